@@ -1,0 +1,1 @@
+"""Administration use cases: Contexts, keys and grants, configuration, authentication."""

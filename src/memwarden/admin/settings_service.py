@@ -1,0 +1,68 @@
+"""Read and partially update a Context's configuration."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from memwarden.admin.access import require_manage
+from memwarden.config import (
+    ConfigInvalid,
+    ConfigUnreadable,
+    ContextConfig,
+    apply_patch,
+    dump_config,
+    load_config,
+)
+from memwarden.domain.grants import Caller
+from memwarden.errors import InvalidInput, NotFound, Unavailable
+from memwarden.store import admin as store
+from memwarden.store.audit import audit
+from memwarden.store.db import Conn, Database
+
+
+async def read_config(conn: Conn, context_id: uuid.UUID) -> ContextConfig:
+    """The configuration a write obeys; an unreadable one refuses the write (503)."""
+    row = await store.get_context(conn, context_id)
+    if row is None:
+        raise NotFound("context not found")
+    try:
+        return load_config(row["config"])
+    except ConfigUnreadable as exc:
+        raise Unavailable(
+            "the Context's stored configuration cannot be read; writes are refused until it is "
+            "fixed",
+            code="config_unreadable",
+        ) from exc
+
+
+async def get_config(db: Database, caller: Caller, context_id: uuid.UUID) -> dict[str, Any]:
+    require_manage(caller, context_id)
+    async with db.connection() as conn:
+        return dump_config(await read_config(conn, context_id))
+
+
+async def patch_config(
+    db: Database, caller: Caller, context_id: uuid.UUID, patch: Any
+) -> dict[str, Any]:
+    require_manage(caller, context_id)
+    async with db.transaction() as conn:
+        row = await store.get_context(conn, context_id, for_update=True)
+        if row is None:
+            raise NotFound("context not found")
+        stored = row["config"] if isinstance(row["config"], dict) else {}
+        try:
+            updated = apply_patch(stored, patch)
+        except ConfigInvalid as exc:
+            raise InvalidInput(exc.message, field=exc.field, code="invalid_config") from None
+        await store.update_config(conn, context_id, dump_config(updated))
+        await audit(
+            conn,
+            context_id=context_id,
+            actor_subject=caller.subject,
+            key_id=caller.key_id,
+            action="config.update",
+            target_kind="context",
+            target_id=context_id,
+        )
+    return dump_config(updated)

@@ -1,0 +1,1 @@
+"""HTTP interface: parse, authenticate, call one use case, render."""

@@ -1,0 +1,87 @@
+"""The FastAPI application: routers, error format, middleware, lifespan."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import structlog
+from fastapi import FastAPI
+
+from memwarden import __version__
+from memwarden.api.errors import install_error_handlers
+from memwarden.api.middleware import ServiceMiddleware
+from memwarden.api.routes import admin, feed, health
+from memwarden.bootstrap import Services, build_services
+from memwarden.jobs import runtime
+from memwarden.settings import Settings, get_settings
+
+log = structlog.get_logger(__name__)
+
+
+async def start_worker(services: Services) -> asyncio.Task[None]:
+    """An in-process worker for `memwarden serve` (the default)."""
+    runtime.set_services(services)
+    task = asyncio.create_task(
+        services.jobs.run_worker_async(
+            queues=None, install_signal_handlers=False, concurrency=2, name="in-process"
+        )
+    )
+    services.extras["worker_task"] = task
+    return task
+
+
+async def stop_worker(services: Services) -> None:
+    task = services.extras.pop("worker_task", None)
+    if task is None:
+        return
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await asyncio.wait_for(task, timeout=10)
+
+
+def create_app(
+    services: Services | None = None,
+    *,
+    settings: Settings | None = None,
+    run_worker: bool = False,
+    open_services: bool | None = None,
+) -> FastAPI:
+    """Given Services (tests), the app uses them as they are; otherwise it builds its own.
+
+    `open_services` makes the lifespan open and close given Services (the CLI's case).
+    """
+    owned = services is None if open_services is None else open_services
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        svc = services or build_services(settings or get_settings())
+        if owned:
+            await svc.open()
+        app.state.services = svc
+        if run_worker:
+            await start_worker(svc)
+        log.info("memwarden_started", version=__version__)
+        try:
+            yield
+        finally:
+            if run_worker:
+                await stop_worker(svc)
+            if owned:
+                await svc.close()
+
+    app = FastAPI(
+        title="memwarden",
+        version=__version__,
+        description="Long-term memory for AI agents in which nothing is stored blindly.",
+        lifespan=lifespan,
+    )
+    if services is not None:
+        app.state.services = services
+    install_error_handlers(app)
+    for module in (health, admin, feed):
+        app.include_router(module.router)
+    app.add_middleware(ServiceMiddleware)
+    return app

@@ -1,0 +1,97 @@
+"""One JSON error format for every error: {"error": {"code", "message", "field"?}}."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import structlog
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from memwarden.errors import AppError
+
+log = structlog.get_logger(__name__)
+
+_HTTP_CODES = {
+    400: "invalid_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    409: "conflict",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "unprocessable",
+    429: "too_many_requests",
+}
+
+
+def error_body(
+    status: int, code: str, message: str, field: str | None = None, **extra: Any
+) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if field:
+        error["field"] = field
+    error.update(extra)
+    return {"error": error}
+
+
+def error_response(status: int, code: str, message: str, field: str | None = None, **extra: Any):
+    return JSONResponse(
+        error_body(status, code, message, field, **extra),
+        status_code=status,
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def _field_path(loc: tuple[Any, ...]) -> str | None:
+    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
+    return ".".join(parts) or None
+
+
+async def _app_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, AppError)
+    return error_response(exc.status, exc.code, exc.message, exc.field, **exc.extra)
+
+
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = exc.errors()
+    first = errors[0] if errors else {"type": "invalid", "loc": (), "msg": "invalid request"}
+    if first.get("type") == "json_invalid":
+        return error_response(400, "malformed_json", "request body is not valid JSON")
+    field = _field_path(tuple(first.get("loc", ())))
+    kind = first.get("type", "")
+    if kind == "extra_forbidden":
+        message = f"unknown field {field!r}"
+        code = "unknown_field"
+    elif kind == "missing":
+        message = f"missing required field {field!r}"
+        code = "missing_field"
+    else:
+        message = f"{field}: {first.get('msg', 'invalid value')}" if field else first.get("msg")
+        code = "invalid_request"
+    return error_response(400, code, str(message), field)
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = _HTTP_CODES.get(exc.status_code, "error")
+    message = exc.detail if isinstance(exc.detail, str) else code
+    return error_response(exc.status_code, code, message)
+
+
+async def _unhandled(request: Request, exc: Exception) -> JSONResponse:
+    # The exception type only: messages can quote data.
+    log.error("unhandled_error", error_type=type(exc).__name__, path=request.url.path)
+    return error_response(500, "internal_error", "internal error")
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(AppError, _app_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _unhandled)

@@ -1,0 +1,145 @@
+"""Pure ASGI middleware: request ids and access logs, body-size limits, no-store caching."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import structlog
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+log = structlog.get_logger("memwarden.access")
+
+KiB = 1024
+MiB = 1024 * KiB
+DEFAULT_BODY_LIMIT = 64 * KiB
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._\-]{1,64}$")
+
+
+@dataclass(frozen=True)
+class BodyLimit:
+    method: str
+    path: re.Pattern[str]
+    limit: int
+
+
+def route_limits() -> list[BodyLimit]:
+    """Routes that need more than the 64 KiB default. /facts takes 200,000+ characters."""
+    ctx = r"/api/v1/[^/]+"
+    return [
+        BodyLimit("POST", re.compile(rf"^{ctx}/facts$"), 2 * MiB),
+        BodyLimit("POST", re.compile(rf"^{ctx}/facts/batch$"), 8 * MiB),
+        BodyLimit("POST", re.compile(rf"^{ctx}/documents$"), 25 * MiB),
+        BodyLimit("POST", re.compile(r"^/mcp"), 2 * MiB),
+    ]
+
+
+def limit_for(method: str, path: str, limits: Sequence[BodyLimit]) -> int:
+    for rule in limits:
+        if rule.method == method and rule.path.match(path):
+            return rule.limit
+    return DEFAULT_BODY_LIMIT
+
+
+def _error(status: int, code: str, message: str, request_id: str) -> tuple[bytes, list]:
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"cache-control", b"no-store"),
+        (b"x-request-id", request_id.encode()),
+    ]
+    return body, headers
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class ServiceMiddleware:
+    """Request id, body limits with 413, Cache-Control: no-store on API routes, access log."""
+
+    def __init__(self, app: ASGIApp, limits: Sequence[BodyLimit] | None = None) -> None:
+        self.app = app
+        self.limits = list(limits) if limits is not None else route_limits()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        incoming = headers.get(b"x-request-id", b"").decode("latin-1")
+        request_id = incoming if _REQUEST_ID.match(incoming) else uuid.uuid4().hex
+        structlog.contextvars.bind_contextvars(request_id=request_id)
+        method, path = scope["method"], scope["path"]
+        limit = limit_for(method, path, self.limits)
+        started = time.perf_counter()
+        status_holder = {"status": 500}
+
+        async def reply(status: int, code: str, message: str) -> None:
+            body, hdrs = _error(status, code, message, request_id)
+            status_holder["status"] = status
+            await send({"type": "http.response.start", "status": status, "headers": hdrs})
+            await send({"type": "http.response.body", "body": body})
+
+        declared = headers.get(b"content-length")
+        if declared is not None:
+            try:
+                too_big = int(declared) > limit
+            except ValueError:
+                await reply(400, "invalid_request", "invalid Content-Length")
+                return
+            if too_big:
+                await reply(413, "payload_too_large", f"request body exceeds {limit} bytes")
+                self._log(method, path, 413, started)
+                return
+
+        received = 0
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise _TooLarge
+            return message
+
+        response_started = False
+
+        async def send_wrapper(message: Message) -> None:
+            nonlocal response_started
+            if message["type"] == "http.response.start":
+                response_started = True
+                status_holder["status"] = message["status"]
+                hdrs = [h for h in message.get("headers", []) if h[0].lower() != b"x-request-id"]
+                hdrs.append((b"x-request-id", request_id.encode()))
+                if path.startswith("/api/") and not any(
+                    h[0].lower() == b"cache-control" for h in hdrs
+                ):
+                    hdrs.append((b"cache-control", b"no-store"))
+                message = {**message, "headers": hdrs}
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, send_wrapper)
+        except _TooLarge:
+            if not response_started:
+                await reply(413, "payload_too_large", f"request body exceeds {limit} bytes")
+        finally:
+            self._log(method, path, status_holder["status"], started)
+            structlog.contextvars.unbind_contextvars("request_id")
+
+    @staticmethod
+    def _log(method: str, path: str, status: int, started: float) -> None:
+        log.info(
+            "request",
+            method=method,
+            path=path,
+            status=status,
+            ms=round((time.perf_counter() - started) * 1000, 2),
+        )

@@ -1,0 +1,105 @@
+"""Admin routes: Contexts, keys, configuration."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from fastapi import APIRouter, Body, Depends, Query
+from pydantic import BaseModel, ConfigDict, Field
+
+from memwarden.admin import contexts, keys, settings_service
+from memwarden.api.deps import caller, services
+from memwarden.bootstrap import Services
+from memwarden.domain.grants import Caller
+
+router = APIRouter(prefix="/api/v1/contexts", tags=["admin"])
+
+
+class CreateContext(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=200)
+
+
+class CreateKey(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    subject: str = Field(min_length=1, max_length=200)
+    grants: list[str] = Field(min_length=1, max_length=8)
+    scope: str | None = Field(default=None, max_length=512)
+    expires_at: datetime | None = None
+
+
+@router.post("", status_code=201)
+async def create_context(
+    body: CreateContext, svc: Services = Depends(services), who: Caller = Depends(caller)
+) -> dict[str, Any]:
+    return await contexts.create_context(svc.db, who, body.name)
+
+
+@router.get("")
+async def list_contexts(
+    limit: int = Query(100, ge=1, le=1000),
+    svc: Services = Depends(services),
+    who: Caller = Depends(caller),
+) -> dict[str, Any]:
+    return {"contexts": await contexts.list_contexts(svc.db, who, limit)}
+
+
+@router.get("/{context_id}")
+async def get_context(
+    context_id: uuid.UUID, svc: Services = Depends(services), who: Caller = Depends(caller)
+) -> dict[str, Any]:
+    return await contexts.get_context(svc.db, who, context_id)
+
+
+@router.post("/{context_id}/keys", status_code=201)
+async def create_key(
+    context_id: uuid.UUID,
+    body: CreateKey,
+    svc: Services = Depends(services),
+    who: Caller = Depends(caller),
+) -> dict[str, Any]:
+    return await keys.create_key(
+        svc.db,
+        who,
+        context_id,
+        subject=body.subject,
+        grants=body.grants,
+        scope=body.scope,
+        expires_at=body.expires_at,
+    )
+
+
+@router.get("/{context_id}/keys")
+async def list_keys(
+    context_id: uuid.UUID, svc: Services = Depends(services), who: Caller = Depends(caller)
+) -> dict[str, Any]:
+    return {"keys": await keys.list_keys(svc.db, who, context_id)}
+
+
+@router.delete("/{context_id}/keys/{key_id}")
+async def revoke_key(
+    context_id: uuid.UUID,
+    key_id: uuid.UUID,
+    svc: Services = Depends(services),
+    who: Caller = Depends(caller),
+) -> dict[str, Any]:
+    return await keys.revoke_key(svc.db, who, context_id, key_id)
+
+
+@router.get("/{context_id}/config")
+async def get_config(
+    context_id: uuid.UUID, svc: Services = Depends(services), who: Caller = Depends(caller)
+) -> dict[str, Any]:
+    return await settings_service.get_config(svc.db, who, context_id)
+
+
+@router.patch("/{context_id}/config")
+async def patch_config(
+    context_id: uuid.UUID,
+    patch: dict[str, Any] = Body(...),
+    svc: Services = Depends(services),
+    who: Caller = Depends(caller),
+) -> dict[str, Any]:
+    return await settings_service.patch_config(svc.db, who, context_id, patch)

@@ -1,0 +1,1 @@
+"""Command-line interface (typer + rich): an operator's tool on the deployment's own data."""

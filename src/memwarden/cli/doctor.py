@@ -1,0 +1,70 @@
+"""`memwarden doctor`: checks a newcomer can read at a glance."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+
+from rich.table import Table
+
+from memwarden.cli.runner import console
+from memwarden.settings import get_settings
+
+MIN_FREE_BYTES = 1024**3
+
+
+def run_doctor() -> int:
+    settings = get_settings()
+    table = Table("check", "status", "detail")
+    failures = 0
+
+    def row(name: str, ok: bool, detail: str, warn: bool = False) -> None:
+        nonlocal failures
+        status = "[green]ok[/]" if ok else ("[yellow]warn[/]" if warn else "[red]fail[/]")
+        failures += 0 if ok or warn else 1
+        table.add_row(name, status, detail)
+
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    free = shutil.disk_usage(settings.data_dir).free
+    row(
+        "disk",
+        free >= MIN_FREE_BYTES,
+        f"{free / 1024**3:.1f} GiB free in {settings.data_dir}",
+        warn=free >= 64 * 1024**2,
+    )
+
+    database = None
+    try:
+        from memwarden.bootstrap import build_services
+        from memwarden.health import check_health
+
+        services = build_services(settings)
+
+        async def probe() -> dict:
+            await services.db.open()
+            try:
+                return await check_health(services)
+            finally:
+                await services.db.close()
+
+        report = asyncio.run(probe())
+        database = report["database"]
+    except Exception as exc:
+        row("database", False, f"{type(exc).__name__}: {exc}")
+    if database is not None:
+        ok = database.get("status") == "ok"
+        where = "embedded" if database.get("embedded") else "external"
+        row(
+            "database",
+            ok,
+            f"PostgreSQL {database.get('version')} ({where}), "
+            f"schema {database.get('schema_version')}",
+        )
+        row("pgvector", bool(database.get("pgvector")), f"version {database.get('pgvector')}")
+    for stage in ("judge", "extraction", "adjudication", "chat", "embedding"):
+        choice = settings.model_for(stage)
+        row(f"model:{stage}", True, choice or "offline default", warn=False)
+    if settings.openai_base_url:
+        row("openai endpoint", True, settings.openai_base_url)
+    console.print(table)
+    return 1 if failures else 0

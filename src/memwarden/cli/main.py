@@ -1,0 +1,234 @@
+"""`memwarden` command: serve, worker, migrate, contexts, keys, config, doctor."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from memwarden.admin import contexts as contexts_uc
+from memwarden.admin import keys as keys_uc
+from memwarden.admin import settings_service
+from memwarden.cli.runner import OPERATOR, console, emit_json, fail, run
+
+app = typer.Typer(
+    help="memwarden: long-term memory for AI agents in which nothing is stored blindly.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+contexts_app = typer.Typer(help="Create and list Contexts (tenant memory spaces).")
+keys_app = typer.Typer(help="Issue, list and revoke API keys.")
+config_app = typer.Typer(help="Read and partially update a Context's configuration.")
+app.add_typer(contexts_app, name="contexts")
+app.add_typer(keys_app, name="keys")
+app.add_typer(config_app, name="config")
+
+ALL_GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
+
+
+def _uuid(value: str, what: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(value)
+    except ValueError:
+        fail(f"{what} {value!r} is not a valid id")
+        raise
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8420,
+    worker: Annotated[bool, typer.Option(help="Run a job worker in this process.")] = True,
+) -> None:
+    """Serve the HTTP API (and MCP endpoint) with an in-process worker by default."""
+    import uvicorn
+
+    from memwarden.api.app import create_app
+    from memwarden.bootstrap import build_services
+    from memwarden.logging_setup import configure_logging
+    from memwarden.settings import get_settings
+    from memwarden.store.embedded import EmbeddedServerError
+
+    settings = get_settings()
+    configure_logging(settings.log_level, settings.log_json)
+    try:
+        services = build_services(settings)
+    except EmbeddedServerError as exc:
+        fail(str(exc), 3)
+        return
+    except Exception as exc:
+        fail(f"cannot reach the database: {type(exc).__name__}: {exc}", 3)
+        return
+    application = create_app(services, run_worker=worker, open_services=True)
+    console.print(f"memwarden serving on http://{host}:{port} (data: {settings.data_dir})")
+    try:
+        uvicorn.run(application, host=host, port=port, log_config=None, access_log=False)
+    except OSError as exc:
+        fail(f"cannot listen on {host}:{port}: {exc}", 3)
+
+
+@app.command("worker")
+def worker_cmd(
+    concurrency: Annotated[int, typer.Option(help="Jobs run at once.")] = 2,
+) -> None:
+    """Run a job worker (documents, hygiene, retention purge) until interrupted."""
+    from memwarden.jobs import runtime
+
+    async def work(services: Any) -> None:
+        runtime.set_services(services)
+        console.print("[green]worker started[/] (Ctrl-C to stop)")
+        await services.jobs.run_worker_async(concurrency=concurrency, name="cli-worker")
+
+    try:
+        run(work)
+    except KeyboardInterrupt:
+        console.print("worker stopped")
+
+
+@app.command()
+def migrate() -> None:
+    """Apply pending database migrations (they also run at every start)."""
+    from memwarden.settings import get_settings
+    from memwarden.store.db import resolve_url
+    from memwarden.store.embedded import EmbeddedServerError
+    from memwarden.store.migrate import apply_migrations
+
+    try:
+        url, _server = resolve_url(get_settings())
+        applied = apply_migrations(url)
+    except EmbeddedServerError as exc:
+        fail(str(exc), 3)
+        return
+    except Exception as exc:
+        fail(f"migration failed: {type(exc).__name__}: {exc}", 1)
+        return
+    console.print(
+        f"applied {len(applied)} migration(s)" + (": " + ", ".join(applied) if applied else "")
+    )
+
+
+@contexts_app.command("create")
+def contexts_create(
+    name: str,
+    subject: Annotated[str, typer.Option(help="Subject of the first key.")] = "owner",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Create a Context and a first key with every grant."""
+
+    async def uc(services: Any) -> dict[str, Any]:
+        ctx = await contexts_uc.create_context(services.db, OPERATOR, name)
+        key = await keys_uc.create_key(
+            services.db, OPERATOR, uuid.UUID(ctx["id"]), subject=subject, grants=ALL_GRANTS
+        )
+        return {"context": ctx, "key": key}
+
+    result = run(uc)
+    if as_json:
+        emit_json(result)
+        return
+    console.print(f"Context id: [bold]{result['context']['id']}[/]")
+    console.print(f"Key ({subject}, all grants; shown once): [bold]{result['key']['key']}[/]")
+
+
+@contexts_app.command("list")
+def contexts_list(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """List Contexts."""
+    rows = run(lambda s: contexts_uc.list_contexts(s.db, OPERATOR, 1000))
+    if as_json:
+        emit_json(rows)
+        return
+    table = Table("id", "name", "created")
+    for r in rows:
+        table.add_row(r["id"], r["name"], r["created_at"])
+    console.print(table)
+
+
+@keys_app.command("create")
+def keys_create(
+    context_id: str,
+    subject: Annotated[str, typer.Option(help="The principal the key acts as.")],
+    grant: Annotated[list[str], typer.Option("--grant", help="Capability; repeat.")],
+    scope: Annotated[str | None, typer.Option(help="Scope-path prefix to narrow to.")] = None,
+    expires_at: Annotated[datetime | None, typer.Option(help="Expiry (ISO 8601).")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Issue a key; its secret is printed once."""
+    ctx = _uuid(context_id, "context id")
+    result = run(
+        lambda s: keys_uc.create_key(
+            s.db, OPERATOR, ctx, subject=subject, grants=grant, scope=scope, expires_at=expires_at
+        )
+    )
+    if as_json:
+        emit_json(result)
+        return
+    console.print(f"Key id: {result['id']}")
+    console.print(f"Key (shown once): [bold]{result['key']}[/]")
+
+
+@keys_app.command("list")
+def keys_list(context_id: str, as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """List a Context's keys (never their secrets)."""
+    ctx = _uuid(context_id, "context id")
+    rows = run(lambda s: keys_uc.list_keys(s.db, OPERATOR, ctx))
+    if as_json:
+        emit_json(rows)
+        return
+    table = Table("id", "subject", "grants", "scope", "expires", "revoked")
+    for r in rows:
+        table.add_row(
+            r["id"],
+            r["subject"],
+            ",".join(r["grants"]),
+            r["scope"] or "(all)",
+            r["expires_at"] or "",
+            r["revoked_at"] or "",
+        )
+    console.print(table)
+
+
+@keys_app.command("revoke")
+def keys_revoke(context_id: str, key_id: str) -> None:
+    """Revoke a key at once."""
+    ctx, kid = _uuid(context_id, "context id"), _uuid(key_id, "key id")
+    result = run(lambda s: keys_uc.revoke_key(s.db, OPERATOR, ctx, kid))
+    console.print(f"revoked {result['id']} at {result['revoked_at']}")
+
+
+@config_app.command("get")
+def config_get(context_id: str) -> None:
+    """Print a Context's configuration as JSON."""
+    ctx = _uuid(context_id, "context id")
+    emit_json(run(lambda s: settings_service.get_config(s.db, OPERATOR, ctx)))
+
+
+@config_app.command("set")
+def config_set(
+    context_id: str,
+    patch: Annotated[str | None, typer.Argument(help="JSON partial configuration.")] = None,
+    file: Annotated[Path | None, typer.Option("--file", help="Read the patch from a file.")] = None,
+) -> None:
+    """Partially update a Context's configuration (objects merge; "" clears an addendum)."""
+    ctx = _uuid(context_id, "context id")
+    if (patch is None) == (file is None):
+        fail("give the patch either as an argument or with --file")
+    text = file.read_text() if file else patch
+    try:
+        body = json.loads(text or "")
+    except json.JSONDecodeError as exc:
+        fail(f"the patch is not valid JSON: {exc.msg} at line {exc.lineno}")
+        return
+    emit_json(run(lambda s: settings_service.patch_config(s.db, OPERATOR, ctx, body)))
+
+
+@app.command()
+def doctor() -> None:
+    """Check the database, pgvector, model providers and disk."""
+    from memwarden.cli.doctor import run_doctor
+
+    raise typer.Exit(run_doctor())

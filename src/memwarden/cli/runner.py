@@ -1,0 +1,62 @@
+"""Run one use case from the CLI with the deployment's Services, and report failures plainly."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from memwarden.bootstrap import Services, build_services
+from memwarden.domain.grants import Caller
+from memwarden.errors import AppError
+from memwarden.logging_setup import configure_logging
+from memwarden.settings import get_settings
+from memwarden.store.embedded import EmbeddedServerError
+
+T = TypeVar("T")
+console = Console()
+err_console = Console(stderr=True)
+
+# The CLI runs on the deployment's machine with its data directory: it acts as operator.
+OPERATOR = Caller(None, None, "operator", None, {}, is_admin=True)
+
+
+def fail(message: str, code: int = 1) -> None:
+    err_console.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(code)
+
+
+def run(use_case: Callable[[Services], Awaitable[T]]) -> T:
+    """Build Services, run the use case, close; every failure becomes one clear line."""
+    settings = get_settings()
+    configure_logging("WARNING", json=True)
+
+    async def main() -> T:
+        services = build_services(settings)
+        await services.open()
+        try:
+            return await use_case(services)
+        finally:
+            await services.close()
+
+    try:
+        return asyncio.run(main())
+    except AppError as exc:
+        field = f" (field: {exc.field})" if exc.field else ""
+        fail(f"{exc.message}{field}", 2)
+    except EmbeddedServerError as exc:
+        fail(str(exc), 3)
+    except OSError as exc:
+        fail(f"{type(exc).__name__}: {exc}", 3)
+    except Exception as exc:  # never a bare traceback
+        fail(f"{type(exc).__name__}: {exc}", 1)
+    raise AssertionError("unreachable")
+
+
+def emit_json(value: Any) -> None:
+    sys.stdout.write(json.dumps(value, indent=2, default=str) + "\n")

@@ -1,0 +1,1 @@
+"""Pure types and rules: standard library only, no I/O."""

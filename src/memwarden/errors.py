@@ -1,0 +1,85 @@
+"""Errors the service layer raises; every interface renders them the same way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class AppError(Exception):
+    status = 500
+    code = "internal_error"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        code: str | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        if code is not None:
+            self.code = code
+        self.extra = extra or {}
+
+
+class InvalidInput(AppError):
+    status = 400
+    code = "invalid_request"
+
+
+class Unauthorized(AppError):
+    status = 401
+    code = "unauthorized"
+
+
+class Forbidden(AppError):
+    status = 403
+    code = "forbidden"
+
+
+class NotFound(AppError):
+    status = 404
+    code = "not_found"
+
+
+class Conflict(AppError):
+    status = 409
+    code = "conflict"
+
+
+class PayloadTooLarge(AppError):
+    status = 413
+    code = "payload_too_large"
+
+
+class UnsupportedMediaType(AppError):
+    status = 415
+    code = "unsupported_media_type"
+
+
+class Unprocessable(AppError):
+    status = 422
+    code = "unprocessable"
+
+
+class BudgetExhausted(AppError):
+    status = 429
+    code = "token_budget_exhausted"
+
+
+class IntegrityFailure(AppError):
+    status = 500
+    code = "integrity_failure"
+
+
+class UpstreamError(AppError):
+    status = 502
+    code = "model_provider_error"
+
+
+class Unavailable(AppError):
+    status = 503
+    code = "unavailable"

@@ -1,0 +1,65 @@
+"""Health of the parts a request depends on: database, workers, model providers."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from memwarden.bootstrap import Services
+
+HEARTBEAT_WINDOW_S = 60
+
+
+async def _database(svc: Services) -> dict[str, Any]:
+    try:
+        async with svc.db.connection() as conn:
+            cur = await conn.execute(
+                "SELECT current_setting('server_version') AS version,"
+                " (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS pgvector,"
+                " (SELECT max(version) FROM schema_migration) AS schema_version"
+            )
+            row = await cur.fetchone()
+        assert row is not None
+        return {"status": "ok", **row, "embedded": svc.db.server is not None}
+    except Exception as exc:
+        return {"status": "down", "error": type(exc).__name__}
+
+
+async def _workers(svc: Services) -> dict[str, Any]:
+    task = svc.extras.get("worker_task")
+    in_process = bool(task is not None and not task.done())
+    try:
+        async with svc.db.connection() as conn:
+            cur = await conn.execute(
+                "SELECT count(*) AS n FROM procrastinate_workers"
+                " WHERE last_heartbeat > now() - make_interval(secs => %s)",
+                (HEARTBEAT_WINDOW_S,),
+            )
+            row = await cur.fetchone()
+        active = int(row["n"]) if row else 0
+    except Exception:
+        active = 0
+    status = "ok" if active > 0 or in_process else "none"
+    return {"status": status, "in_process": in_process, "active_workers": active}
+
+
+def _models(svc: Services) -> dict[str, Any]:
+    registry = svc.extras.get("models")
+    if registry is None or not hasattr(registry, "health"):
+        return {"status": "unknown"}
+    try:
+        return {"status": "ok", "stages": registry.health()}
+    except Exception as exc:
+        return {"status": "error", "error": type(exc).__name__}
+
+
+async def check_health(svc: Services) -> dict[str, Any]:
+    database, workers = await asyncio.gather(_database(svc), _workers(svc))
+    models = _models(svc)
+    if database["status"] != "ok":
+        overall = "down"
+    elif workers["status"] != "ok" or models["status"] == "error":
+        overall = "degraded"
+    else:
+        overall = "ok"
+    return {"status": overall, "database": database, "worker": workers, "models": models}

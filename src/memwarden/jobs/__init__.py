@@ -1,0 +1,1 @@
+"""Background work on procrastinate, sharing memwarden's PostgreSQL."""

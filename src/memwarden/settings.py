@@ -1,0 +1,80 @@
+"""Deployment settings: environment variables (MEMWARDEN_*) or a TOML file.
+
+Per-Context behaviour lives in `config.py`; this module holds only what an operator
+sets for the whole deployment (where data lives, which database, which models).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+STAGES = ("judge", "extraction", "adjudication", "chat", "embedding")
+
+
+def _default_data_dir() -> Path:
+    return Path(platformdirs.user_data_dir("memwarden"))
+
+
+class Settings(BaseSettings):
+    """Everything a deployment chooses; read once per process."""
+
+    model_config = SettingsConfigDict(env_prefix="MEMWARDEN_", extra="ignore")
+
+    data_dir: Path = Field(default_factory=_default_data_dir)
+    database_url: str | None = None
+    admin_token: SecretStr | None = None
+    openai_base_url: str | None = None
+    openai_api_key: SecretStr | None = None
+    structured_output: Literal["json_schema", "json_object_schema", "prompt_json"] = "json_schema"
+    model_judge: str | None = None
+    model_extraction: str | None = None
+    model_adjudication: str | None = None
+    model_chat: str | None = None
+    model_embedding: str | None = None
+    model_timeout_s: float = 30.0
+    model_max_retries: int = 2
+    pool_min_size: int = 1
+    pool_max_size: int = 10
+    log_level: str = "INFO"
+    log_json: bool = True
+
+    def model_for(self, stage: str) -> str | None:
+        """The deployment default `provider:model` for a stage, or None."""
+        return getattr(self, f"model_{stage}")
+
+    @property
+    def pgdata_dir(self) -> Path:
+        return self.data_dir / "pgdata"
+
+    @property
+    def files_dir(self) -> Path:
+        return self.data_dir / "files"
+
+
+def _toml_values(path: Path) -> dict[str, Any]:
+    with path.open("rb") as fh:
+        raw = tomllib.load(fh)
+    section = raw.get("memwarden", raw)
+    return {str(k).lower(): v for k, v in section.items()}
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """Environment wins over the TOML file named by MEMWARDEN_CONFIG_FILE."""
+    file_values: dict[str, Any] = {}
+    config_file = os.environ.get("MEMWARDEN_CONFIG_FILE")
+    if config_file:
+        file_values = _toml_values(Path(config_file))
+    env_set = {
+        k.removeprefix("MEMWARDEN_").lower() for k in os.environ if k.startswith("MEMWARDEN_")
+    }
+    merged = {k: v for k, v in file_values.items() if k not in env_set}
+    return Settings(**merged)

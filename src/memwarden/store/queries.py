@@ -1,0 +1,41 @@
+"""Named SQL blocks loaded from `queries/*.sql` (`-- name --` headers), as procrastinate does."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+_HEADER = re.compile(r"^--\s*([a-z0-9_]+)\s*--\s*$", re.MULTILINE)
+
+
+def parse_blocks(text: str) -> dict[str, str]:
+    """Split a file into {name: sql}; a later duplicate name is an error."""
+    parts = _HEADER.split(text)
+    blocks: dict[str, str] = {}
+    for name, body in zip(parts[1::2], parts[2::2], strict=True):
+        if name in blocks:
+            raise ValueError(f"duplicate query block {name!r}")
+        sql = body.strip()
+        if sql:
+            blocks[name] = sql
+    return blocks
+
+
+@cache
+def all_queries() -> dict[str, str]:
+    merged: dict[str, str] = {}
+    folder = resources.files("memwarden.store") / "queries"
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".sql"):
+            continue
+        for name, sql in parse_blocks(entry.read_text(encoding="utf-8")).items():
+            if name in merged:
+                raise ValueError(f"query block {name!r} defined twice")
+            merged[name] = sql
+    return merged
+
+
+def q(name: str) -> str:
+    """The SQL of one named block."""
+    return all_queries()[name]

@@ -1,0 +1,90 @@
+"""Shared fixtures: a real PostgreSQL per session, a database per test, a live HTTP server."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from memwarden.settings import Settings
+from tests.support.live import LiveServer
+from tests.support.pg import TestCluster
+
+ADMIN_TOKEN = "test-admin-token-0123456789"
+ALL_GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
+
+
+@pytest.fixture(scope="session")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestCluster]:
+    workdir = Path(os.environ.get("MEMWARDEN_TEST_PGDIR") or tmp_path_factory.mktemp("pg"))
+    cluster = TestCluster(workdir)
+    yield cluster
+
+
+@pytest.fixture
+def db_url(cluster: TestCluster) -> Iterator[str]:
+    name = cluster.create_database()
+    yield cluster.url_for(name)
+    cluster.drop_database(name)
+
+
+@pytest.fixture
+def settings(db_url: str, tmp_path: Path) -> Settings:
+    return Settings(
+        database_url=db_url,
+        admin_token=ADMIN_TOKEN,
+        data_dir=tmp_path / "data",
+        log_json=True,
+    )
+
+
+@pytest.fixture
+def live(settings: Settings) -> Iterator[LiveServer]:
+    server = LiveServer(settings).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def admin(live: LiveServer) -> Iterator[httpx.Client]:
+    with live.client(ADMIN_TOKEN) as client:
+        yield client
+
+
+@pytest.fixture
+def anon(live: LiveServer) -> Iterator[httpx.Client]:
+    with live.client() as client:
+        yield client
+
+
+@pytest.fixture
+def make_context(admin: httpx.Client) -> Callable[..., dict[str, Any]]:
+    """Create a Context and one key; returns {"id", "key", "key_id"}."""
+
+    def make(name: str = "ctx", grants: list[str] | None = None, **key: Any) -> dict[str, Any]:
+        ctx = admin.post("/api/v1/contexts", json={"name": name})
+        assert ctx.status_code == 201, ctx.text
+        cid = ctx.json()["id"]
+        body = {"subject": key.pop("subject", "alice"), "grants": grants or ALL_GRANTS, **key}
+        issued = admin.post(f"/api/v1/contexts/{cid}/keys", json=body)
+        assert issued.status_code == 201, issued.text
+        return {"id": cid, "key": issued.json()["key"], "key_id": issued.json()["id"]}
+
+    return make
+
+
+@pytest.fixture
+def make_key(admin: httpx.Client) -> Callable[..., str]:
+    def make(context_id: str, grants: list[str], subject: str = "bob", **extra: Any) -> str:
+        issued = admin.post(
+            f"/api/v1/contexts/{context_id}/keys",
+            json={"subject": subject, "grants": grants, **extra},
+        )
+        assert issued.status_code == 201, issued.text
+        return issued.json()["key"]
+
+    return make
