@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -10,23 +12,35 @@ from typing import Any
 import httpx
 import pytest
 
+from memwarden.logging_setup import configure_logging
 from memwarden.settings import Settings
 from tests.support.live import LiveServer
-from tests.support.pg import TestCluster
+from tests.support.pg import PgCluster
 
 ADMIN_TOKEN = "test-admin-token-0123456789"
 ALL_GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _structured_logs() -> None:
+    configure_logging("INFO", json=True)
+
+
 @pytest.fixture(scope="session")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestCluster]:
-    workdir = Path(os.environ.get("MEMWARDEN_TEST_PGDIR") or tmp_path_factory.mktemp("pg"))
-    cluster = TestCluster(workdir)
+def cluster() -> Iterator[PgCluster]:
+    # Not under pytest's basetemp: pytest keeps that 0700, and as root pgserver runs
+    # PostgreSQL as its own user, which must traverse the path.
+    given = os.environ.get("MEMWARDEN_TEST_PGDIR")
+    workdir = Path(given or tempfile.mkdtemp(prefix="memwarden-test-pg-"))
+    cluster = PgCluster(workdir)
     yield cluster
+    cluster.close()
+    if not given:
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 @pytest.fixture
-def db_url(cluster: TestCluster) -> Iterator[str]:
+def db_url(cluster: PgCluster) -> Iterator[str]:
     name = cluster.create_database()
     yield cluster.url_for(name)
     cluster.drop_database(name)

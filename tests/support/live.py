@@ -30,9 +30,9 @@ class LiveServer:
         self.services: Services = build_services(settings, db=db)
         self.services.extras.update(extras)
         self.port = free_port()
-        app = create_app(self.services, run_worker=run_worker, open_services=True)
+        self.app = create_app(self.services, run_worker=run_worker, open_services=True)
         config = uvicorn.Config(
-            app, host="127.0.0.1", port=self.port, log_config=None, access_log=False,
+            self.app, host="127.0.0.1", port=self.port, log_config=None, access_log=False,
             lifespan="on",
         )
         self.server = uvicorn.Server(config)

@@ -14,7 +14,7 @@ from memwarden.store.migrate import apply_migrations
 TEMPLATE = "memwarden_template"
 
 
-class TestCluster:
+class PgCluster:
     """Either the embedded server in a temp dir or MEMWARDEN_TEST_DATABASE_URL's server."""
 
     def __init__(self, workdir: Path) -> None:
@@ -26,6 +26,10 @@ class TestCluster:
             self.server = import_pgserver().get_server(workdir / "pgdata", cleanup_mode="stop")
             self.admin_url = str(self.server.get_uri("postgres"))
         self._build_template()
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.cleanup()
 
     def url_for(self, database: str) -> str:
         info = psycopg.conninfo.conninfo_to_dict(self.admin_url)

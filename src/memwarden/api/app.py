@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from memwarden import __version__
 from memwarden.api.errors import install_error_handlers
 from memwarden.api.middleware import ServiceMiddleware
-from memwarden.api.routes import admin, feed, health
+from memwarden.api.routes import admin, feed, health, memory
 from memwarden.bootstrap import Services, build_services
 from memwarden.jobs import runtime
 from memwarden.settings import Settings, get_settings
@@ -81,7 +81,7 @@ def create_app(
     if services is not None:
         app.state.services = services
     install_error_handlers(app)
-    for module in (health, admin, feed):
+    for module in (health, admin, feed, memory):
         app.include_router(module.router)
     app.add_middleware(ServiceMiddleware)
     return app

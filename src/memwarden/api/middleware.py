@@ -56,10 +56,6 @@ def _error(status: int, code: str, message: str, request_id: str) -> tuple[bytes
     return body, headers
 
 
-class _TooLarge(Exception):
-    pass
-
-
 class ServiceMiddleware:
     """Request id, body limits with 413, Cache-Control: no-store on API routes, access log."""
 
@@ -98,16 +94,28 @@ class ServiceMiddleware:
                 self._log(method, path, 413, started)
                 return
 
-        received = 0
+        downstream_receive = receive
+        if declared is None and method in ("POST", "PUT", "PATCH"):
+            # Chunked body: read it up to the limit here, so an oversize body is a 413
+            # before any route (or body parser) sees it.
+            body = bytearray()
+            more = True
+            while more:
+                message = await receive()
+                if message["type"] != "http.request":
+                    break
+                body += message.get("body", b"")
+                more = message.get("more_body", False)
+                if len(body) > limit:
+                    await reply(413, "payload_too_large", f"request body exceeds {limit} bytes")
+                    self._log(method, path, 413, started)
+                    return
+            buffered = [{"type": "http.request", "body": bytes(body), "more_body": False}]
 
-        async def limited_receive() -> Message:
-            nonlocal received
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > limit:
-                    raise _TooLarge
-            return message
+            async def replay() -> Message:
+                return buffered.pop() if buffered else await receive()
+
+            downstream_receive = replay
 
         response_started = False
 
@@ -126,10 +134,7 @@ class ServiceMiddleware:
             await send(message)
 
         try:
-            await self.app(scope, limited_receive, send_wrapper)
-        except _TooLarge:
-            if not response_started:
-                await reply(413, "payload_too_large", f"request body exceeds {limit} bytes")
+            await self.app(scope, downstream_receive, send_wrapper)
         finally:
             self._log(method, path, status_holder["status"], started)
             structlog.contextvars.unbind_contextvars("request_id")

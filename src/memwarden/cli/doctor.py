@@ -8,6 +8,7 @@ import shutil
 from rich.table import Table
 
 from memwarden.cli.runner import console
+from memwarden.logging_setup import configure_logging
 from memwarden.settings import get_settings
 
 MIN_FREE_BYTES = 1024**3
@@ -15,6 +16,7 @@ MIN_FREE_BYTES = 1024**3
 
 def run_doctor() -> int:
     settings = get_settings()
+    configure_logging("WARNING")
     table = Table("check", "status", "detail")
     failures = 0
 

@@ -93,11 +93,13 @@ def worker_cmd(
 @app.command()
 def migrate() -> None:
     """Apply pending database migrations (they also run at every start)."""
+    from memwarden.logging_setup import configure_logging
     from memwarden.settings import get_settings
     from memwarden.store.db import resolve_url
     from memwarden.store.embedded import EmbeddedServerError
     from memwarden.store.migrate import apply_migrations
 
+    configure_logging("WARNING")
     try:
         url, _server = resolve_url(get_settings())
         applied = apply_migrations(url)

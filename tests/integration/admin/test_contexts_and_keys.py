@@ -62,9 +62,7 @@ def test_a_key_that_expires_in_the_past_cannot_be_issued(admin: httpx.Client) ->
 
 def test_unknown_capability_is_a_400_naming_the_field(admin: httpx.Client) -> None:
     cid = admin.post("/api/v1/contexts", json={"name": "demo"}).json()["id"]
-    resp = admin.post(
-        f"/api/v1/contexts/{cid}/keys", json={"subject": "a", "grants": ["root"]}
-    )
+    resp = admin.post(f"/api/v1/contexts/{cid}/keys", json={"subject": "a", "grants": ["root"]})
     assert resp.status_code == 400
     assert resp.json()["error"]["field"] == "grants"
 

@@ -1,0 +1,69 @@
+"""Audit events for admin actions (ids only, never secrets) and the change-feed cursor."""
+
+from __future__ import annotations
+
+import httpx
+import psycopg
+
+
+def test_admin_actions_are_audited_by_id_without_secrets(admin: httpx.Client, db_url: str) -> None:
+    cid = admin.post("/api/v1/contexts", json={"name": "audited"}).json()["id"]
+    issued = admin.post(
+        f"/api/v1/contexts/{cid}/keys", json={"subject": "eve", "grants": ["memory_read"]}
+    ).json()
+    admin.patch(f"/api/v1/contexts/{cid}/config", json={"prompt_addendums": {"judge": "SECRETX"}})
+    admin.delete(f"/api/v1/contexts/{cid}/keys/{issued['id']}")
+    events = admin.get(f"/api/v1/{cid}/audit").json()["events"]
+    assert [e["action"] for e in events] == [
+        "key.revoke",
+        "config.update",
+        "key.create",
+        "context.create",
+    ]
+    assert events[0]["target_id"] == issued["id"]
+    with psycopg.connect(db_url) as conn:
+        dump = str(conn.execute("SELECT * FROM audit_event").fetchall())
+    assert issued["key"] not in dump and "SECRETX" not in dump
+
+
+def test_the_audit_log_is_append_only(admin: httpx.Client, db_url: str) -> None:
+    admin.post("/api/v1/contexts", json={"name": "a"})
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        for sql in ("UPDATE audit_event SET action = 'x'", "DELETE FROM audit_event"):
+            try:
+                conn.execute(sql)
+            except psycopg.errors.RaiseException:
+                continue
+            raise AssertionError(f"{sql} was allowed")
+
+
+def test_the_audit_log_pages_with_a_cursor(admin: httpx.Client) -> None:
+    cid = admin.post("/api/v1/contexts", json={"name": "paged"}).json()["id"]
+    for i in range(4):
+        admin.post(
+            f"/api/v1/contexts/{cid}/keys", json={"subject": f"s{i}", "grants": ["memory_read"]}
+        )
+    first = admin.get(f"/api/v1/{cid}/audit", params={"limit": 3}).json()
+    assert len(first["events"]) == 3 and first["next_cursor"]
+    rest = admin.get(f"/api/v1/{cid}/audit", params={"limit": 3, "before": first["next_cursor"]})
+    ids = [e["id"] for e in first["events"] + rest.json()["events"]]
+    assert len(ids) == 5 and len(set(ids)) == 5
+
+
+def test_the_change_feed_is_read_with_the_keys_own_context(live, make_context) -> None:
+    ctx = make_context()
+    with live.client(ctx["key"]) as client:
+        resp = client.get("/api/v1/memory/changes", params={"after": 0})
+    assert resp.status_code == 200
+    assert resp.json() == {"changes": [], "next_cursor": 0, "has_more": False}
+
+
+def test_the_change_feed_needs_a_context_key(admin: httpx.Client) -> None:
+    assert admin.get("/api/v1/memory/changes").status_code == 403
+
+
+def test_usage_is_empty_for_a_new_context(live, make_context) -> None:
+    ctx = make_context()
+    with live.client(ctx["key"]) as client:
+        body = client.get(f"/api/v1/{ctx['id']}/usage").json()
+    assert body["stages"] == {} and body["total_tokens"] == 0

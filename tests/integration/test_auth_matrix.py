@@ -1,0 +1,135 @@
+"""Every route against every kind of wrong credential.
+
+Each row: method, path (with {cid}), a valid body, and the capability a key needs.
+Routes that need the deployment admin credential list "admin". Add a row with every
+new route; `test_every_api_route_is_in_the_matrix` fails when one is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+
+ZERO = "00000000-0000-4000-8000-000000000000"
+
+Route = tuple[str, str, dict[str, Any] | None, str]
+
+ROUTES: list[Route] = [
+    ("POST", "/api/v1/contexts", {"name": "x"}, "admin"),
+    ("GET", "/api/v1/contexts", None, "admin"),
+    ("GET", "/api/v1/contexts/{cid}", None, "any"),
+    ("POST", "/api/v1/contexts/{cid}/keys", {"subject": "z", "grants": ["memory_read"]},
+     "grant:manage"),
+    ("GET", "/api/v1/contexts/{cid}/keys", None, "grant:manage"),
+    ("DELETE", "/api/v1/contexts/{cid}/keys/" + ZERO, None, "grant:manage"),
+    ("GET", "/api/v1/contexts/{cid}/config", None, "grant:manage"),
+    ("PATCH", "/api/v1/contexts/{cid}/config", {"judge": {"enabled": False}}, "grant:manage"),
+    ("GET", "/api/v1/{cid}/audit", None, "grant:manage"),
+    ("GET", "/api/v1/{cid}/usage", None, "grant:manage"),
+    ("GET", "/api/v1/memory/changes", None, "memory_read"),
+]
+
+OTHER_GRANT = {
+    "grant:manage": "memory_read",
+    "memory_read": "memory_write",
+    "memory_write": "memory_read",
+    "memory_review": "memory_write",
+}
+
+PUBLIC = {"/health", "/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"}
+
+
+def _call(client: httpx.Client, route: Route, cid: str) -> httpx.Response:
+    method, path, body, _ = route
+    return client.request(method, path.format(cid=cid), json=body)
+
+
+@pytest.fixture
+def two_contexts(make_context: Callable[..., dict[str, Any]]) -> tuple[dict, dict]:
+    return make_context("mine"), make_context("theirs", subject="mallory")
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: f"{r[0]} {r[1]}")
+def test_a_request_without_a_key_is_401(route: Route, anon: httpx.Client, two_contexts) -> None:
+    resp = _call(anon, route, two_contexts[0]["id"])
+    assert resp.status_code == 401
+    assert resp.json()["error"]["code"] == "unauthorized"
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: f"{r[0]} {r[1]}")
+def test_a_malformed_or_unknown_key_is_401(route: Route, live, two_contexts) -> None:
+    for token in ("garbage", "mwk_" + "0" * 32 + "_nope"):
+        with live.client(token) as client:
+            assert _call(client, route, two_contexts[0]["id"]).status_code == 401
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: f"{r[0]} {r[1]}")
+def test_a_revoked_key_is_401(route: Route, live, admin, two_contexts) -> None:
+    mine = two_contexts[0]
+    admin.delete(f"/api/v1/contexts/{mine['id']}/keys/{mine['key_id']}")
+    with live.client(mine["key"]) as client:
+        assert _call(client, route, mine["id"]).status_code == 401
+
+
+@pytest.mark.parametrize(
+    "route", [r for r in ROUTES if "{cid}" in r[1]], ids=lambda r: f"{r[0]} {r[1]}"
+)
+def test_another_tenants_context_is_403_and_reveals_nothing(
+    route: Route, live, two_contexts
+) -> None:
+    mine, theirs = two_contexts
+    with live.client(mine["key"]) as client:
+        resp = _call(client, route, theirs["id"])
+        missing = _call(client, route, ZERO)
+    assert resp.status_code == 403
+    assert missing.status_code == 403
+    assert resp.json() == missing.json()
+
+
+@pytest.mark.parametrize(
+    "route", [r for r in ROUTES if r[3] not in ("admin", "any")], ids=lambda r: f"{r[0]} {r[1]}"
+)
+def test_a_key_without_the_needed_grant_is_403(
+    route: Route, live, make_context, make_key
+) -> None:
+    ctx = make_context()
+    key = make_key(ctx["id"], [OTHER_GRANT[route[3]]], subject="carol")
+    with live.client(key) as client:
+        resp = _call(client, route, ctx["id"])
+    assert resp.status_code == 403
+
+
+@pytest.mark.parametrize(
+    "route", [r for r in ROUTES if r[3] == "grant:manage"], ids=lambda r: f"{r[0]} {r[1]}"
+)
+def test_a_key_narrowed_to_a_scope_cannot_use_whole_context_routes(
+    route: Route, live, make_context, make_key
+) -> None:
+    ctx = make_context()
+    key = make_key(ctx["id"], ["grant:manage"], subject="dave", scope="org/acme")
+    with live.client(key) as client:
+        assert _call(client, route, ctx["id"]).status_code == 403
+
+
+@pytest.mark.parametrize("route", [r for r in ROUTES if r[3] == "admin"], ids=lambda r: r[1])
+def test_admin_routes_refuse_every_context_key(route: Route, live, make_context) -> None:
+    ctx = make_context()
+    with live.client(ctx["key"]) as client:
+        assert _call(client, route, ctx["id"]).status_code == 403
+
+
+def test_every_api_route_is_in_the_matrix(live) -> None:
+    app_routes = {
+        (method, route.path)
+        for route in live.app.routes
+        if hasattr(route, "methods") and route.path not in PUBLIC
+        for method in route.methods
+        if method not in ("HEAD", "OPTIONS")
+    }
+    listed = {(m, p.replace("{cid}", "{context_id}").replace(ZERO, "{key_id}"))
+              for m, p, _, _ in ROUTES}
+    missing = {r for r in app_routes if r not in listed}
+    assert not missing, f"routes missing from the auth matrix: {sorted(missing)}"
