@@ -1,0 +1,120 @@
+"""Evaluate the deterministic detectors on the shared data sets and measure their cost.
+
+Usage: python benchmarks/bench_detectors.py [--data-dir DIR] [--repeat N] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "src"))
+
+from memwarden.detectors.evaluate import evaluate, render_table  # noqa: E402
+from memwarden.detectors.scan import scan  # noqa: E402
+
+DATA_FILES = ("sensitive/eval.jsonl", "injection/eval.jsonl")
+
+
+def load_rows(data_dir: Path) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for name in DATA_FILES:
+        with (data_dir / name).open(encoding="utf-8") as handle:
+            rows.extend(json.loads(line) for line in handle if line.strip())
+    return rows
+
+
+def _percentile(sorted_values: Sequence[float], q: float) -> float:
+    index = min(len(sorted_values) - 1, max(0, round(q * (len(sorted_values) - 1))))
+    return sorted_values[index]
+
+
+def measure_cost(texts: Sequence[str], repeat: int) -> dict[str, float]:
+    """Per-text scan latency (µs), µs per KB over all bytes, and texts per second."""
+    for text in texts[:50]:  # warm regex caches and phonenumbers metadata
+        scan(text)
+    per_text: list[float] = []
+    total_bytes = 0
+    started = time.perf_counter()
+    cpu_started = time.process_time()
+    for _ in range(repeat):
+        for text in texts:
+            t0 = time.perf_counter_ns()
+            scan(text)
+            per_text.append((time.perf_counter_ns() - t0) / 1000)
+            total_bytes += len(text.encode("utf-8"))
+    elapsed = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started  # less sensitive to other load on the machine
+    per_text.sort()
+    return {
+        "texts": len(per_text),
+        "mean_bytes": total_bytes / len(per_text),
+        "us_per_kb": sum(per_text) / (total_bytes / 1024),
+        "cpu_us_per_kb": cpu * 1e6 / (total_bytes / 1024),
+        "p50_us": _percentile(per_text, 0.50),
+        "p95_us": _percentile(per_text, 0.95),
+        "p99_us": _percentile(per_text, 0.99),
+        "max_us": per_text[-1],
+        "texts_per_s": len(per_text) / elapsed,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", type=Path, default=REPO.parent / "shared" / "data")
+    parser.add_argument("--repeat", type=int, default=3, help="timing passes over the data")
+    parser.add_argument("--json", action="store_true", help="print machine-readable results")
+    args = parser.parse_args(argv)
+
+    rows = load_rows(args.data_dir)
+    report = evaluate(rows)
+    by_set = {
+        name.split("/")[0]: measure_cost(
+            [str(r["text"]) for r in load_rows_for(args.data_dir, name)], args.repeat
+        )
+        for name in DATA_FILES
+    }
+    by_set["all"] = measure_cost([str(r["text"]) for r in rows], args.repeat)
+
+    if args.json:
+        print(json.dumps({"evaluation": report.as_dict(), "cost": by_set}, indent=2))
+        return 0
+
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(render_table(report))
+    cost = Table(title="Detector cost (scan(), one thread)")
+    columns = ("set", "texts", "mean bytes", "µs/KB", "CPU µs/KB", "p50 µs", "p95 µs", "p99 µs")
+    for column in (*columns, "texts/s"):
+        cost.add_column(column, justify="left" if column == "set" else "right")
+    for name, m in by_set.items():
+        cost.add_row(
+            name,
+            str(int(m["texts"])),
+            f"{m['mean_bytes']:.0f}",
+            f"{m['us_per_kb']:.0f}",
+            f"{m['cpu_us_per_kb']:.0f}",
+            f"{m['p50_us']:.0f}",
+            f"{m['p95_us']:.0f}",
+            f"{m['p99_us']:.0f}",
+            f"{m['texts_per_s']:.0f}",
+        )
+    console.print(cost)
+    return 0
+
+
+def load_rows_for(data_dir: Path, name: str) -> list[dict[str, Any]]:
+    with (data_dir / name).open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,117 @@
+"""Payment card numbers: digit run + Luhn + a known issuer range, then context.
+
+Luhn alone passes one random number in ten, so the issuer-range check and the context rules
+carry the precision: the only range starting with 1 is legacy 15-digit JCB (so 13-digit
+epoch-millisecond timestamps never pass), and a number introduced as an order, invoice, ticket
+or tracking number is not a card unless the text also talks about cards.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from stdnum import luhn
+
+from memwarden.detectors.findings import PAYMENT_CARD, Finding
+
+# A plain run of 12-19 digits, or groups (4 digits, then 3-6) joined by one repeated separator.
+_CANDIDATE: Final = re.compile(
+    r"(?<![\w.,/+-])(?:\d{12,19}|\d{4}([ -])\d{3,6}(?:\1\d{3,6}){1,3})(?![\w]|[.,]\d|-\d)"
+)
+
+# (prefix low, prefix high, min length, max length); prefixes compared on their own width.
+_IIN_RANGES: Final[tuple[tuple[str, str, int, int], ...]] = (
+    ("4", "4", 13, 19),  # Visa
+    ("51", "55", 16, 19),  # Mastercard
+    ("2221", "2720", 16, 19),  # Mastercard 2-series
+    ("34", "34", 15, 15),  # Amex
+    ("37", "37", 15, 15),  # Amex
+    ("6011", "6011", 16, 19),  # Discover
+    ("644", "649", 16, 19),  # Discover
+    ("65", "65", 16, 19),  # Discover
+    ("3528", "3589", 16, 19),  # JCB
+    ("1800", "1800", 15, 15),  # JCB (legacy 15-digit)
+    ("2131", "2131", 15, 15),  # JCB (legacy 15-digit)
+    ("300", "305", 14, 19),  # Diners Club
+    ("36", "36", 14, 19),  # Diners Club
+    ("38", "38", 14, 19),  # Diners Club
+    ("50", "50", 12, 19),  # Maestro
+    ("56", "69", 12, 19),  # Maestro (covers UnionPay 62)
+    ("0604", "0604", 12, 19),  # Maestro (legacy UK range)
+)
+# Issuer families with a length outside their brand's usual ones, or a prefix outside the
+# ranges above (e.g. 35xx outside JCB's 3528-3589): a card only when the text says "card".
+_LOOSE_FIRST_DIGITS: Final = frozenset("23456")
+
+_CARD_CONTEXT: Final = re.compile(
+    r"\b(?:card|credit|debit|visa|master\s?card|amex|american express|discover|maestro|jcb|"
+    r"diners|unionpay|cc\d*|ccn|pan|cvv|cvc|expir\w*|exp|payment|pay|charge|billing)\b",
+    re.IGNORECASE,
+)
+_NON_CARD_WORDS: Final = re.compile(
+    r"\b(?:order|invoice|ticket|tracking|reference|confirmation|booking|shipment|parcel|sku|"
+    r"serial|transaction|trace|meeting|isbn|timestamp|epoch)\b|#",
+    re.IGNORECASE,
+)
+_CONTEXT_WINDOW: Final = 48
+
+
+def _issuer_known(digits: str) -> bool:
+    n = len(digits)
+    for low, high, min_len, max_len in _IIN_RANGES:
+        if min_len <= n <= max_len and low <= digits[: len(low)] <= high:
+            return True
+    return False
+
+
+def _card_context(text: str, start: int, end: int) -> bool:
+    around = text[max(0, start - 2 * _CONTEXT_WINDOW) : end + 2 * _CONTEXT_WINDOW]
+    return _CARD_CONTEXT.search(around) is not None
+
+
+def _non_card_context(text: str, start: int, end: int) -> bool:
+    """Order/ticket/tracking wording right before the number, and no card wording nearby."""
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[max(line_start, start - _CONTEXT_WINDOW) : start]
+    return _NON_CARD_WORDS.search(before) is not None and not _card_context(text, start, end)
+
+
+def find_cards(text: str) -> list[Finding]:
+    """Return card-number spans in `text`."""
+    findings: list[Finding] = []
+    position = 0
+    while (match := _CANDIDATE.search(text, position)) is not None:
+        end = _card_end(text, match)
+        if end is not None:
+            findings.append(Finding(PAYMENT_CARD, "card_luhn", match.start(), end, 1.0))
+            position = end
+        else:
+            # A rejected run may hide a card that starts inside it ("SSN 1234 4111 1111 ...").
+            position = match.start() + 1
+    return findings
+
+
+def _card_end(text: str, match: re.Match[str]) -> int | None:
+    """End of the longest card in the candidate: all its groups, or fewer (two cards in a row)."""
+    start, raw = match.start(), match.group()
+    separator = match.group(1)
+    if separator is None:
+        return match.end() if _is_card(text, raw, start, match.end()) else None
+    groups = raw.split(separator)
+    for count in range(len(groups), 2, -1):
+        digits = "".join(groups[:count])
+        end = start + len(separator.join(groups[:count]))
+        if _is_card(text, digits, start, end):
+            return end
+    return None
+
+
+def _is_card(text: str, digits: str, start: int, end: int) -> bool:
+    if not (12 <= len(digits) <= 19 and luhn.is_valid(digits)):
+        return False
+    if not _issuer_known(digits):
+        loose = len(digits) >= 13 and digits[0] in _LOOSE_FIRST_DIGITS
+        if not (loose and _card_context(text, start, end)):
+            return False
+    return not _non_card_context(text, start, end)

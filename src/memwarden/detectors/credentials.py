@@ -1,0 +1,450 @@
+"""Credentials: known token formats, secret-named assignments, and entropy in assignments.
+
+Three layers, cheapest first: our own token patterns (which also give the exact span to
+redact), detect-secrets' regex plugins for vendor formats we do not list ourselves, and a
+key/value pass that trusts the *name* of a field ("password", "api_key") more than the shape
+of its value. Placeholders and public material are dropped at every layer, because a memory
+full of `${DB_PASSWORD}` false alarms teaches reviewers to ignore the judge.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final
+
+from detect_secrets.plugins.artifactory import ArtifactoryDetector
+from detect_secrets.plugins.aws import AWSKeyDetector
+from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
+from detect_secrets.plugins.base import RegexBasedDetector
+from detect_secrets.plugins.discord import DiscordBotTokenDetector
+from detect_secrets.plugins.github_token import GitHubTokenDetector
+from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
+from detect_secrets.plugins.high_entropy_strings import (
+    Base64HighEntropyString,
+    HexHighEntropyString,
+)
+from detect_secrets.plugins.mailchimp import MailchimpDetector
+from detect_secrets.plugins.npm import NpmDetector
+from detect_secrets.plugins.openai import OpenAIDetector
+from detect_secrets.plugins.pypi_token import PypiTokenDetector
+from detect_secrets.plugins.sendgrid import SendGridDetector
+from detect_secrets.plugins.slack import SlackDetector
+from detect_secrets.plugins.square_oauth import SquareOAuthDetector
+from detect_secrets.plugins.stripe import StripeDetector
+from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
+from detect_secrets.plugins.twilio import TwilioKeyDetector
+
+from memwarden.detectors.findings import CREDENTIAL, Finding
+
+# Vendor formats with a fixed prefix: precise enough to need no context.
+_TOKEN_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
+    (name, re.compile(pattern))
+    for name, pattern in (
+        ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+        ("openai_key", r"\bsk-(?:proj-|ant-(?:api\d\d-)?|svcacct-)?[A-Za-z0-9_-]{20,}"),
+        ("stripe_key", r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
+        ("github_token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"),
+        ("gitlab_token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
+        ("slack_token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
+        (
+            "slack_webhook",
+            r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9_]+/[A-Za-z0-9_]+"
+            r"/[A-Za-z0-9_]+",
+        ),
+        ("aws_access_key", r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b"),
+        ("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}"),
+        ("huggingface_token", r"\bhf_[A-Za-z0-9]{30,}"),
+        ("npm_token", r"\bnpm_[A-Za-z0-9]{36}"),
+        ("sendgrid_key", r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
+        (
+            "password_hash",
+            r"\$(?:apr1|2[abxy]?|5|6|argon2id?)\$[./A-Za-z0-9=,$]{4,}\$?[./A-Za-z0-9]{16,}",
+        ),
+        ("auth_header", r"(?i:\b(?:basic|bearer))\s+[A-Za-z0-9._~+/-]{16,}=*"),
+    )
+)
+
+# Literals each token pattern needs; a pattern runs only when one is in the text.
+_TOKEN_ANCHORS: Final[dict[str, tuple[str, ...]]] = {
+    "jwt": ("eyJ",),
+    "openai_key": ("sk-",),
+    "stripe_key": ("k_live_", "k_test_"),
+    "github_token": ("gh", "github_pat_"),
+    "gitlab_token": ("glpat-",),
+    "slack_token": ("xox",),
+    "slack_webhook": ("hooks.slack.com",),
+    "aws_access_key": ("AKIA", "ASIA", "ABIA", "ACCA"),
+    "google_api_key": ("AIza",),
+    "huggingface_token": ("hf_",),
+    "npm_token": ("npm_",),
+    "sendgrid_key": ("SG.",),
+    "password_hash": ("$",),
+    "auth_header": ("asic ", "earer ", "ASIC ", "EARER "),
+}
+# Same idea for detect-secrets' plugins (by class name); absent means "run on long tokens".
+_PLUGIN_ANCHORS: Final[dict[str, tuple[str, ...]]] = {
+    "ArtifactoryDetector": ("AKC", "AP"),
+    "AWSKeyDetector": ("AKIA", "ASIA", "ABIA", "ACCA", "A3T", "aws", "AWS", "Aws"),
+    "AzureStorageKeyDetector": ("AccountKey",),
+    "GitHubTokenDetector": ("gh", "github_pat_"),
+    "GitLabTokenDetector": ("gl", "GR1348941"),
+    "MailchimpDetector": ("-us",),
+    "NpmDetector": ("_authToken", "npm_"),
+    "OpenAIDetector": ("sk-",),
+    "PypiTokenDetector": ("pypi-",),
+    "SendGridDetector": ("SG.",),
+    "SlackDetector": ("xox", "XOX", "hooks.slack.com"),
+    "SquareOAuthDetector": ("sq0csp",),
+    "StripeDetector": ("k_live_",),
+    "TelegramBotTokenDetector": (":",),
+    "TwilioKeyDetector": ("AC", "SK"),
+}
+
+_PEM_PRIVATE: Final = re.compile(
+    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
+    r"(?:.*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[^\n]*)",
+    re.DOTALL,
+)
+_PUTTY_PRIVATE: Final = re.compile(r"PuTTY-User-Key-File-\d[^\n]*")
+
+# scheme://user:password@host -> the password only.
+_URL_PASSWORD: Final = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@")
+
+_DS_PLUGINS: Final[tuple[RegexBasedDetector, ...]] = (
+    ArtifactoryDetector(),
+    AWSKeyDetector(),
+    AzureStorageKeyDetector(),
+    DiscordBotTokenDetector(),
+    GitHubTokenDetector(),
+    GitLabTokenDetector(),
+    MailchimpDetector(),
+    NpmDetector(),
+    OpenAIDetector(),
+    PypiTokenDetector(),
+    SendGridDetector(),
+    SlackDetector(),
+    SquareOAuthDetector(),
+    StripeDetector(),
+    TelegramBotTokenDetector(),
+    TwilioKeyDetector(),
+)
+_B64: Final = Base64HighEntropyString()
+_HEX: Final = HexHighEntropyString()
+# detect-secrets' plugins only fire on a long token-like run; skip them on prose.
+_DS_PREFILTER: Final = re.compile(r"[A-Za-z0-9_\-+/=.:]{20,}")
+
+# key = value / key: value / "key": "value" / key => value; value may be quoted.
+_ASSIGNMENT: Final = re.compile(
+    r"""(?P<key>[A-Za-z_$@][\w.\-$]*)["']?[ \t]*(?::=|=>|->|=|:)[ \t]*"""
+    r"""(?:(?P<q>["'`])(?P<qval>[^"'`\n]*)(?P=q)|(?P<val>[^\s;,&"'`)\]}>]*))"""
+)
+# Plain language: "my password is hunter2!", "the PIN was 4821".
+_PLAIN: Final = re.compile(
+    r"(?i:\b(?P<key>password|passwort|passcode|passphrase|pin|contraseña|mot de passe|"
+    r"api key|access token|secret key)\b)"
+    r"(?:\s+(?:is|was|ist|es|est|=|:|->)|\s*[:=])\s+(?P<q>[\"'`]?)(?P<val>[^\s\"'`]+)(?P=q)"
+)
+
+_STRONG_SUFFIXES: Final = (
+    "password",
+    "passwd",
+    "pwd",
+    "passphrase",
+    "passcode",
+    "secret",
+    "secrets",
+    "token",
+    "apikey",
+    "credential",
+    "credentials",
+    "auth",
+    "authtoken",
+    "privatekey",
+    "secretkey",
+    "accesskey",
+    "clientsecret",
+    "pass",
+    "pw",
+    "pat",
+)
+_NOT_SECRET_SUFFIXES: Final = (
+    "bypass",
+    "compass",
+    "overpass",
+    "surpass",
+    "trespass",
+    "underpass",
+    "encompass",
+    "publickey",
+    "pubkey",
+    "author",
+    "path",
+    "url",
+    "uri",
+    "endpoint",
+    "file",
+    "name",
+    "type",
+    "id",
+    "length",
+    "len",
+    "count",
+    "size",
+    "enabled",
+    "policy",
+    "hint",
+    "format",
+)
+_MENTION_WORDS: Final = re.compile(r"password|passwd|secret|token|apikey|credential")
+_PLACEHOLDER_WORDS: Final = frozenset(
+    {
+        "null",
+        "none",
+        "nil",
+        "true",
+        "false",
+        "undefined",
+        "empty",
+        "changeme",
+        "change_me",
+        "placeholder",
+        "password",
+        "secret",
+        "token",
+        "redacted",
+        "xxx",
+        "example",
+        "dummy",
+        "todo",
+        "tbd",
+        "notset",
+        "not_set",
+        "required",
+        "optional",
+        "string",
+        "str",
+        "test",
+        "your_password",
+        "yourpassword",
+        "mypassword",
+        "hidden",
+        "unknown",
+        "n/a",
+        "na",
+        "default",
+    }
+)
+_PLACEHOLDER_SHAPE: Final = re.compile(
+    r"""^(?:\$\$?\{.*\}|\{\{.*\}\}|\$\{.*|<.*>|%.*%|\[.*\]|\*+|x{3,}|X{3,}|\.{3,}|"""
+    r"""\$[A-Za-z_]\w*|![A-Z][a-z]+.*|(?:os\.environ|process\.env|getenv|env\().*|"""
+    r"""your[-_ ].*|.*[-_]here|.*\{\{.*|.*\$\{.*)$""",
+    re.IGNORECASE,
+)
+_CONSTANT_CASE: Final = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
+_UUID: Final = re.compile(
+    r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+)
+_DIGEST: Final = re.compile(
+    r"^(?:sha\d+[:-])?(?:[0-9a-f]{7,8}|[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64})$"
+)
+_PUBLIC_KEY_VALUE: Final = re.compile(
+    r"^(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|AAAAB3NzaC1|AAAAC3Nza)"
+)
+_B64_CHARS: Final = re.compile(r"^[A-Za-z0-9+/=_-]+$")
+_HEX_CHARS: Final = re.compile(r"^[0-9a-fA-F]+$")
+
+
+def _norm_key(key: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", key.lower())
+
+
+def _key_class(key: str) -> str:
+    """'strong' (named like a secret), 'weak' (…key), 'mention' (secret word inside), ''."""
+    norm = _norm_key(key)
+    if not norm or "public" in norm:
+        return ""
+    if norm.endswith(_NOT_SECRET_SUFFIXES):
+        return "mention" if _MENTION_WORDS.search(norm) else ""
+    if norm.endswith(_STRONG_SUFFIXES):
+        return "strong"
+    if norm.endswith("key"):
+        return "weak"
+    if _MENTION_WORDS.search(norm):
+        return "mention"
+    return ""
+
+
+def is_placeholder(value: str, key: str = "") -> bool:
+    """Values that stand for a secret without being one (templates, masks, env names)."""
+    stripped = value.strip().strip("\"'`")
+    if len(stripped) < 3:
+        return True
+    if stripped.lower() in _PLACEHOLDER_WORDS or stripped.startswith("[REDACTED"):
+        return True
+    if key and _norm_key(stripped) == _norm_key(key):
+        return True
+    if _CONSTANT_CASE.match(stripped):  # names an environment variable, not its value
+        return True
+    return bool(_PLACEHOLDER_SHAPE.match(stripped))
+
+
+def _char_classes(value: str) -> int:
+    return sum(
+        (
+            any(c.islower() for c in value),
+            any(c.isupper() for c in value),
+            any(c.isdigit() for c in value),
+            any(not c.isalnum() for c in value),
+        )
+    )
+
+
+def _secret_shaped(value: str) -> bool:
+    """A token that looks generated rather than a word, path, URL or number."""
+    if len(value) < 8 or "://" in value or value.startswith(("/", "~", "./", "../")):
+        return False
+    if _UUID.match(value) or _DIGEST.match(value.lower()) or _PUBLIC_KEY_VALUE.match(value):
+        return False
+    if value.isdigit():
+        return len(value) >= 16
+    has_letter_and_digit = any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+    return _char_classes(value) >= 3 or (has_letter_and_digit and len(value) >= 12)
+
+
+def _high_entropy(value: str) -> bool:
+    """detect-secrets' entropy limits, on values long enough to be keys."""
+    if _UUID.match(value) or _DIGEST.match(value.lower()) or _PUBLIC_KEY_VALUE.match(value):
+        return False
+    if _HEX_CHARS.match(value):
+        return len(value) >= 16 and _HEX.calculate_shannon_entropy(value) > _HEX.entropy_limit
+    if _B64_CHARS.match(value) and len(value) >= 20 and _char_classes(value) >= 3:
+        return _B64.calculate_shannon_entropy(value) > _B64.entropy_limit
+    return False
+
+
+def _value_is_secret(value: str, key_class: str, key: str, *, sole_token: bool) -> bool:
+    if not value or any(c.isspace() for c in value) or is_placeholder(value, key):
+        return False
+    if key_class == "strong":
+        if value.isdigit() and len(value) < 6 and not _norm_key(key).endswith(("pin", "pwd")):
+            return "pass" in _norm_key(key) and len(value) >= 4
+        if "://" in value or value.startswith(("/", "~", "./")):
+            return False
+        if _UUID.match(value) or _DIGEST.match(value.lower()):
+            return "key" in _norm_key(key) or "token" in _norm_key(key)
+        return sole_token or _char_classes(value) >= 2
+    if key_class in {"weak", "mention"}:
+        return _secret_shaped(value)
+    return _high_entropy(value)
+
+
+def _assignments(text: str) -> Iterator[Finding]:
+    parent_indent = -1  # indentation of a secret-named key whose value sits on the next lines
+    parent_class = ""
+    parent_key = ""
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        indent = len(body) - len(body.lstrip())
+        if parent_indent >= 0 and body.strip() and indent <= parent_indent:
+            parent_indent = -1
+        if parent_indent >= 0 and body.strip():
+            nested = _ASSIGNMENT.match(body, indent)
+            if nested is not None:
+                value = nested.group("qval") or nested.group("val") or ""
+                start = nested.start("qval") if nested.group("q") else nested.start("val")
+                sole = nested.end() >= len(body.rstrip())
+            else:
+                value, start, sole = body.strip(), indent, True
+            if _value_is_secret(value, parent_class, parent_key, sole_token=sole):
+                yield Finding(
+                    CREDENTIAL,
+                    "secret_assignment",
+                    offset + start,
+                    offset + start + len(value),
+                    0.9,
+                )
+        position = 0
+        while (match := _ASSIGNMENT.search(body, position)) is not None:
+            # Resume inside a rejected value: `url="jdbc:...&password=x"` nests assignments.
+            value_start = match.start("qval") if match.group("q") else match.start("val")
+            position = max(value_start, match.start() + 1)
+            key = match.group("key")
+            key_class = _key_class(key)
+            quoted = match.group("q") is not None
+            value = match.group("qval") if quoted else match.group("val")
+            if not value:
+                if key_class and body[match.end() :].strip() == "":
+                    parent_indent, parent_class, parent_key = indent, key_class, key
+                continue
+            rest = body[match.end() :].strip()
+            sole = quoted or not rest or rest[0] in ";,&)]}#"
+            if _value_is_secret(value, key_class, key, sole_token=sole):
+                yield Finding(
+                    CREDENTIAL,
+                    "secret_assignment",
+                    offset + value_start,
+                    offset + value_start + len(value),
+                    0.9 if key_class else 0.7,
+                )
+                position = match.end()
+        offset += len(line)
+
+
+def _plain_language(text: str) -> Iterator[Finding]:
+    for match in _PLAIN.finditer(text):
+        value = match.group("val").rstrip(".,;:!?)")
+        if not value or is_placeholder(value, match.group("key")):
+            continue
+        # Outside quotes, a lowercase word is probably prose ("password is required").
+        if not match.group("q") and _char_classes(value) < 2 and not value.isdigit():
+            continue
+        if match.group("key").lower() == "pin" and not value.isdigit():
+            continue
+        yield Finding(
+            CREDENTIAL,
+            "plain_language_password",
+            match.start("val"),
+            match.start("val") + len(value),
+            0.8,
+        )
+
+
+def _locate(text: str, secret: str, start_at: int = 0) -> tuple[int, int] | None:
+    index = text.find(secret, start_at)
+    return None if index < 0 else (index, index + len(secret))
+
+
+def find_credentials(text: str) -> list[Finding]:
+    """Return credential spans in `text`."""
+    findings: list[Finding] = []
+    for name, pattern in _TOKEN_PATTERNS:
+        if not any(anchor in text for anchor in _TOKEN_ANCHORS.get(name, ("",))):
+            continue
+        findings.extend(
+            Finding(CREDENTIAL, name, m.start(), m.end(), 1.0) for m in pattern.finditer(text)
+        )
+    if "PRIVATE KEY" in text or "PuTTY" in text:
+        for pattern in (_PEM_PRIVATE, _PUTTY_PRIVATE):
+            findings.extend(
+                Finding(CREDENTIAL, "private_key", m.start(), m.end(), 1.0)
+                for m in pattern.finditer(text)
+            )
+    if "://" in text:
+        for m in _URL_PASSWORD.finditer(text):
+            if not is_placeholder(m.group(1)):
+                findings.append(Finding(CREDENTIAL, "url_password", m.start(1), m.end(1), 1.0))
+    if _DS_PREFILTER.search(text):
+        for plugin in _DS_PLUGINS:
+            anchors = _PLUGIN_ANCHORS.get(type(plugin).__name__, ("",))
+            if not any(anchor in text for anchor in anchors):
+                continue
+            for secret in plugin.analyze_string(text):
+                span = _locate(text, secret) if secret else None
+                if span is not None:
+                    findings.append(Finding(CREDENTIAL, "detect_secrets", *span, 0.9))
+    if "=" in text or ":" in text:
+        findings.extend(_assignments(text))
+    findings.extend(_plain_language(text))
+    return findings

@@ -1,0 +1,71 @@
+"""Result types shared by every detector.
+
+A finding holds a span into the scanned text and never the matched content, so a finding can be
+logged, audited or returned to a caller without repeating the secret it points at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+PAYMENT_CARD: Final = "payment_card"
+CREDENTIAL: Final = "credential"
+PERSONAL_DATA: Final = "personal_data"
+SENSITIVE_INFERENCE: Final = "sensitive_inference"
+PROMPT_INJECTION: Final = "prompt_injection"
+POLICY: Final = "policy"
+
+REASON_CODES: Final[tuple[str, ...]] = (
+    PAYMENT_CARD,
+    CREDENTIAL,
+    PERSONAL_DATA,
+    SENSITIVE_INFERENCE,
+    PROMPT_INJECTION,
+    POLICY,
+)
+
+# Codes whose spans redaction replaces; injection is a property of the whole text, not a value.
+REDACTABLE_CODES: Final[frozenset[str]] = frozenset({PAYMENT_CARD, CREDENTIAL, PERSONAL_DATA})
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One detected span; `detector` names the rule (e.g. "email"), never the value."""
+
+    code: str
+    detector: str
+    start: int
+    end: int
+    score: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.code not in REASON_CODES:
+            raise ValueError(f"unknown reason code {self.code!r}")
+        if not 0 <= self.start <= self.end:
+            raise ValueError("a finding needs 0 <= start <= end")
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """Everything the detectors found in one text, plus the injection score.
+
+    `injection_score` is kept even when it stays under the threshold so that the caller can
+    record a sub-threshold signal as an uncertainty instead of dropping it.
+    """
+
+    findings: tuple[Finding, ...] = ()
+    injection_score: float = 0.0
+    injection_threshold: float = 1.0
+
+    @property
+    def codes(self) -> frozenset[str]:
+        return frozenset(f.code for f in self.findings)
+
+    @property
+    def injection_sub_threshold(self) -> bool:
+        """True when injection cues were seen but not enough to count as an injection."""
+        return 0.0 < self.injection_score < self.injection_threshold
+
+    def spans(self, code: str) -> list[tuple[int, int]]:
+        return sorted((f.start, f.end) for f in self.findings if f.code == code)

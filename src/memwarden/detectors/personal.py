@@ -1,0 +1,238 @@
+"""Personal data: contact details, account and national identifiers, addresses, birth dates.
+
+Validators (IBAN check digits, SSN area rules, phone metadata) carry precision where a format
+has one; identifiers without a checksum (licence numbers, bare addresses) need a cue word, so
+that a SKU or a version number is not reported as a person.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterator
+from typing import Final
+
+import phonenumbers
+from stdnum import iban
+from stdnum.us import ssn
+
+from memwarden.detectors.findings import PERSONAL_DATA, Finding
+
+_EMAIL: Final = re.compile(
+    r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}\b"
+)
+_IBAN: Final = re.compile(
+    r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b", re.IGNORECASE
+)
+_SSN_DASHED: Final = re.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")
+_SSN_CONTEXT: Final = re.compile(
+    r"(?i:\b(?:ssn|social security(?: number| no\.?)?|soc\.? sec\.?))\W{0,20}(\d{9})\b"
+)
+_NINO: Final = re.compile(r"\b([A-Z]{2}) ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b")
+_NINO_CONTEXT: Final = re.compile(r"(?i:national insurance|\bnino\b|\bNI\b|\bN\.I\.)")
+_NINO_BAD_PREFIXES: Final = frozenset({"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"})
+_NINO_FIRST: Final = frozenset("ABCEGHJKLMNOPRSTWXYZ")
+_NINO_SECOND: Final = frozenset("ABCEGHJKLMNPRSTWXYZ")
+_ID_CONTEXT: Final = re.compile(
+    r"(?i:\b(?:driver'?s?\s+licen[cs]e|driving\s+licen[cs]e|licen[cs]e\s+(?:number|no\.?|#)|"
+    r"passport|tax\s+id|tin|national\s+id|id\s+card|personalausweis|steuer-?id|"
+    r"f(?:ue|ü)hrerschein|medical\s+record|mrn|patient\s+id|member\s+id|policy\s+number)\b)"
+    r"(?:\s+(?:number|no\.?|#|is|was|:))*\s*[:#]?\s*(?P<id>[A-Z0-9][A-Z0-9-]{4,19})\b",
+)
+_IPV4: Final = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w]|\.\d)")
+_IPV6: Final = re.compile(
+    r"(?<![\w:.])(?:[0-9A-Fa-f]{1,4}:){2,7}(?::|[0-9A-Fa-f]{1,4})"
+    r"(?::[0-9A-Fa-f]{0,4}){0,6}(?![\w:])"
+)
+_VERSION_BEFORE: Final = re.compile(r"(?i:(?:version|release|build|ver\.?|v)\s*)$")
+_DATE: Final = (
+    r"(?:\d{1,4}[./-]\d{1,2}[./-]\d{1,4}|\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]{3,9}\.?,?\s+\d{4}|"
+    r"[A-Za-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})"
+)
+_DOB: Final = re.compile(
+    r"(?i:\b(?:born(?:\s+on)?|d\.?o\.?b\.?|date\s+of\s+birth|birth\s*date|birthday|geboren(?:\s+am)?|"
+    r"fecha\s+de\s+nacimiento|né(?:e)?\s+le)\b)\W{0,10}(?P<date>" + _DATE + r")"
+)
+_PHONE_CONTEXT: Final = re.compile(
+    r"(?i:\b(?:phone|mobile|mob|cell|tel|telephone|fax|desk|whatsapp|sms|"
+    r"call(?:\s+me)?(?:\s+(?:at|on))?|text(?:\s+me)?(?:\s+(?:at|on))|reach\s+me\s+(?:at|on)|"
+    r"messages?\s+to|answering\s+at|registered|number\s+is|contact\s+number|ring\s+me\s+on)\b)"
+    r"(?:\s+(?:number|no\.?|#))?(?:\s+(?:is|was|at|on))?[\s:.#]*"
+    r"(?P<num>\+?\(?\d[\d ().-]{4,18}\d(?:\s?(?:x|ext\.?)\s?\d{1,5})?)"
+)
+_ADDRESS_CUE: Final = re.compile(
+    r"(?i:\b(?:lives?\s+(?:at|on|in)|resides?\s+at|moved\s+to|"
+    r"(?:home|billing|shipping|mailing|postal|delivery|street|my|his|her|their)\s+address"
+    r"(?:\s+is)?|^\s*address)\b)\s*:?\s*(?P<addr>[^\n]{4,100})",
+    re.MULTILINE,
+)
+_ADDRESS_PARTS: Final = re.compile(
+    r"(?i:\b(?:apt|apartment|suite|ste|unit|flat)\.?\s*#?\s*\d{1,5}\b|"
+    r"\bp\.?\s?o\.?\s?box\s+\d+|\bpostbox\s+\d+|\b[AF]PO\s+A[AEP]\s+\d{5}\b|\bPSC\s+\d{3,5}\b)"
+)
+_STREET: Final = re.compile(
+    r"\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][\w'.-]*\s+){1,4}"
+    r"(?:Street|St\.|Avenue|Ave\.?|Road|Rd\.?|Lane|Ln\.?|Drive|Dr\.|Boulevard|Blvd\.?|Way|"
+    r"Court|Ct\.?|Close|Crescent|Terrace|Place|Square|Gardens|Parkway|Highway|Hwy)\b"
+)
+_ANY_DIGIT: Final = re.compile(r"\d")
+_PHONE_REGIONS: Final = ("US", "GB")
+_DIGIT_RUN: Final = re.compile(r"\+?\(?\d[\d ()./-]{5,22}\d")
+_ID_WORDS: Final = (
+    "licen",
+    "passport",
+    "tax",
+    "tin",
+    "national",
+    "id card",
+    "personalausweis",
+    "steuer",
+    "hrerschein",
+    "medical",
+    "mrn",
+    "patient",
+    "member",
+    "policy",
+)
+_ADDRESS_WORDS: Final = ("live", "reside", "moved", "address")
+_ADDRESS_PART_WORDS: Final = (
+    "apt",
+    "apartment",
+    "suite",
+    "ste",
+    "unit",
+    "flat",
+    "box",
+    "po ",
+    "psc",
+)
+_STREET_WORDS: Final = (
+    "street",
+    "st.",
+    "avenue",
+    "ave",
+    "road",
+    "rd",
+    "lane",
+    "ln",
+    "drive",
+    "dr.",
+    "boulevard",
+    "blvd",
+    "way",
+    "court",
+    "ct",
+    "close",
+    "crescent",
+    "terrace",
+    "place",
+    "square",
+    "gardens",
+    "parkway",
+    "highway",
+    "hwy",
+)
+
+
+def _finding(name: str, start: int, end: int, score: float = 1.0) -> Finding:
+    return Finding(PERSONAL_DATA, name, start, end, score)
+
+
+def _emails(text: str) -> Iterator[Finding]:
+    if "@" in text:
+        for m in _EMAIL.finditer(text):
+            yield _finding("email", m.start(), m.end())
+
+
+def _phones(text: str) -> Iterator[Finding]:
+    for m in _PHONE_CONTEXT.finditer(text):
+        digits = sum(c.isdigit() for c in m.group("num"))
+        if 6 <= digits <= 15:
+            yield _finding("phone_context", m.start("num"), m.end("num"), 0.8)
+    # phonenumbers is the slow part: hand it only small windows around long digit runs.
+    seen: set[tuple[int, int]] = set()
+    for run in _DIGIT_RUN.finditer(text):
+        digits = sum(c.isdigit() for c in run.group())
+        if not 7 <= digits <= 15:
+            continue
+        lo = max(0, run.start() - 2)
+        window = text[lo : run.end() + 12]
+        for region in _PHONE_REGIONS:
+            for match in phonenumbers.PhoneNumberMatcher(
+                window, region, phonenumbers.Leniency.VALID
+            ):
+                span = (lo + match.start, lo + match.end)
+                if span not in seen:
+                    seen.add(span)
+                    yield _finding("phone", *span, 0.9)
+
+
+def _identifiers(text: str) -> Iterator[Finding]:
+    for m in _IBAN.finditer(text):
+        if iban.is_valid(m.group().upper()):
+            yield _finding("iban", m.start(), m.end())
+    lowered = text.lower()
+    for m in _SSN_DASHED.finditer(text) if "-" in text else ():
+        if ssn.is_valid(m.group()):
+            yield _finding("us_ssn", m.start(), m.end())
+    for m in _SSN_CONTEXT.finditer(text) if ("ss" in lowered or "soc" in lowered) else ():
+        if ssn.is_valid(m.group(1)):
+            yield _finding("us_ssn", m.start(1), m.end(1))
+    for m in _NINO.finditer(text):
+        prefix = m.group(1)
+        well_formed = (
+            prefix[0] in _NINO_FIRST
+            and prefix[1] in _NINO_SECOND
+            and prefix not in _NINO_BAD_PREFIXES
+        )
+        if well_formed or _NINO_CONTEXT.search(text, max(0, m.start() - 40), m.start()):
+            yield _finding("uk_nino", m.start(), m.end())
+    has_id_words = any(word in lowered for word in _ID_WORDS)
+    for m in _ID_CONTEXT.finditer(text) if has_id_words else ():
+        if any(c.isdigit() for c in m.group("id")):
+            yield _finding("national_id", m.start("id"), m.end("id"), 0.8)
+
+
+def _ip_addresses(text: str) -> Iterator[Finding]:
+    for pattern in (_IPV4, _IPV6) if ":" in text else (_IPV4,):
+        for m in pattern.finditer(text):
+            try:
+                address = ipaddress.ip_address(m.group())
+            except ValueError:
+                continue
+            if not address.is_global:
+                continue
+            if _VERSION_BEFORE.search(text, max(0, m.start() - 10), m.start()):
+                continue
+            yield _finding("ip_address", m.start(), m.end(), 0.8)
+
+
+def _dates_of_birth(text: str) -> Iterator[Finding]:
+    for m in _DOB.finditer(text):
+        yield _finding("date_of_birth", m.start("date"), m.end("date"), 0.9)
+
+
+def _addresses(text: str) -> Iterator[Finding]:
+    lowered = text.lower()
+    if any(word in lowered for word in _ADDRESS_WORDS):
+        for m in _ADDRESS_CUE.finditer(text):
+            if any(c.isdigit() for c in m.group("addr")):
+                yield _finding("address", m.start("addr"), m.end("addr"), 0.7)
+    for pattern, words in ((_ADDRESS_PARTS, _ADDRESS_PART_WORDS), (_STREET, _STREET_WORDS)):
+        if not any(word in lowered for word in words):
+            continue
+        for m in pattern.finditer(text):
+            yield _finding("address", m.start(), m.end(), 0.7)
+
+
+def find_personal_data(text: str) -> list[Finding]:
+    """Return personal-data spans in `text`."""
+    findings = list(_emails(text))
+    if _ANY_DIGIT.search(text):
+        if _DIGIT_RUN.search(text):
+            findings.extend(_phones(text))
+        findings.extend(_identifiers(text))
+        findings.extend(_ip_addresses(text))
+        findings.extend(_dates_of_birth(text))
+        findings.extend(_addresses(text))
+    return findings

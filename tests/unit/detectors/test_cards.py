@@ -1,0 +1,110 @@
+"""Card numbers: Luhn plus issuer range plus context, in the formats people type."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from stdnum import luhn
+
+from memwarden.detectors.cards import find_cards
+
+TEST_CARDS = [
+    "4111111111111111",  # Visa
+    "4242424242424242",  # Visa
+    "5555555555554444",  # Mastercard
+    "2223003122003222",  # Mastercard 2-series
+    "378282246310005",  # Amex
+    "6011111111111117",  # Discover
+    "3530111333300000",  # JCB
+    "30569309025904",  # Diners
+    "6200000000000005",  # UnionPay
+]
+
+
+def _with_check_digit(body: str) -> str:
+    return body + luhn.calc_check_digit(body)
+
+
+@pytest.mark.parametrize("number", TEST_CARDS)
+def test_documented_test_cards_are_found_in_a_sentence(number: str) -> None:
+    text = f"Please charge {number} for the renewal."
+    findings = find_cards(text)
+    assert [(f.start, f.end) for f in findings] == [(14, 14 + len(number))]
+    assert findings[0].code == "payment_card"
+
+
+def test_spaced_and_dashed_groups_are_found() -> None:
+    assert find_cards("card: 4111 1111 1111 1111 exp 12/29")
+    assert find_cards("card: 4111-1111-1111-1111")
+    assert find_cards("amex 3782 822463 10005")
+
+
+def test_mixed_separators_are_not_a_card() -> None:
+    assert not find_cards("4111 1111-1111 1111")
+
+
+def test_luhn_invalid_number_is_not_a_card() -> None:
+    assert not find_cards("card 4111 1111 1111 1112")
+
+
+def test_luhn_valid_epoch_timestamp_is_not_a_card() -> None:
+    stamp = _with_check_digit("170000000000")  # 13 digits, starts with 17
+    assert len(stamp) == 13 and luhn.is_valid(stamp)
+    assert not find_cards(f"event at ts={stamp} ms")
+    assert not find_cards(f"created_at: {stamp}")
+
+
+def test_luhn_valid_order_number_in_order_context_is_not_a_card() -> None:
+    number = _with_check_digit("451234567890123")
+    assert luhn.is_valid(number)
+    assert not find_cards(f"Your order number {number} has shipped.")
+    assert not find_cards(f"Invoice #{number} is attached")
+    assert not find_cards(f"tracking {number}")
+
+
+def test_order_wording_does_not_hide_a_number_called_a_card() -> None:
+    assert find_cards("order paid with credit card 4111111111111111")
+
+
+def test_unknown_issuer_prefix_is_not_a_card_without_card_wording() -> None:
+    number = _with_check_digit("123456789012345")
+    assert not find_cards(f"reference {number}")
+    assert not find_cards(f"value {number}")
+
+
+def test_numbers_inside_identifiers_are_not_cards() -> None:
+    assert not find_cards("sha 4111111111111111abc")
+    assert not find_cards("x4111111111111111")
+    assert not find_cards("version 1.4111111111111111")
+
+
+def test_twelve_digit_maestro_needs_its_issuer_range() -> None:
+    maestro = _with_check_digit("50186466790")
+    assert find_cards(f"card {maestro}")
+    visa12 = _with_check_digit("41111111111")
+    assert not find_cards(f"card {visa12}")
+
+
+_card = st.sampled_from([*TEST_CARDS[:2], "5555555555554444", "6011111111111117"])
+
+
+@given(
+    number=_card,
+    sep=st.sampled_from(["", " ", "-"]),
+    prefix=st.sampled_from(["", "my card is ", "Card: ", "pay with ", "(", "\n"]),
+    suffix=st.sampled_from(["", ".", " thanks", ")", "\n", ", exp 01/30"]),
+)
+def test_sixteen_digit_cards_are_found_in_any_common_format(
+    number: str, sep: str, prefix: str, suffix: str
+) -> None:
+    grouped = sep.join(number[i : i + 4] for i in range(0, 16, 4))
+    text = prefix + grouped + suffix
+    findings = find_cards(text)
+    assert len(findings) == 1
+    assert text[findings[0].start : findings[0].end] == grouped
+
+
+@given(st.text(alphabet="abc xyz.,!?", max_size=80))
+def test_text_without_digits_never_has_cards(text: str) -> None:
+    assert find_cards(text) == []

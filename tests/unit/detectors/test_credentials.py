@@ -1,0 +1,143 @@
+"""Credentials: vendor formats, secret-named assignments, plain language; placeholders are not."""
+
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+
+from memwarden.detectors.credentials import find_credentials, is_placeholder
+
+UPPER_DIGITS = string.ascii_uppercase + string.digits
+HEX = "0123456789abcdef"
+
+
+def fake_token(length: int, alphabet: str = string.ascii_letters + string.digits) -> str:
+    """Random token built at run time, so no fixture looks like a leaked secret to scanners."""
+    rng = random.Random(length * 31 + len(alphabet))
+    return "".join(rng.choice(alphabet) for _ in range(length))
+
+
+def _spans(text: str) -> list[str]:
+    return [text[f.start : f.end] for f in find_credentials(text)]
+
+
+@pytest.mark.parametrize(
+    "secret",
+    [
+        "AKIA" + fake_token(16, UPPER_DIGITS),
+        "ghp_" + fake_token(36),
+        "github_pat_" + fake_token(40),
+        "xoxb-" + "1234567890-" + fake_token(24),
+        "sk_live_" + fake_token(24),
+        "sk-" + "proj-" + fake_token(40),
+        "sk-" + "ant-api03-" + fake_token(60),
+        "AIza" + fake_token(35),
+        "glpat-" + fake_token(20),
+        "hf_" + fake_token(34),
+        "eyJ" + fake_token(20) + ".eyJ" + fake_token(30) + "." + fake_token(43),
+    ],
+)
+def test_vendor_tokens_are_found_in_prose(secret: str) -> None:
+    text = f"here is the token {secret} for the deploy"
+    assert any(secret in found or found in secret for found in _spans(text))
+
+
+def test_pem_private_key_block_is_one_span() -> None:
+    body = fake_token(64, string.ascii_letters + string.digits + "+/")
+    text = f"key:\n-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----\nbye"
+    spans = [s for s in _spans(text) if s.startswith("-----BEGIN")]
+    assert spans and spans[0].endswith("-----END RSA PRIVATE KEY-----")
+
+
+def test_public_key_block_is_not_a_credential() -> None:
+    body = fake_token(64, string.ascii_letters + string.digits + "+/")
+    assert not find_credentials(f"-----BEGIN PUBLIC KEY-----\n{body}\n-----END PUBLIC KEY-----")
+    assert not find_credentials("public_key: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJx user@host")
+
+
+def test_database_url_password_is_the_span() -> None:
+    password = "Tr0ub4dor" + fake_token(6)
+    text = f"DATABASE_URL=postgres://app:{password}@db.internal:5432/main"
+    assert password in _spans(text)
+
+
+def test_database_url_without_password_is_fine() -> None:
+    assert not find_credentials("connect to postgres://app@db.internal:5432/main")
+    assert not find_credentials("DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/main")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "password: Winter2024!",
+        "DB_PASSWORD=s3cretvalue",
+        'config = {"api_key": "q8X2mR7vL0pT5wZ9"}',
+        "client_secret => 'Qm9va2VyLXNlY3JldA'",
+        "smtp.pass = letmein42",
+        "export GITLAB_TOKEN=abc123def456ghi789",
+    ],
+)
+def test_secret_named_assignments_are_credentials(line: str) -> None:
+    assert find_credentials(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "password: ${DB_PASSWORD}",
+        "api_key: <your-api-key-here>",
+        "password = ********",
+        "password: changeme",
+        "password=",
+        'password: ""',
+        "token: {{ vault_token }}",
+        "DB_PASSWORD=DB_PASSWORD",
+        "secret: null",
+        "api_key: YOUR_API_KEY",
+        "password_hint: the name of my first dog",
+        "password_min_length: 12",
+        "token_url: https://auth.example.com/oauth/token",
+    ],
+)
+def test_placeholders_and_settings_are_not_credentials(line: str) -> None:
+    assert not find_credentials(line), line
+
+
+def test_uuid_and_digests_on_their_own_are_not_credentials() -> None:
+    assert not find_credentials("request 6f1c2b9e-3d4a-4c8e-9b7f-1a2b3c4d5e6f failed")
+    assert not find_credentials("commit: " + fake_token(40, HEX))
+    assert not find_credentials("image@sha256:" + fake_token(64, HEX))
+    assert not find_credentials("checksum = " + fake_token(64, HEX))
+
+
+def test_a_uuid_under_a_key_name_is_a_credential() -> None:
+    assert find_credentials("HEROKU_API_KEY=6f1c2b9e-3d4a-4c8e-9b7f-1a2b3c4d5e6f")
+
+
+def test_high_entropy_value_in_any_assignment_is_a_credential() -> None:
+    value = fake_token(40, string.ascii_letters + string.digits + "+/")
+    assert find_credentials(f"mimi={value}")
+
+
+def test_plain_language_password_is_found_with_its_value_as_span() -> None:
+    text = "btw my password is Hunter2-Boat, don't tell anyone"
+    assert "Hunter2-Boat" in _spans(text)
+
+
+def test_talking_about_passwords_is_not_a_credential() -> None:
+    assert not find_credentials("The password is required and must be 12 characters long.")
+    assert not find_credentials("I forgot my password again, can you reset it?")
+    assert not find_credentials("Your password was changed yesterday.")
+
+
+def test_yaml_value_under_a_password_key_is_found() -> None:
+    text = "deploy:\n  password:\n    secure: correcthorsebatterystaple\n  user: bob"
+    assert "correcthorsebatterystaple" in _spans(text)
+
+
+def test_is_placeholder_recognises_templates_and_env_names() -> None:
+    for value in ("${X}", "{{ x }}", "<secret>", "%env(X)%", "***", "MY_SECRET_VALUE", "null"):
+        assert is_placeholder(value), value
+    assert not is_placeholder("hunter2-boat")

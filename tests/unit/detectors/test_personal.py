@@ -1,0 +1,89 @@
+"""Personal data: validated identifiers, contact details, and cue-word identifiers."""
+
+from __future__ import annotations
+
+import pytest
+
+from memwarden.detectors.personal import find_personal_data
+
+
+def _found(text: str) -> list[str]:
+    return [text[f.start : f.end] for f in find_personal_data(text)]
+
+
+def test_email_address_is_found() -> None:
+    assert "jane.doe+news@example.org" in _found("write to jane.doe+news@example.org today")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "call me on (202) 555-0143 after six",
+        "my mobile is 07700 900123",
+        "office: +44 20 7946 0321",
+        "Phone: 555 0188",
+    ],
+)
+def test_phone_numbers_are_found(text: str) -> None:
+    assert find_personal_data(text)
+
+
+def test_iban_with_valid_check_digits_is_found_and_invalid_is_not() -> None:
+    assert find_personal_data("IBAN GB82 WEST 1234 5698 7654 32")
+    assert find_personal_data("iban gb82west12345698765432")
+    assert not find_personal_data("IBAN GB83 WEST 1234 5698 7654 32")
+
+
+def test_us_ssn_is_validated() -> None:
+    assert find_personal_data("SSN 123-45-6789")
+    assert not find_personal_data("code 000-12-3456")
+    assert find_personal_data("social security number: 123456789")
+
+
+def test_uk_national_insurance_number_is_found() -> None:
+    assert find_personal_data("NI number AB 12 34 56 C")
+    assert find_personal_data("National Insurance: QQ123456C")
+
+
+def test_driving_licence_and_passport_need_a_cue_word() -> None:
+    assert find_personal_data("my driver's license number is D1234567")
+    assert find_personal_data("passport no. 533380006")
+    assert not find_personal_data("the part is D1234567")
+
+
+def test_public_ip_addresses_are_found() -> None:
+    assert "8.8.4.4" in _found("blocked from 8.8.4.4 again")
+    assert find_personal_data("client 2001:4860:4860::8888 connected")
+
+
+def test_version_strings_and_private_addresses_are_not_ip_addresses() -> None:
+    assert not find_personal_data("upgrade to version 2.4.1.9 now")
+    assert not find_personal_data("released v1.2.3.4 yesterday")
+    assert not find_personal_data("router at 192.168.1.1")
+    assert not find_personal_data("meeting at 10:30:00")
+
+
+def test_date_of_birth_needs_a_birth_cue() -> None:
+    assert find_personal_data("DOB: 04/07/1986")
+    assert find_personal_data("she was born on 12 March 1990")
+    assert not find_personal_data("the release is on 12 March 1990")
+
+
+def test_street_addresses_are_found() -> None:
+    assert find_personal_data("She lives at 42 Harbour View, Leith")
+    assert find_personal_data("send it to 1600 Example Avenue, Apt. 4")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What are my options?",
+        "ticket 48213 is closed",
+        "build 20240611 passed in 3.2 s",
+        "the meeting id is 8831",
+        "ISBN 978-3-16-148410-0",
+        "trace 4bf92f3577b34da6a3ce929d0e0e4736",
+    ],
+)
+def test_everyday_text_has_no_personal_data(text: str) -> None:
+    assert not find_personal_data(text), _found(text)

@@ -1,0 +1,73 @@
+"""Redaction: typed placeholders, merged overlaps, idempotent, nothing detected survives."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memwarden.detectors.findings import Finding
+from memwarden.detectors.redaction import redact, redact_findings
+from memwarden.detectors.scan import find_sensitive
+
+SENSITIVE = [
+    "4111 1111 1111 1111",
+    "jane.doe@example.com",
+    "password: Winter2024!",
+    "SSN 123-45-6789",
+    "IBAN GB82 WEST 1234 5698 7654 32",
+    "call me on (202) 555-0143",
+    "postgres://app:Tr0ub4dorX@db:5432/x",
+    "AKIA" + "ABCDEFGHIJKLMNOP",
+]
+FILLER = st.text(alphabet="abcdefghij klmnop,.!?", max_size=40)
+
+
+def test_card_is_replaced_by_a_typed_placeholder() -> None:
+    result = redact("pay with 4111 1111 1111 1111 please")
+    assert result.text == "pay with [REDACTED:payment_card] please"
+    assert result.spans_by_code == {"payment_card": [(9, 28)]}
+
+
+def test_overlapping_spans_are_merged_under_the_most_severe_code() -> None:
+    findings = [
+        Finding("personal_data", "a", 2, 8),
+        Finding("credential", "b", 5, 12),
+        Finding("personal_data", "c", 20, 22),
+    ]
+    result = redact_findings("0123456789abcdefghijklmn", findings)
+    assert result.text == "01[REDACTED:credential]cdefghij[REDACTED:personal_data]mn"
+
+
+def test_injection_findings_are_not_redacted() -> None:
+    findings = [Finding("prompt_injection", "override", 0, 6)]
+    assert redact_findings("ignore all that", findings).text == "ignore all that"
+
+
+def test_text_without_findings_is_returned_unchanged() -> None:
+    result = redact("We met for coffee and talked about books.")
+    assert result.text == "We met for coffee and talked about books."
+    assert not result.changed
+
+
+@settings(max_examples=150, deadline=None)
+@given(parts=st.lists(st.one_of(FILLER, st.sampled_from(SENSITIVE)), max_size=6))
+def test_redaction_is_idempotent(parts: list[str]) -> None:
+    text = " ".join(parts)
+    once = redact(text).text
+    assert redact(once).text == once
+
+
+@settings(max_examples=150, deadline=None)
+@given(parts=st.lists(st.one_of(FILLER, st.sampled_from(SENSITIVE)), max_size=6))
+def test_no_detected_span_survives_redaction(parts: list[str]) -> None:
+    text = " ".join(parts)
+    redacted = redact(text).text
+    for finding in find_sensitive(text):
+        assert text[finding.start : finding.end] not in redacted
+    assert find_sensitive(redacted) == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=FILLER)
+def test_non_sensitive_text_is_unchanged(text: str) -> None:
+    assert redact(text).text == text
