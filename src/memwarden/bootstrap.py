@@ -1,4 +1,4 @@
-"""Wires the database, job queue and model providers into one Services object.
+"""Wires the database, job queue, model providers and judge into one Services object.
 
 Tests build Services against their own database and scripted model server; the API,
 CLI, MCP server and worker all receive the same object.
@@ -12,8 +12,21 @@ from typing import Any
 from procrastinate import App
 
 from memwarden.jobs.app import build_job_app
-from memwarden.settings import Settings
+from memwarden.judge.interface import Gatekeeper, PassThrough
+from memwarden.models.registry import ModelSettings, Models
+from memwarden.settings import STAGES, Settings
 from memwarden.store.db import Database, prepare
+
+
+def model_settings(settings: Settings) -> ModelSettings:
+    return ModelSettings(
+        base_url=settings.openai_base_url,
+        api_key=settings.openai_api_key.get_secret_value() if settings.openai_api_key else None,
+        stages={stage: settings.model_for(stage) for stage in STAGES},
+        structured_output=settings.structured_output,
+        timeout_s=settings.model_timeout_s,
+        max_retries=settings.model_max_retries,
+    )
 
 
 @dataclass
@@ -21,6 +34,8 @@ class Services:
     settings: Settings
     db: Database
     jobs: App
+    models: Models
+    gatekeeper: Gatekeeper = field(default_factory=PassThrough)
     extras: dict[str, Any] = field(default_factory=dict)
 
     async def open(self) -> None:
@@ -32,7 +47,14 @@ class Services:
         await self.db.close()
 
 
-def build_services(settings: Settings, db: Database | None = None) -> Services:
+def build_services(
+    settings: Settings, db: Database | None = None, models: Models | None = None
+) -> Services:
     """Prepare (resolve + migrate) the database unless one is given."""
     database = db or prepare(settings)
-    return Services(settings=settings, db=database, jobs=build_job_app(database.url))
+    return Services(
+        settings=settings,
+        db=database,
+        jobs=build_job_app(database.url),
+        models=models or Models(model_settings(settings)),
+    )

@@ -83,3 +83,32 @@ class UpstreamError(AppError):
 class Unavailable(AppError):
     status = 503
     code = "unavailable"
+
+
+class JudgeRefused(Unprocessable):
+    """A fail verdict: 422 with the reason codes (already recorded and audited)."""
+
+    code = "judge_refused"
+
+    def __init__(self, reasons: tuple[str, ...] | list[str]) -> None:
+        super().__init__("the judge refused this content", extra={"reasons": list(reasons)})
+
+
+class JudgeDenied(Unprocessable):
+    """A deny verdict: 422 with a fixed message; nothing is logged, audited or stored."""
+
+    code = "request_denied"
+
+    def __init__(self) -> None:
+        super().__init__("the request could not be processed")
+
+
+class JudgeUnavailable(Unprocessable):
+    """The judge call failed and on_error is fail."""
+
+    code = "judge_unavailable"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the judge could not check this content", extra={"reasons": ["judge_unavailable"]}
+        )

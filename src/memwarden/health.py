@@ -43,19 +43,22 @@ async def _workers(svc: Services) -> dict[str, Any]:
     return {"status": status, "in_process": in_process, "active_workers": active}
 
 
-def _models(svc: Services) -> dict[str, Any]:
-    registry = svc.extras.get("models")
-    if registry is None or not hasattr(registry, "health"):
-        return {"status": "unknown"}
+async def _models(svc: Services) -> dict[str, Any]:
     try:
-        return {"status": "ok", "stages": registry.health()}
+        stages = await svc.models.health(timeout_s=3.0)
     except Exception as exc:
         return {"status": "error", "error": type(exc).__name__}
+    failing = [s.stage for s in stages if s.configured and s.ok is False]
+    return {
+        "status": "error" if failing else "ok",
+        "stages": {s.stage: s.as_dict() for s in stages},
+    }
 
 
 async def check_health(svc: Services) -> dict[str, Any]:
-    database, workers = await asyncio.gather(_database(svc), _workers(svc))
-    models = _models(svc)
+    database, workers, models = await asyncio.gather(
+        _database(svc), _workers(svc), _models(svc)
+    )
     if database["status"] != "ok":
         overall = "down"
     elif workers["status"] != "ok" or models["status"] == "error":

@@ -1,0 +1,138 @@
+"""The contract between the write path and the ingest judge.
+
+Every write route (facts, batch, chat, documents, reflection, background passes) calls
+the same three steps, so the judge's rules live in one place:
+
+1. `input_gate` before anything is stored, embedded or sent to extraction. It raises
+   `JudgeRefused` (fail: the refusal is already recorded and audited in its own
+   transaction) or `JudgeDenied` (deny: nothing anywhere), or returns an `InputVerdict`.
+2. `row_gate` on the extracted rows, before reconciliation writes them.
+3. `record`, inside the write transaction, writes the review-log entries the gates
+   produced (pass/warn), so a write that fails leaves no entry behind.
+
+`PassThrough` is the gatekeeper of a Context whose judge is off.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from memwarden.config import ContextConfig
+from memwarden.domain.grants import Caller
+from memwarden.domain.scope import Scope
+from memwarden.store.db import Conn
+
+Verdict = Literal["pass", "warn", "fail", "deny"]
+Source = Literal[
+    "facts",
+    "facts_batch",
+    "chat",
+    "document",
+    "reflection",
+    "consolidation",
+    "elaboration",
+    "rollup",
+    "gist",
+]
+REASON_CODES = (
+    "payment_card",
+    "credential",
+    "personal_data",
+    "sensitive_inference",
+    "prompt_injection",
+    "policy",
+)
+DENY_MESSAGE = "the request could not be processed"
+
+
+@dataclass(frozen=True)
+class GateRequest:
+    context_id: uuid.UUID
+    caller: Caller
+    config: ContextConfig
+    source: Source
+    scope: Scope
+    text: str  # after PII redaction when the Context enables it
+    # The redacted original request of /facts or /facts/batch, kept for replay when the
+    # Context sets retain_inputs and the verdict is warn or fail. Never for a deny.
+    retain_payload: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class PendingJudgement:
+    """A review-log entry to write inside the write transaction."""
+
+    gate: Literal["input", "row"]
+    verdict: Literal["pass", "warn", "fail"]
+    reasons: tuple[str, ...]
+    excerpt: str  # at most 500 characters, taken after redaction
+    row_count: int = 1
+    held: bool = False
+    row_ids: tuple[str, ...] = ()  # row gate: the caller's row ids this entry covers
+
+
+@dataclass(frozen=True)
+class InputVerdict:
+    verdict: Verdict | None  # None: not judged (judge or input gate off; on_error=allow)
+    reasons: tuple[str, ...] = ()
+    hold: bool = False  # on_warn=hold and the source can be held (facts, facts_batch)
+    pending: PendingJudgement | None = None
+
+
+@dataclass(frozen=True)
+class RowInput:
+    id: str  # assigned by the caller, unique within one reconciliation
+    kind: Literal["entity", "attribute", "relation", "action", "instruction", "uncertainty"]
+    data: dict[str, Any]
+    entity_names: tuple[str, ...] = ()  # entities this row names (dropped with them)
+
+
+@dataclass(frozen=True)
+class RowVerdicts:
+    keep: frozenset[str]  # rows to write (warned and held rows included)
+    dropped: frozenset[str] = frozenset()  # fail/deny rows and every row naming them
+    warned: dict[str, tuple[str, ...]] = field(default_factory=dict)  # id -> reason codes
+    held: frozenset[str] = frozenset()  # rows written hidden until approved
+    pending: Sequence[PendingJudgement] = ()
+
+
+class Gatekeeper(Protocol):
+    async def input_gate(self, request: GateRequest) -> InputVerdict: ...
+
+    async def row_gate(self, request: GateRequest, rows: Sequence[RowInput]) -> RowVerdicts: ...
+
+    async def record(
+        self,
+        conn: Conn,
+        request: GateRequest,
+        pending: Sequence[PendingJudgement],
+        *,
+        turn_id: uuid.UUID | None = None,
+        document_id: uuid.UUID | None = None,
+    ) -> list[uuid.UUID]:
+        """Write the entries in the caller's transaction; returns their ids in order."""
+        ...
+
+
+class PassThrough:
+    """The judge is off: nothing is judged, every row is kept, nothing is recorded."""
+
+    async def input_gate(self, request: GateRequest) -> InputVerdict:
+        return InputVerdict(verdict=None)
+
+    async def row_gate(self, request: GateRequest, rows: Sequence[RowInput]) -> RowVerdicts:
+        return RowVerdicts(keep=frozenset(r.id for r in rows))
+
+    async def record(
+        self,
+        conn: Conn,
+        request: GateRequest,
+        pending: Sequence[PendingJudgement],
+        *,
+        turn_id: uuid.UUID | None = None,
+        document_id: uuid.UUID | None = None,
+    ) -> list[uuid.UUID]:
+        return []

@@ -1,0 +1,37 @@
+"""Model providers per stage: OpenAI-compatible endpoints, the local embedder, fallbacks."""
+
+from memwarden.models.base import (
+    BudgetExceeded,
+    ChatProvider,
+    Embedder,
+    JsonProvider,
+    JsonResult,
+    ModelError,
+    ModelOutputError,
+    ModelRequestRejected,
+    ModelSpec,
+    ModelTransportError,
+    Stage,
+    StructuredOutputMode,
+    TextResult,
+    Usage,
+    UsageSink,
+)
+
+__all__ = [
+    "BudgetExceeded",
+    "ChatProvider",
+    "Embedder",
+    "JsonProvider",
+    "JsonResult",
+    "ModelError",
+    "ModelOutputError",
+    "ModelRequestRejected",
+    "ModelSpec",
+    "ModelTransportError",
+    "Stage",
+    "StructuredOutputMode",
+    "TextResult",
+    "Usage",
+    "UsageSink",
+]

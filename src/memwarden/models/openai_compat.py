@@ -1,0 +1,344 @@
+"""OpenAI-compatible chat and embedding providers (OpenAI, vLLM, Ollama, llama.cpp, LM Studio).
+
+One client per provider, built with an explicit base_url and key so the SDK never
+picks up OPENAI_* variables from the environment behind the operator's back.
+Retries are the SDK's own (connection errors, timeouts, 408/409/429/5xx, with
+backoff that honours Retry-After); content problems are never retried.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
+from typing import Any, NoReturn, TypeVar
+from urllib.parse import urlsplit
+
+import openai
+from openai import AsyncOpenAI, OpenAI
+from pydantic import BaseModel
+
+from memwarden.models.base import (
+    JsonResult,
+    ModelOutputError,
+    ModelRequestRejected,
+    ModelTransportError,
+    SchemaLike,
+    StructuredOutputMode,
+    TextResult,
+    Usage,
+    UsageSink,
+)
+from memwarden.models.contracts import (
+    contract_name,
+    first_json_object,
+    json_schema,
+    validate_output,
+)
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+NO_KEY = "not-needed"
+STAGE_HEADER = "X-Memwarden-Stage"
+
+T = TypeVar("T")
+
+
+def _raise_transport(exc: Exception) -> NoReturn:
+    """Map SDK errors onto ours; called only after the SDK's retries are spent."""
+    if isinstance(exc, openai.APIStatusError):
+        status = exc.status_code
+        if status in (408, 409, 429) or status >= 500:
+            raise ModelTransportError(f"model endpoint failed with HTTP {status}") from exc
+        raise ModelRequestRejected(f"model endpoint rejected the request: HTTP {status}", status)
+    if isinstance(exc, openai.APITimeoutError):
+        raise ModelTransportError("model endpoint timed out") from exc
+    if isinstance(exc, openai.APIConnectionError):
+        raise ModelTransportError("model endpoint unreachable") from exc
+    raise ModelTransportError(f"model call failed: {type(exc).__name__}") from exc
+
+
+def _estimate_tokens(text: str) -> int:
+    return math.ceil(len(text) / 4)
+
+
+def _usage(raw: Any, prompt_text: str, completion_text: str) -> Usage:
+    """The reported usage, or a chars/4 estimate so budgets still move when it is missing."""
+    if raw is not None:
+        prompt = getattr(raw, "prompt_tokens", None)
+        completion = getattr(raw, "completion_tokens", None)
+        if isinstance(prompt, int) and isinstance(completion, int):
+            return Usage(prompt, completion)
+    return Usage(_estimate_tokens(prompt_text), _estimate_tokens(completion_text), estimated=True)
+
+
+def _host(base_url: str) -> str:
+    parts = urlsplit(base_url)
+    return parts.netloc or base_url
+
+
+class OpenAICompatProvider:
+    """A ChatProvider over one model of one OpenAI-compatible endpoint."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        mode: StructuredOutputMode | str = StructuredOutputMode.JSON_SCHEMA,
+        timeout_s: float = 30.0,
+        max_retries: int = 2,
+        json_temperature: float | None = 0.0,
+        stream_usage: bool = True,
+        client: AsyncOpenAI | None = None,
+    ) -> None:
+        self.model = model
+        self.base_url = base_url or DEFAULT_BASE_URL
+        self.mode = StructuredOutputMode(mode)
+        self.json_temperature = json_temperature
+        self.stream_usage = stream_usage
+        self._client = client or AsyncOpenAI(
+            base_url=self.base_url,
+            api_key=api_key or NO_KEY,
+            timeout=timeout_s,
+            max_retries=max_retries,
+        )
+
+    @property
+    def description(self) -> str:
+        return f"openai:{self.model} at {_host(self.base_url)} ({self.mode.value})"
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    async def __aenter__(self) -> OpenAICompatProvider:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def ping(self) -> bool:
+        """Whether the endpoint answers `GET /models`; used by health, never on a request path."""
+        try:
+            await self._client.models.list()
+        except openai.APIError:
+            return False
+        return True
+
+    async def complete_json(
+        self,
+        stage: str,
+        system: str,
+        user: str,
+        schema: SchemaLike,
+        max_tokens: int,
+        *,
+        usage_sink: UsageSink | None = None,
+    ) -> JsonResult:
+        """One structured call; usage is booked before validation because tokens were spent."""
+        schema_dict, name = _schema_and_name(schema, stage)
+        if self.mode is StructuredOutputMode.PROMPT_JSON:
+            system = f"{system}\n\n{_reply_format(schema_dict)}"
+        kwargs: dict[str, Any] = {}
+        if self.mode is StructuredOutputMode.JSON_SCHEMA:
+            kwargs["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": name, "schema": schema_dict, "strict": False},
+            }
+        elif self.mode is StructuredOutputMode.JSON_OBJECT_SCHEMA:
+            kwargs["response_format"] = {"type": "json_object", "schema": schema_dict}
+        if self.json_temperature is not None:
+            kwargs["temperature"] = self.json_temperature
+        response = await self._call(
+            lambda: self._client.chat.completions.create(
+                model=self.model,
+                messages=_messages(system, user),
+                max_tokens=max_tokens,
+                extra_headers={STAGE_HEADER: stage},
+                **kwargs,
+            )
+        )
+        content, finish_reason = _first_choice(response)
+        usage = _usage(getattr(response, "usage", None), system + user, content)
+        model = getattr(response, "model", None) or self.model
+        if usage_sink is not None:
+            await usage_sink.book(stage, model, usage)
+        try:
+            data = first_json_object(content)
+        except ModelOutputError:
+            if finish_reason == "length":
+                raise ModelOutputError(
+                    "reply was cut at max_tokens before the JSON closed"
+                ) from None
+            raise
+        return JsonResult(data=validate_output(schema, data), usage=usage, model=model)
+
+    async def complete_text(
+        self,
+        stage: str,
+        system: str,
+        user: str,
+        max_tokens: int,
+        *,
+        usage_sink: UsageSink | None = None,
+    ) -> TextResult:
+        response = await self._call(
+            lambda: self._client.chat.completions.create(
+                model=self.model,
+                messages=_messages(system, user),
+                max_tokens=max_tokens,
+                extra_headers={STAGE_HEADER: stage},
+            )
+        )
+        content, _ = _first_choice(response)
+        usage = _usage(getattr(response, "usage", None), system + user, content)
+        model = getattr(response, "model", None) or self.model
+        if usage_sink is not None:
+            await usage_sink.book(stage, model, usage)
+        return TextResult(text=content, usage=usage, model=model)
+
+    async def stream_text(
+        self,
+        stage: str,
+        system: str,
+        user: str,
+        max_tokens: int,
+        *,
+        usage_sink: UsageSink | None = None,
+    ) -> AsyncIterator[str]:
+        """Yield text deltas; book usage once the stream ends (or is abandoned)."""
+        extra: dict[str, Any] = {}
+        if self.stream_usage:
+            extra["stream_options"] = {"include_usage": True}
+        stream = await self._call(
+            lambda: self._client.chat.completions.create(
+                model=self.model,
+                messages=_messages(system, user),
+                max_tokens=max_tokens,
+                stream=True,
+                extra_headers={STAGE_HEADER: stage},
+                **extra,
+            )
+        )
+        parts: list[str] = []
+        raw_usage: Any = None
+        model = self.model
+        try:
+            async for chunk in stream:
+                model = getattr(chunk, "model", None) or model
+                if getattr(chunk, "usage", None) is not None:
+                    raw_usage = chunk.usage
+                for choice in chunk.choices or []:
+                    delta = getattr(choice.delta, "content", None)
+                    if delta:
+                        parts.append(delta)
+                        yield delta
+        except openai.APIError as exc:
+            _raise_transport(exc)
+        finally:
+            await stream.close()
+            if usage_sink is not None:
+                usage = _usage(raw_usage, system + user, "".join(parts))
+                await usage_sink.book(stage, model, usage)
+
+    async def _call(self, make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+        try:
+            return await make()
+        except openai.APIError as exc:
+            _raise_transport(exc)
+
+
+def _messages(system: str, user: str) -> list[Any]:
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
+def _first_choice(response: Any) -> tuple[str, str | None]:
+    choices = getattr(response, "choices", None)
+    if not choices:
+        raise ModelOutputError("reply has no choices")
+    message = getattr(choices[0], "message", None)
+    refusal = getattr(message, "refusal", None)
+    if refusal:
+        raise ModelOutputError("model refused to answer")
+    content = getattr(message, "content", None)
+    if not isinstance(content, str):
+        raise ModelOutputError("reply has no text content")
+    return content, getattr(choices[0], "finish_reason", None)
+
+
+def _schema_and_name(schema: SchemaLike, stage: str) -> tuple[dict[str, Any], str]:
+    if isinstance(schema, type) and issubclass(schema, BaseModel):
+        return json_schema(schema), contract_name(schema)
+    title = schema.get("title") if isinstance(schema, Mapping) else None
+    name = title if isinstance(title, str) and title.isidentifier() else stage
+    return dict(schema), name[:64]
+
+
+def _reply_format(schema: dict[str, Any]) -> str:
+    return (
+        "# Reply format\n\nReply with one JSON object only, with no prose before or after it, "
+        "matching this JSON schema:\n\n" + json.dumps(schema, separators=(",", ":"))
+    )
+
+
+class OpenAICompatEmbedder:
+    """An Embedder over an OpenAI-compatible `/embeddings` endpoint (sync, like the local one)."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        dimensions: int | None = None,
+        timeout_s: float = 30.0,
+        max_retries: int = 2,
+        batch_size: int = 128,
+        client: OpenAI | None = None,
+    ) -> None:
+        self.model = model
+        self.base_url = base_url or DEFAULT_BASE_URL
+        self.batch_size = batch_size
+        self._dimensions = dimensions
+        self._client = client or OpenAI(
+            base_url=self.base_url,
+            api_key=api_key or NO_KEY,
+            timeout=timeout_s,
+            max_retries=max_retries,
+        )
+
+    @property
+    def name(self) -> str:
+        return f"openai:{self.model}"
+
+    @property
+    def description(self) -> str:
+        return f"openai:{self.model} at {_host(self.base_url)}"
+
+    @property
+    def dimensions(self) -> int:
+        """Configured, or learned from one probe call the first time it is asked."""
+        if self._dimensions is None:
+            self._dimensions = len(self.embed(["dimension probe"])[0])
+        return self._dimensions
+
+    def close(self) -> None:
+        self._client.close()
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        out: list[list[float]] = []
+        for start in range(0, len(texts), self.batch_size):
+            batch = texts[start : start + self.batch_size]
+            try:
+                response = self._client.embeddings.create(
+                    model=self.model, input=batch, encoding_format="float"
+                )
+            except openai.APIError as exc:
+                _raise_transport(exc)
+            rows = sorted(response.data, key=lambda item: item.index)
+            if len(rows) != len(batch):
+                raise ModelOutputError("embedding reply has the wrong number of vectors")
+            out.extend([float(x) for x in row.embedding] for row in rows)
+        if out and self._dimensions is None:
+            self._dimensions = len(out[0])
+        return out

@@ -1,0 +1,307 @@
+"""Turn text into a structured extraction diff: one structured call per window (spec 4).
+
+A window whose reply cannot be parsed or validated contributes nothing and the
+others are kept; if every window fails the diff is empty and flagged chunk-only so
+the turn is still stored as a searchable chunk. Transport and budget errors
+propagate: they are the deployment's problem, not the content's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TypeVar
+
+import structlog
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+from memwarden.models.base import JsonProvider, ModelOutputError, Usage, UsageSink
+from memwarden.models.contracts import (
+    LONG_CHARS,
+    SHORT_CHARS,
+    Action,
+    Attribute,
+    Correction,
+    Entity,
+    ExtractionOutput,
+    Instruction,
+    Relation,
+    Uncertainty,
+)
+from memwarden.models.prompts import system_prompt
+from memwarden.pipeline.sanitize import clean_line, frame_untrusted
+from memwarden.pipeline.windowing import (
+    EXTRACTION_MAX_WINDOWS,
+    EXTRACTION_OVERLAP,
+    EXTRACTION_WINDOW,
+    windows,
+)
+
+log = structlog.get_logger(__name__)
+
+STAGE = "extraction"
+DEFAULT_MAX_TOKENS = 2048
+
+T = TypeVar("T", bound=BaseModel)
+R = TypeVar("R")
+
+
+class ExtractionDiff(BaseModel):
+    """The sanitised, merged extraction of one turn or document (camelCase on the wire)."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+    entities: list[Entity] = Field(default_factory=list)
+    attributes: list[Attribute] = Field(default_factory=list)
+    relations: list[Relation] = Field(default_factory=list)
+    actions: list[Action] = Field(default_factory=list)
+    instructions: list[Instruction] = Field(default_factory=list)
+    uncertainties: list[Uncertainty] = Field(default_factory=list)
+    corrections: list[Correction] = Field(default_factory=list)
+    chunk_only: bool = False
+
+    def is_empty(self) -> bool:
+        return not any(
+            (
+                self.entities,
+                self.attributes,
+                self.relations,
+                self.actions,
+                self.instructions,
+                self.uncertainties,
+                self.corrections,
+            )
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractionResult:
+    diff: ExtractionDiff
+    windows_run: int
+    windows_failed: int
+    dropped_bytes: int
+    dropped_chars: int = 0
+    usage: Usage = field(default_factory=Usage)
+    model: str | None = None
+
+
+def user_message(window: str, index: int, total: int) -> str:
+    """The untrusted window, framed; position noted so a cut sentence is expected."""
+    where = f" This is window {index + 1} of {total} of one text; it may start or end mid-sentence."
+    lead = "Extract durable memory from the text between the markers." + (
+        where if total > 1 else ""
+    )
+    return f"{lead}\n\n{frame_untrusted(window)}"
+
+
+async def extract(
+    text: str,
+    provider: JsonProvider,
+    addendum: str | None = None,
+    usage_sink: UsageSink | None = None,
+    *,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    window_size: int = EXTRACTION_WINDOW,
+    overlap: int = EXTRACTION_OVERLAP,
+    max_windows: int = EXTRACTION_MAX_WINDOWS,
+    concurrency: int = 1,
+) -> ExtractionResult:
+    """Extract `text` window by window with `provider` (a model or the rule extractor)."""
+    plan = windows(text, window_size, overlap, max_windows)
+    if plan.dropped_chars:
+        log.warning(
+            "extraction_text_dropped",
+            windows=len(plan.windows),
+            dropped_chars=plan.dropped_chars,
+            dropped_bytes=plan.dropped_bytes,
+        )
+    system = system_prompt(STAGE, addendum)
+    total = len(plan.windows)
+
+    async def run(index: int, window: str) -> tuple[ExtractionOutput | None, Usage, str | None]:
+        try:
+            result = await provider.complete_json(
+                STAGE,
+                system,
+                user_message(window, index, total),
+                ExtractionOutput,
+                max_tokens,
+                usage_sink=usage_sink,
+            )
+            output = ExtractionOutput.model_validate(result.data)
+        except ModelOutputError:
+            log.warning("extraction_window_failed", window=index, windows=total)
+            return None, Usage(), None
+        return output, result.usage, result.model
+
+    jobs = [partial(run, i, w) for i, w in enumerate(plan.windows)]
+    outcomes = await _run_all(jobs, concurrency)
+    outputs = [o for o, _, _ in outcomes if o is not None]
+    usage = sum((u for _, u, _ in outcomes), Usage())
+    model = next((m for _, _, m in outcomes if m), None)
+    failed = total - len(outputs)
+    diff = merge([sanitise(o) for o in outputs], dedupe=total > 1)
+    if total and not outputs:
+        diff.chunk_only = True
+    return ExtractionResult(
+        diff=diff,
+        windows_run=total,
+        windows_failed=failed,
+        dropped_bytes=plan.dropped_bytes,
+        dropped_chars=plan.dropped_chars,
+        usage=usage,
+        model=model,
+    )
+
+
+async def _run_all(jobs: Sequence[Callable[[], Awaitable[R]]], concurrency: int) -> list[R]:
+    """Run in order, or up to `concurrency` at once; the first propagating error wins."""
+    if concurrency <= 1:
+        return [await job() for job in jobs]
+    semaphore = asyncio.Semaphore(concurrency)
+
+    async def guarded(job: Callable[[], Awaitable[R]]) -> R:
+        async with semaphore:
+            return await job()
+
+    try:
+        async with asyncio.TaskGroup() as group:
+            tasks = [group.create_task(guarded(job)) for job in jobs]
+    except BaseExceptionGroup as group_error:
+        raise _first_leaf(group_error) from None
+    return [task.result() for task in tasks]
+
+
+def _first_leaf(error: BaseException) -> BaseException:
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error
+
+
+def sanitise(output: ExtractionOutput) -> ExtractionDiff:
+    """Keep only contract fields, cleaned to one line and capped; drop emptied items."""
+
+    def s(value: str | None, limit: int = SHORT_CHARS) -> str:
+        return clean_line(value or "", limit)
+
+    def v(value: str | None) -> str:
+        return clean_line(value or "", LONG_CHARS)
+
+    return ExtractionDiff(
+        entities=[
+            Entity(
+                name=s(e.name),
+                entity_type=s(e.entity_type) or "other",
+                memory_category=e.memory_category,
+            )
+            for e in output.entities
+            if s(e.name)
+        ],
+        attributes=[
+            Attribute(
+                entity=s(a.entity),
+                key=s(a.key),
+                value=v(a.value),
+                memory_category=a.memory_category,
+            )
+            for a in output.attributes
+            if s(a.entity) and s(a.key) and v(a.value)
+        ],
+        relations=[
+            Relation(
+                subject=s(r.subject),
+                label=s(r.label),
+                object=s(r.object),
+                memory_category=r.memory_category,
+            )
+            for r in output.relations
+            if s(r.subject) and s(r.label) and s(r.object)
+        ],
+        actions=[
+            Action(
+                actor=s(a.actor),
+                label=s(a.label),
+                object=s(a.object),
+                memory_category=a.memory_category,
+            )
+            for a in output.actions
+            if s(a.actor) and s(a.label)
+        ],
+        instructions=[
+            Instruction(
+                label=s(i.label) or _label_from(v(i.description)), description=v(i.description)
+            )
+            for i in output.instructions
+            if v(i.description)
+        ],
+        uncertainties=[
+            Uncertainty(about=s(u.about), reason=v(u.reason))
+            for u in output.uncertainties
+            if s(u.about)
+        ],
+        corrections=[
+            Correction(
+                entity=s(c.entity),
+                key=s(c.key),
+                old_value=v(c.old_value) if c.old_value else None,
+                new_value=v(c.new_value),
+            )
+            for c in output.corrections
+            if s(c.entity) and s(c.key) and v(c.new_value)
+        ],
+    )
+
+
+def _label_from(description: str) -> str:
+    return clean_line(description, 60)
+
+
+def _norm(value: str | None) -> str:
+    return " ".join((value or "").casefold().split())
+
+
+def _unique(items: Iterable[T], key: Callable[[T], Hashable]) -> list[T]:
+    seen: set[Hashable] = set()
+    out: list[T] = []
+    for item in items:
+        k = key(item)
+        if k not in seen:
+            seen.add(k)
+            out.append(item)
+    return out
+
+
+def merge(diffs: list[ExtractionDiff], *, dedupe: bool) -> ExtractionDiff:
+    """Join windows in order; with `dedupe`, the first of each normalised duplicate wins."""
+    joined = ExtractionDiff()
+    for d in diffs:
+        joined.entities += d.entities
+        joined.attributes += d.attributes
+        joined.relations += d.relations
+        joined.actions += d.actions
+        joined.instructions += d.instructions
+        joined.uncertainties += d.uncertainties
+        joined.corrections += d.corrections
+    if not dedupe:
+        return joined
+    return ExtractionDiff(
+        entities=_unique(joined.entities, lambda e: _norm(e.name)),
+        attributes=_unique(
+            joined.attributes, lambda a: (_norm(a.entity), _norm(a.key), _norm(a.value))
+        ),
+        relations=_unique(
+            joined.relations, lambda r: (_norm(r.subject), _norm(r.label), _norm(r.object))
+        ),
+        actions=_unique(
+            joined.actions, lambda a: (_norm(a.actor), _norm(a.label), _norm(a.object))
+        ),
+        instructions=_unique(joined.instructions, lambda i: _norm(i.description)),
+        uncertainties=_unique(joined.uncertainties, lambda u: (_norm(u.about), _norm(u.reason))),
+        corrections=_unique(
+            joined.corrections,
+            lambda c: (_norm(c.entity), _norm(c.key), _norm(c.old_value), _norm(c.new_value)),
+        ),
+    )
