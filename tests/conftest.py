@@ -32,6 +32,7 @@ def cluster() -> Iterator[PgCluster]:
     # PostgreSQL as its own user, which must traverse the path.
     given = os.environ.get("MEMWARDEN_TEST_PGDIR")
     workdir = Path(given or tempfile.mkdtemp(prefix="memwarden-test-pg-"))
+    workdir.chmod(0o755)
     cluster = PgCluster(workdir)
     yield cluster
     cluster.close()

@@ -15,6 +15,9 @@ import pytest
 
 ZERO = "00000000-0000-4000-8000-000000000000"
 
+SCOPE = {"project_id": "p", "mission_id": None, "agent_id": None, "visibility": "shared"}
+V1 = {"contract_version": 1, "scope": SCOPE}
+
 Route = tuple[str, str, dict[str, Any] | None, str]
 
 ROUTES: list[Route] = [
@@ -30,6 +33,35 @@ ROUTES: list[Route] = [
     ("GET", "/api/v1/{cid}/audit", None, "grant:manage"),
     ("GET", "/api/v1/{cid}/usage", None, "grant:manage"),
     ("GET", "/api/v1/memory/changes", None, "memory_read"),
+    ("POST", "/api/v1/memory/commands",
+     {"scope": SCOPE, "command": {"contract_version": 1, "op": "create", "content": "x"}},
+     "memory_write"),
+    ("POST", "/api/v1/memory/read", {**V1, "record_id": ZERO}, "memory_read"),
+    ("POST", "/api/v1/memory/search", {**V1, "query": "x"}, "memory_read"),
+    ("POST", "/api/v1/memory/embeddings",
+     {**V1, "record_id": ZERO, "revision": 1, "vector": [0.1] * 384}, "memory_write"),
+    ("POST", "/api/v1/memory/reviews",
+     {"scope": SCOPE, "command": {"contract_version": 1, "record_id": ZERO,
+                                  "expected_revision": 1, "disposition": "approved",
+                                  "evidence_ref": "case://1"}},
+     "memory_review"),
+    ("POST", "/api/v1/memory/reviews/state", {**V1, "record_id": ZERO}, "memory_review"),
+    ("POST", "/api/v1/memory/reviews/read", {**V1, "record_id": ZERO, "revision": 1},
+     "memory_review"),
+    ("POST", "/api/v1/memory/reviews/eligibility", {**V1, "record_id": ZERO}, "memory_review"),
+    ("GET", "/api/v1/{cid}/judgements", None, "grant:manage"),
+    ("GET", "/api/v1/{cid}/judgements/" + ZERO, None, "grant:manage"),
+    ("POST", "/api/v1/{cid}/judgements/" + ZERO + "/override", {"verdict": "pass"},
+     "grant:manage"),
+    ("POST", "/api/v1/{cid}/judgements/" + ZERO + "/approve", None, "grant:manage"),
+    ("POST", "/api/v1/{cid}/judgements/" + ZERO + "/reject", None, "grant:manage"),
+    ("POST", "/api/v1/{cid}/judgements/dry-run", {"addendum": ""}, "grant:manage"),
+    ("POST", "/api/v1/{cid}/facts", {"text": "I love jazz."}, "memory_write"),
+    ("POST", "/api/v1/{cid}/facts/batch", {"items": [{"text": "I love jazz."}]}, "memory_write"),
+    ("POST", "/api/v1/{cid}/query", {"query": "jazz"}, "memory_read"),
+    ("GET", "/api/v1/{cid}/query", None, "memory_read"),
+    ("GET", "/api/v1/{cid}/profile", None, "memory_read"),
+    ("GET", "/api/v1/{cid}/state", None, "memory_read"),
 ]
 
 OTHER_GRANT = {
@@ -125,7 +157,7 @@ def test_every_api_route_is_in_the_matrix(live) -> None:
     app_routes = {
         (method, route.path)
         for route in live.app.routes
-        if hasattr(route, "methods") and route.path not in PUBLIC
+        if getattr(route, "methods", None) and route.path not in PUBLIC
         for method in route.methods
         if method not in ("HEAD", "OPTIONS")
     }

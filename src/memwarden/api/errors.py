@@ -72,7 +72,8 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
         message = f"missing required field {field!r}"
         code = "missing_field"
     else:
-        message = f"{field}: {first.get('msg', 'invalid value')}" if field else first.get("msg")
+        detail = str(first.get("msg", "invalid value"))
+        message = f"{field}: {detail}" if field else detail
         code = "invalid_request"
     return error_response(400, code, str(message), field)
 

@@ -14,6 +14,7 @@ from rich.table import Table
 from memwarden.admin import contexts as contexts_uc
 from memwarden.admin import keys as keys_uc
 from memwarden.admin import settings_service
+from memwarden.cli.review import review_app
 from memwarden.cli.runner import OPERATOR, console, emit_json, fail, run
 
 app = typer.Typer(
@@ -27,6 +28,7 @@ config_app = typer.Typer(help="Read and partially update a Context's configurati
 app.add_typer(contexts_app, name="contexts")
 app.add_typer(keys_app, name="keys")
 app.add_typer(config_app, name="config")
+app.add_typer(review_app, name="review")
 
 ALL_GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
 

@@ -1,0 +1,1 @@
+"""Retrieval: hybrid search over memory records (and, later, query/profile/state)."""

@@ -1,0 +1,1 @@
+"""Memory records under review: commands, revision-checked decisions, receipts, state, gate."""

@@ -1,0 +1,59 @@
+"""The eligibility diagnostic: which record, if any, keeps a memory from being served."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from memwarden.domain.eligibility import MAX_SOURCE_DEPTH, RecordState, first_blocking
+from memwarden.domain.grants import Caller
+from memwarden.review.access import require_any, require_record, to_scope
+from memwarden.review.contract import CONTRACT_VERSION, ReadRequest
+from memwarden.store import memory as store
+from memwarden.store.db import Database
+
+
+def _state(row: dict[str, Any]) -> RecordState:
+    return RecordState(
+        serving=row["serving"],
+        review_disposition=row["review_disposition"],
+        expires_at=row["expires_at"],
+        valid_to=row["valid_to"],
+        derived_from=tuple(row["derived_from"] or ()),
+    )
+
+
+def _may_see(caller: Caller, row: dict[str, Any]) -> bool:
+    if row["visibility"] == "private" and row["owner_subject"] != caller.subject:
+        return False
+    return caller.can("memory_review", row["scope_path"]) or caller.can(
+        "memory_read", row["scope_path"]
+    )
+
+
+async def eligibility(db: Database, caller: Caller, request: ReadRequest) -> dict[str, Any]:
+    """Metadata only. A blocking source the caller may not see is reported as `restricted`."""
+    context_id = require_any(caller, "memory_review")
+    scope = to_scope(request.scope)
+    async with db.connection() as conn:
+        found = await store.record_state(conn, context_id, request.record_id)
+        require_record(found, scope, caller, "memory_review")
+        rows = await store.source_graph(conn, context_id, request.record_id, MAX_SOURCE_DEPTH)
+    by_id: dict[uuid.UUID, dict[str, Any]] = {row["id"]: row for row in rows}
+    now = rows[0]["server_now"]
+    states = {rid: _state(row) for rid, row in by_id.items()}
+    blocking = first_blocking(request.record_id, states, now)
+    blocked: dict[str, Any] | None = None
+    if blocking is not None:
+        visible = _may_see(caller, by_id[blocking.record_id])
+        blocked = {
+            "record_id": str(blocking.record_id),
+            "reason": blocking.reason if visible else "restricted",
+            "depth": blocking.depth,
+        }
+    return {
+        "contract_version": CONTRACT_VERSION,
+        "record_id": str(request.record_id),
+        "servable": blocking is None,
+        "blocking": blocked,
+    }

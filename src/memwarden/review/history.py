@@ -1,0 +1,54 @@
+"""Metadata-only state of a record and the receipts of past decisions (reviewers only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memwarden.domain.grants import Caller
+from memwarden.errors import NotFound
+from memwarden.review import render
+from memwarden.review.access import require_any, require_record, to_scope
+from memwarden.review.contract import CONTRACT_VERSION, ReadRequest, ReceiptReadRequest
+from memwarden.review.decisions import check_receipt
+from memwarden.store import memory as store
+from memwarden.store.db import Database
+
+
+async def review_state(db: Database, caller: Caller, request: ReadRequest) -> dict[str, Any]:
+    """Revision, current decision, deleted and expired; works for unservable records too."""
+    context_id = require_any(caller, "memory_review")
+    scope = to_scope(request.scope)
+    async with db.connection() as conn:
+        found = await store.record_state(conn, context_id, request.record_id)
+    row = require_record(found, scope, caller, "memory_review")
+    deleted = row["serving"] == "deleted"
+    expires_at = row["expires_at"]
+    expired = not deleted and expires_at is not None and expires_at <= row["server_now"]
+    state = {
+        "record_id": str(row["id"]),
+        "revision": row["revision"],
+        "review": render.review_object(row),
+        "deleted": deleted,
+        "expired": expired,
+    }
+    return {
+        "contract_version": CONTRACT_VERSION,
+        "scope": request.scope.model_dump(mode="json"),
+        "state": state,
+    }
+
+
+async def read_receipt(db: Database, caller: Caller, request: ReceiptReadRequest) -> dict[str, Any]:
+    """The original receipt of the decision that produced `revision`; 404 for other ops."""
+    context_id = require_any(caller, "memory_review")
+    scope = to_scope(request.scope)
+    async with db.connection() as conn:
+        found = await store.record_state(conn, context_id, request.record_id)
+        require_record(found, scope, caller, "memory_review")
+        receipt = await store.receipt_by_revision(
+            conn, context_id, request.record_id, request.revision
+        )
+        if receipt is None:
+            raise NotFound("no review decision produced this revision", code="review_not_found")
+        await check_receipt(conn, context_id, receipt)
+    return {"contract_version": CONTRACT_VERSION, "receipt": render.receipt(receipt)}

@@ -1,0 +1,81 @@
+"""JSON shapes of the contract: scope objects, records, review metadata, receipts."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from memwarden.errors import IntegrityFailure
+from memwarden.review.contract import CONTRACT_VERSION
+
+_LABELS = ("project", "mission", "agent")
+
+
+def iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def scope_object(path: str, visibility: str) -> dict[str, Any]:
+    """The object form when the path follows it (`project/<p>/mission/<m>/agent/<a>`)."""
+    ids: dict[str, str | None] = {"project_id": None, "mission_id": None, "agent_id": None}
+    parts = path.split("/") if path else []
+    fits, last = len(parts) % 2 == 0, -1
+    for label, value in zip(parts[::2], parts[1::2], strict=False):
+        position = _LABELS.index(label) if label in _LABELS else -1
+        if position <= last:
+            fits = False
+            break
+        ids[f"{label}_id"], last = value, position
+    if not fits:
+        ids = dict.fromkeys(ids)
+    return {**ids, "visibility": visibility, "path": path}
+
+
+def review_object(row: dict[str, Any]) -> dict[str, Any] | None:
+    """The current decision, or None; a dangling receipt reference is an integrity failure."""
+    receipt_id = row.get("review_receipt_id")
+    if receipt_id is None:
+        return None
+    if row.get("receipt_disposition") is None or row.get("receipt_revision") != row.get(
+        "review_revision"
+    ):
+        raise IntegrityFailure("the record's review does not match its receipt")
+    return {
+        "disposition": row["receipt_disposition"],
+        "revision": row["receipt_revision"],
+        "receipt_id": str(receipt_id),
+        "reviewer": row["receipt_reviewer"],
+        "decided_at": iso(row["receipt_decided_at"]),
+    }
+
+
+def record(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": str(row["id"]),
+        "revision": row["revision"],
+        "kind": row["kind"],
+        "memory_category": row["memory_category"],
+        "content": row["content"],
+        "body": row["body"],
+        "scope": scope_object(row["scope_path"], row["visibility"]),
+        "author": row["author_subject"],
+        "review": review_object(row),
+        "created_at": iso(row["created_at"]),
+        "modified_at": iso(row["modified_at"]),
+        "expires_at": iso(row["expires_at"]),
+    }
+
+
+def receipt(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "contract_version": CONTRACT_VERSION,
+        "receipt_id": str(row["id"]),
+        "record_id": str(row["record_id"]),
+        "revision": row["revision"],
+        "disposition": row["disposition"],
+        "reviewer": row["reviewer_subject"],
+        "credential_id": str(row["key_id"]),
+        "evidence_ref": row["evidence_ref"],
+        "decided_at": iso(row["decided_at"]),
+        "idempotency_key": row["idempotency_key"],
+    }

@@ -1,0 +1,86 @@
+-- Search over memory records. Every candidate set is filtered by the serving gate
+-- (memory_servable), the caller's read prefixes and private ownership BEFORE ranking, so
+-- ineligible rows never enter ranking, vector candidates or fusion.
+
+-- search_lexical --
+-- Matches are capped before ts_rank_cd scores them (full-text cost grows with matches).
+WITH query AS (SELECT websearch_to_tsquery('english', %(query)s) AS tsq),
+matches AS (
+    SELECT r.id, r.tsv
+    FROM memory_record r, query
+    WHERE r.context_id = %(context_id)s
+      AND r.tsv @@ query.tsq
+      AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                          r.valid_to, r.derived_from, now())
+      AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p
+                  WHERE scope_covers(p, r.scope_path))
+      AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+      AND (%(visibility)s::text IS NULL OR r.visibility = %(visibility)s::text)
+      AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
+      AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
+    LIMIT %(match_cap)s
+)
+SELECT m.id, ts_rank_cd(m.tsv, query.tsq, 32) AS score
+FROM matches m, query
+ORDER BY score DESC, m.id
+LIMIT %(limit)s
+
+-- search_vector --
+-- An exact scan of the eligible rows (materialised so no ANN index sees the filter).
+-- Only an embedding of the record's current revision is a candidate.
+WITH eligible AS MATERIALIZED (
+    SELECT r.id, e.embedding
+    FROM memory_record r
+    JOIN memory_embedding e
+      ON e.context_id = r.context_id AND e.record_id = r.id AND e.revision = r.revision
+    WHERE r.context_id = %(context_id)s
+      AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                          r.valid_to, r.derived_from, now())
+      AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p
+                  WHERE scope_covers(p, r.scope_path))
+      AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+      AND (%(visibility)s::text IS NULL OR r.visibility = %(visibility)s::text)
+      AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
+      AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
+)
+SELECT id, 1 - (embedding <=> %(vector)s) AS score
+FROM eligible
+ORDER BY embedding <=> %(vector)s, id
+LIMIT %(limit)s
+
+-- search_filter --
+-- No query text and no vector: the newest eligible records.
+SELECT r.id, NULL::double precision AS score
+FROM memory_record r
+WHERE r.context_id = %(context_id)s
+  AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                      r.valid_to, r.derived_from, now())
+  AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p
+              WHERE scope_covers(p, r.scope_path))
+  AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+  AND (%(visibility)s::text IS NULL OR r.visibility = %(visibility)s::text)
+  AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
+  AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
+ORDER BY r.modified_at DESC, r.id DESC
+LIMIT %(limit)s
+
+-- fetch_search_hits --
+-- The ranked ids' records, gated again (a decision may have committed meanwhile).
+SELECT r.id, r.revision, r.kind, r.memory_category, r.content, r.body, r.scope_path,
+       r.visibility, r.owner_subject, r.author_subject, r.expires_at, r.created_at,
+       r.modified_at, r.review_revision, r.review_receipt_id,
+       rc.disposition AS receipt_disposition, rc.reviewer_subject AS receipt_reviewer,
+       rc.decided_at AS receipt_decided_at, rc.revision AS receipt_revision
+FROM memory_record r
+LEFT JOIN review_receipt rc ON rc.context_id = r.context_id AND rc.id = r.review_receipt_id
+WHERE r.context_id = %(context_id)s AND r.id = ANY(%(ids)s::uuid[])
+  AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at, r.valid_to,
+                      r.derived_from, now())
+  AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p
+              WHERE scope_covers(p, r.scope_path))
+  AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+
+-- search_snapshot --
+-- The first statement of a search's transaction: every candidate query and the final fetch
+-- see one snapshot, so a search reflects a decision wholly or not at all.
+SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY
