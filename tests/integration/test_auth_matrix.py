@@ -49,19 +49,6 @@ ROUTES: list[Route] = [
     ("POST", "/api/v1/memory/reviews/read", {**V1, "record_id": ZERO, "revision": 1},
      "memory_review"),
     ("POST", "/api/v1/memory/reviews/eligibility", {**V1, "record_id": ZERO}, "memory_review"),
-    ("GET", "/api/v1/{cid}/judgements", None, "grant:manage"),
-    ("GET", "/api/v1/{cid}/judgements/" + ZERO, None, "grant:manage"),
-    ("POST", "/api/v1/{cid}/judgements/" + ZERO + "/override", {"verdict": "pass"},
-     "grant:manage"),
-    ("POST", "/api/v1/{cid}/judgements/" + ZERO + "/approve", None, "grant:manage"),
-    ("POST", "/api/v1/{cid}/judgements/" + ZERO + "/reject", None, "grant:manage"),
-    ("POST", "/api/v1/{cid}/judgements/dry-run", {"addendum": ""}, "grant:manage"),
-    ("POST", "/api/v1/{cid}/facts", {"text": "I love jazz."}, "memory_write"),
-    ("POST", "/api/v1/{cid}/facts/batch", {"items": [{"text": "I love jazz."}]}, "memory_write"),
-    ("POST", "/api/v1/{cid}/query", {"query": "jazz"}, "memory_read"),
-    ("GET", "/api/v1/{cid}/query", None, "memory_read"),
-    ("GET", "/api/v1/{cid}/profile", None, "memory_read"),
-    ("GET", "/api/v1/{cid}/state", None, "memory_read"),
 ]
 
 OTHER_GRANT = {
