@@ -12,6 +12,7 @@ from typing import Any
 from procrastinate import App
 
 from memwarden.jobs.app import build_job_app
+from memwarden.judge.gate import Judge
 from memwarden.judge.interface import Gatekeeper, PassThrough
 from memwarden.models.registry import ModelSettings, Models
 from memwarden.settings import STAGES, Settings
@@ -52,9 +53,11 @@ def build_services(
 ) -> Services:
     """Prepare (resolve + migrate) the database unless one is given."""
     database = db or prepare(settings)
-    return Services(
+    services = Services(
         settings=settings,
         db=database,
         jobs=build_job_app(database.url),
         models=models or Models(model_settings(settings)),
     )
+    services.gatekeeper = Judge(services)  # the ingest judge; PassThrough only when unbuilt
+    return services

@@ -13,9 +13,10 @@ from fastapi import FastAPI
 from memwarden import __version__
 from memwarden.api.errors import install_error_handlers
 from memwarden.api.middleware import ServiceMiddleware
-from memwarden.api.routes import admin, feed, health, memory
+from memwarden.api.routes import admin, facts, feed, health, judgements, memory, recall
 from memwarden.bootstrap import Services, build_services
 from memwarden.jobs import runtime
+from memwarden.mcp.http import mount_mcp
 from memwarden.settings import Settings, get_settings
 
 log = structlog.get_logger(__name__)
@@ -26,7 +27,7 @@ async def start_worker(services: Services) -> asyncio.Task[None]:
     runtime.set_services(services)
     task = asyncio.create_task(
         services.jobs.run_worker_async(
-            queues=None, install_signal_handlers=False, concurrency=2, name="in-process"
+            install_signal_handlers=False, concurrency=2, name="in-process"
         )
     )
     services.extras["worker_task"] = task
@@ -65,7 +66,8 @@ def create_app(
             await start_worker(svc)
         log.info("memwarden_started", version=__version__)
         try:
-            yield
+            async with mcp_endpoint.running():  # MCP (streamable HTTP) at /mcp
+                yield
         finally:
             if run_worker:
                 await stop_worker(svc)
@@ -81,7 +83,8 @@ def create_app(
     if services is not None:
         app.state.services = services
     install_error_handlers(app)
-    for module in (health, admin, feed, memory):
+    for module in (health, admin, feed, memory, judgements, facts, recall):
         app.include_router(module.router)
+    mcp_endpoint = mount_mcp(app)  # MCP tools at /mcp: memwarden.mcp.http
     app.add_middleware(ServiceMiddleware)
     return app

@@ -14,6 +14,9 @@ from rich.table import Table
 from memwarden.admin import contexts as contexts_uc
 from memwarden.admin import keys as keys_uc
 from memwarden.admin import settings_service
+from memwarden.cli.evaluate import eval_app
+from memwarden.cli.judgements import judgements_app
+from memwarden.cli.mcp_cmd import mcp_stdio
 from memwarden.cli.review import review_app
 from memwarden.cli.runner import OPERATOR, console, emit_json, fail, run
 
@@ -29,6 +32,9 @@ app.add_typer(contexts_app, name="contexts")
 app.add_typer(keys_app, name="keys")
 app.add_typer(config_app, name="config")
 app.add_typer(review_app, name="review")
+app.add_typer(judgements_app, name="judgements")
+app.add_typer(eval_app, name="eval")
+app.command("mcp")(mcp_stdio)
 
 ALL_GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
 

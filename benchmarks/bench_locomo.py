@@ -1,0 +1,188 @@
+"""LoCoMo evidence recall through the real write and recall paths.
+
+Every turn of every conversation is written with /facts' service function (offline
+default: rule extractor, local embedder), the session date prefixed ("[8 May, 2023]
+Caroline: ..."), one Context per conversation. Each category 1-4 question is then asked
+with /query's service function in three modes; a hit counts for the turn it came from
+(a chunk's turn, or the turn a memory record was extracted from). evidence recall@k is the
+share of a question's evidence turns among the first k distinct turns, averaged.
+Run: `python benchmarks/bench_locomo.py [--limit-conversations 2] [--json]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _harness import STDERR, make_caller, peak_rss_mb, services
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from memwarden.pipeline.ingest import FactsInput, write_facts
+from memwarden.retrieval.query import QueryInput, run_query
+
+DATA = Path("/work/shared/data/locomo/locomo10.json")
+MODES = ("lexical", "vector", "hybrid")
+KS = (5, 10, 20)
+
+
+def sessions(conversation: dict[str, Any]) -> list[tuple[int, str, list[dict[str, Any]]]]:
+    """(number, date, turns) for every session that holds turns (conv-26 lists empty ones)."""
+    out = []
+    for key, turns in conversation.items():
+        match = re.fullmatch(r"session_(\d+)", key)
+        if match and isinstance(turns, list) and turns:
+            n = int(match[1])
+            out.append((n, str(conversation.get(f"session_{n}_date_time", "")), turns))
+    return sorted(out)
+
+
+def turn_text(date: str, turn: dict[str, Any]) -> str:
+    text = f"[{date}] {turn['speaker']}: {turn['text']}"
+    if turn.get("blip_caption"):
+        text += f" (shared a photo: {turn['blip_caption']})"
+    return text
+
+
+def evidence(raw: list[str]) -> set[str]:
+    """dia_ids, with packed ids split and zero-padded turn numbers fixed ("D30:05")."""
+    out = set()
+    for item in raw:
+        for part in re.split(r"[;\s]+", item.strip()):
+            match = re.fullmatch(r"D(\d+):(\d+)", part)
+            if match:
+                out.add(f"D{int(match[1])}:{int(match[2])}")
+    return out
+
+
+async def ingest(svc: Any, sample: dict[str, Any], progress: Progress, task: Any) -> tuple:
+    caller = await make_caller(svc, sample["sample_id"])
+    assert caller.context_id is not None
+    by_turn: dict[str, str] = {}
+    timings = []
+    for _n, date, turns in sessions(sample["conversation"]):
+        for turn in turns:
+            started = time.perf_counter()
+            out = await write_facts(
+                svc, caller, caller.context_id, FactsInput(turn_text(date, turn))
+            )
+            timings.append((time.perf_counter() - started) * 1000)
+            by_turn[out["turnId"]] = turn["dia_id"]
+            progress.advance(task)
+    return caller, by_turn, timings
+
+
+async def ask(
+    svc: Any,
+    caller: Any,
+    by_turn: dict[str, str],
+    question: str,
+    mode: str,
+    kinds: list[str] | None,
+) -> tuple[list[str], float]:
+    started = time.perf_counter()
+    req = QueryInput(question, limit=60, mode=mode, kinds=kinds)  # type: ignore[arg-type]
+    result = await run_query(svc, caller, caller.context_id, req)
+    elapsed = (time.perf_counter() - started) * 1000
+    ranked: list[str] = []
+    for hit in result["hits"]:
+        dia = by_turn.get(hit["source"]["ref"] or "")
+        if dia and dia not in ranked:
+            ranked.append(dia)
+    return ranked, elapsed
+
+
+async def run(limit: int | None, kinds: list[str] | None) -> dict[str, Any]:
+    data = json.loads(DATA.read_text())[:limit]
+    scores: dict[str, dict[int, list[float]]] = {m: {k: [] for k in KS} for m in MODES}
+    by_category: dict[int, list[float]] = {}
+    latency: dict[str, list[float]] = {m: [] for m in MODES}
+    write_ms: list[float] = []
+    questions = [q for s in data for q in s["qa"] if q["category"] in (1, 2, 3, 4)]
+    total_turns = sum(len(t) for s in data for _n, _d, t in sessions(s["conversation"]))
+    async with services() as svc:
+        with Progress(console=STDERR) as progress:
+            writing = progress.add_task("ingesting turns", total=total_turns)
+            asking = progress.add_task("asking questions", total=len(questions) * len(MODES))
+            for sample in data:
+                caller, by_turn, timings = await ingest(svc, sample, progress, writing)
+                write_ms += timings
+                for qa in sample["qa"]:
+                    want = evidence(qa.get("evidence", []))
+                    if qa["category"] not in (1, 2, 3, 4):
+                        continue
+                    for mode in MODES:
+                        progress.advance(asking)
+                        if not want:
+                            continue
+                        ranked, ms = await ask(svc, caller, by_turn, qa["question"], mode, kinds)
+                        latency[mode].append(ms)
+                        for k in KS:
+                            scores[mode][k].append(len(want & set(ranked[:k])) / len(want))
+                        if mode == "hybrid":
+                            by_category.setdefault(qa["category"], []).append(
+                                len(want & set(ranked[:10])) / len(want)
+                            )
+    return {
+        "conversations": len(data),
+        "turns": total_turns,
+        "questions": len(scores["hybrid"][10]),
+        "recall": {
+            m: {f"@{k}": round(statistics.fmean(v), 4) for k, v in s.items()}
+            for m, s in scores.items()
+        },
+        "hybrid_recall_at_10_by_category": {
+            str(c): round(statistics.fmean(v), 4) for c, v in sorted(by_category.items())
+        },
+        "query_ms_p50": {m: round(statistics.median(v), 2) for m, v in latency.items()},
+        "write_ms_p50": round(statistics.median(write_ms), 2),
+        "peak_rss_mb": round(peak_rss_mb(), 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit-conversations", type=int, default=None)
+    parser.add_argument(
+        "--chunks-only",
+        action="store_true",
+        help="search turn chunks only, not the extracted memory records",
+    )
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result = asyncio.run(run(args.limit_conversations, ["chunk"] if args.chunks_only else None))
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return
+    table = Table(
+        title=f"LoCoMo evidence recall, categories 1-4 ({result['questions']} "
+        f"questions, {result['turns']} turns, {result['conversations']} "
+        "conversations)"
+    )
+    for column in ("mode", "recall@5", "recall@10", "recall@20", "query p50 ms"):
+        table.add_column(column, justify="right")
+    for mode in MODES:
+        r = result["recall"][mode]
+        table.add_row(
+            mode, str(r["@5"]), str(r["@10"]), str(r["@20"]), str(result["query_ms_p50"][mode])
+        )
+    console = Console()
+    console.print(table)
+    console.print(
+        f"hybrid recall@10 by category: {result['hybrid_recall_at_10_by_category']} "
+        f"(target >= 0.62); write p50 {result['write_ms_p50']} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()

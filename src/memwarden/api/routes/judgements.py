@@ -1,0 +1,115 @@
+"""The review log: list, show, override (with replay), approve/reject holds, dry runs."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends, Query
+from pydantic import BaseModel, ConfigDict, Field
+
+from memwarden.api.deps import caller, services
+from memwarden.bootstrap import Services
+from memwarden.domain.grants import Caller
+from memwarden.judge import dry_run as dry_runs
+from memwarden.judge import holds, override, review
+
+router = APIRouter(tags=["judgements"])
+BASE = "/api/v1/{context_id}/judgements"
+
+
+class OverrideBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    verdict: Literal["pass", "warn", "fail"]
+    replay: bool = False
+
+
+class DryRunBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    addendum: str = Field(max_length=4000)
+    verdict: Literal["pass", "warn", "fail"] | None = None
+    judgement_ids: list[uuid.UUID] | None = Field(
+        default=None, alias="judgementIds", min_length=1, max_length=50
+    )
+    limit: int = Field(default=20, ge=1, le=50)
+    compare_current: bool = Field(default=False, alias="compareCurrent")
+
+
+@router.get(BASE)
+async def list_judgements(
+    context_id: uuid.UUID,
+    verdict: str | None = None,
+    stage: str | None = None,
+    held: bool | None = None,
+    limit: int = Query(20, ge=1, le=100),
+    cursor: str | None = None,
+    svc: Services = Depends(services),
+    who: Caller = Depends(caller),
+) -> dict[str, Any]:
+    return await review.list_entries(
+        svc, who, context_id, verdict=verdict, stage=stage, held=held, limit=limit, cursor=cursor
+    )
+
+
+@router.post(BASE + "/dry-run")
+async def dry_run(
+    context_id: uuid.UUID,
+    body: DryRunBody,
+    svc: Services = Depends(services),
+    who: Caller = Depends(caller),
+) -> dict[str, Any]:
+    return await dry_runs.dry_run(
+        svc,
+        who,
+        context_id,
+        addendum=body.addendum,
+        verdict=body.verdict,
+        judgement_ids=body.judgement_ids,
+        limit=body.limit,
+        compare_current=body.compare_current,
+    )
+
+
+@router.get(BASE + "/{judgement_id}")
+async def show_judgement(
+    context_id: uuid.UUID,
+    judgement_id: uuid.UUID,
+    svc: Services = Depends(services),
+    who: Caller = Depends(caller),
+) -> dict[str, Any]:
+    return await review.get_entry(svc, who, context_id, judgement_id)
+
+
+@router.post(BASE + "/{judgement_id}/override")
+async def override_judgement(
+    context_id: uuid.UUID,
+    judgement_id: uuid.UUID,
+    body: OverrideBody,
+    svc: Services = Depends(services),
+    who: Caller = Depends(caller),
+) -> dict[str, Any]:
+    return await override.override(
+        svc, who, context_id, judgement_id, verdict=body.verdict, replay=body.replay
+    )
+
+
+@router.post(BASE + "/{judgement_id}/approve")
+async def approve_judgement(
+    context_id: uuid.UUID,
+    judgement_id: uuid.UUID,
+    svc: Services = Depends(services),
+    who: Caller = Depends(caller),
+) -> dict[str, Any]:
+    return await holds.decide(svc, who, context_id, judgement_id, approve=True)
+
+
+@router.post(BASE + "/{judgement_id}/reject")
+async def reject_judgement(
+    context_id: uuid.UUID,
+    judgement_id: uuid.UUID,
+    svc: Services = Depends(services),
+    who: Caller = Depends(caller),
+) -> dict[str, Any]:
+    return await holds.decide(svc, who, context_id, judgement_id, approve=False)

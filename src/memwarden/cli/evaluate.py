@@ -1,0 +1,80 @@
+"""`memwarden eval judge`: score the deterministic detectors against labelled JSONL rows.
+
+Detectors only, offline: the numbers say what the judge catches with no model at all,
+which is its floor whatever model a deployment configures.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from memwarden.detectors.evaluate import evaluate, render_table
+from memwarden.detectors.scan import scan
+
+eval_app = typer.Typer(
+    help="Evaluate the judge's detectors on labelled data.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+
+@eval_app.callback()
+def _group() -> None:
+    """Evaluations (a callback keeps `judge` a subcommand while it is the only one)."""
+
+
+def _rows(path: Path) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    with path.open(encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                err.print(f"[bold red]error:[/] line {n} is not JSON")
+                raise typer.Exit(2) from None
+            if not isinstance(row, dict) or "text" not in row or "label" not in row:
+                err.print(f"[bold red]error:[/] line {n} needs text and label")
+                raise typer.Exit(2)
+            rows.append(row)
+    return rows
+
+
+@eval_app.command("judge")
+def judge_cmd(
+    data: Annotated[
+        Path,
+        typer.Option(
+            "--data",
+            exists=True,
+            dir_okay=False,
+            readable=True,
+            help="JSONL rows of {text, label, source}.",
+        ),
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Precision, recall and false-positive rate per label and source."""
+    rows = _rows(data)
+    columns = (TextColumn("scanning"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True, disable=as_json) as progress:
+        task = progress.add_task("scan", total=len(rows))
+
+        def detect(text: str) -> Any:
+            progress.advance(task)
+            return scan(text)
+
+        report = evaluate(rows, detect)
+    if as_json:
+        out.print_json(json.dumps(report.as_dict()))
+    else:
+        out.print(render_table(report, title=f"Detector evaluation: {data.name}"))

@@ -1,0 +1,36 @@
+"""The bridge from an approved override to the write path's facts use case.
+
+The write path's `write_facts` has no "skip the judge" switch, so the replay runs it on
+a copy of the Services whose gatekeeper is `PassThrough`: the content is not judged
+again (no input gate, no row gate, no new entries), and everything else (grants, scope,
+budget, extraction, reconciliation, audit) is the ordinary write.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from typing import TYPE_CHECKING, Any
+
+from memwarden.domain.grants import Caller
+from memwarden.judge.interface import PassThrough
+
+if TYPE_CHECKING:
+    from memwarden.bootstrap import Services
+
+
+async def ingest_retained(
+    svc: Services, caller: Caller, context_id: uuid.UUID, route: str, payload: dict[str, Any]
+) -> dict[str, Any]:
+    """Write the kept request once more, as `caller`, unjudged; returns the write's result."""
+    from memwarden.pipeline.ingest import FactsInput, write_facts
+
+    item = FactsInput(
+        text=str(payload["text"]),
+        infer=payload.get("infer", "full"),
+        scope=payload.get("scope") or None,
+        visibility=payload.get("visibility", "shared"),
+    )
+    unjudged = dataclasses.replace(svc, gatekeeper=PassThrough())
+    source = "facts_batch" if route == "facts_batch" else "facts"
+    return await write_facts(unjudged, caller, context_id, item, source=source)

@@ -1,0 +1,95 @@
+"""Agent tools: remember (the facts use case), recall (query), profile and state.
+
+Each acts in the calling key's own Context; arguments mirror the HTTP bodies and query
+parameters, and are validated by the same request models before the use case runs.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.types import ToolAnnotations
+from pydantic import Field
+
+from memwarden.api.routes.facts import FactsBody
+from memwarden.api.routes.recall import Category, Kind, Mode, QueryBody
+from memwarden.mcp.auth import Runtime
+from memwarden.mcp.fields import default, rules
+from memwarden.pipeline.ingest import write_facts
+from memwarden.retrieval.profile import get_profile
+from memwarden.retrieval.query import run_query
+from memwarden.retrieval.state import get_state
+
+READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+
+WriteScope = Annotated[list[str] | None, rules(FactsBody, "scope")]
+Infer = Literal["full", "none"]
+Visibility = Literal["shared", "private"]
+QueryText = Annotated[str, rules(QueryBody, "query")]
+Limit = Annotated[int, rules(QueryBody, "limit")]
+Categories = Annotated[list[Category] | None, rules(QueryBody, "categories")]
+Kinds = Annotated[list[Kind] | None, rules(QueryBody, "kinds")]
+ReadScope = Annotated[list[str] | None, rules(QueryBody, "scope")]
+Entity = Annotated[str, Field(max_length=400)]  # as GET /profile's `entity`
+
+
+def register(server: MCPServer[Any], rt: Runtime) -> None:
+    @server.tool(annotations=WRITE)
+    async def remember(
+        text: str,
+        ctx: Context,
+        scope: WriteScope = None,
+        sessionId: uuid.UUID | None = None,
+        infer: Infer = default(FactsBody, "infer"),
+        visibility: Visibility = default(FactsBody, "visibility"),
+    ) -> dict[str, Any]:
+        """Store what was said: the judge checks it, facts are extracted and reconciled.
+
+        infer="none" keeps the text as a turn without extraction. Same as POST /facts.
+        """
+        svc, who, context_id = await rt.begin_own(ctx)
+        body = FactsBody(
+            text=text, infer=infer, scope=scope, visibility=visibility, sessionId=sessionId
+        )
+        return await write_facts(svc, who, context_id, body.to_input())
+
+    @server.tool(annotations=READ)
+    async def recall(
+        query: QueryText,
+        ctx: Context,
+        limit: Limit = default(QueryBody, "limit"),
+        scope: ReadScope = None,
+        categories: Categories = None,
+        kinds: Kinds = None,
+        includeSuperseded: bool = False,
+        mode: Mode = default(QueryBody, "mode"),
+    ) -> dict[str, Any]:
+        """Find memories relevant to a query (hybrid full-text + vector). Same as /query."""
+        svc, who, context_id = await rt.begin_own(ctx)
+        body = QueryBody(
+            query=query,
+            limit=limit,
+            scope=scope,
+            categories=categories,
+            kinds=kinds,
+            includeSuperseded=includeSuperseded,
+            mode=mode,
+        )
+        return await run_query(svc, who, context_id, body.to_input())
+
+    @server.tool(annotations=READ)
+    async def profile(
+        entity: Entity, ctx: Context, history: bool = False, scope: ReadScope = None
+    ) -> dict[str, Any]:
+        """What is known about one entity (by name or id); history adds past values."""
+        svc, who, context_id = await rt.begin_own(ctx)
+        return await get_profile(svc, who, context_id, entity, history, scope)
+
+    @server.tool(annotations=READ)
+    async def state(ctx: Context, scope: ReadScope = None) -> dict[str, Any]:
+        """The standing instructions, open uncertainties and recent actions. Same as /state."""
+        svc, who, context_id = await rt.begin_own(ctx)
+        return await get_state(svc, who, context_id, list(scope) if scope else None)

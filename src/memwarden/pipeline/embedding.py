@@ -1,0 +1,102 @@
+"""Vectors for records and chunks, tied to the revision they were computed from.
+
+The embedder is CPU-bound and synchronous, so it runs in a worker thread and, on the write
+path, before the transaction opens: a transaction never waits on a model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import structlog
+
+from memwarden.models.local_embedder import EmbedderUnavailable
+from memwarden.store import ingest as store
+from memwarden.store.db import Conn
+
+if TYPE_CHECKING:
+    from memwarden.bootstrap import Services
+
+log = structlog.get_logger(__name__)
+
+DIMENSIONS = 384  # memory_embedding.embedding and chunk.embedding are vector(384)
+
+Vector = list[float] | None
+LENGTH_BANDS = (48, 160, 480)  # characters; roughly 12, 40 and 120 tokens
+
+
+def text_for(kind: str, content: Mapping[str, Any], body: str) -> str:
+    """Entities embed their name alone, so name similarity can resolve them; others their body."""
+    if kind == "entity":
+        return str(content.get("name") or body)
+    return body
+
+
+def embedder_name(services: Services) -> str:
+    return services.models.embedder.name
+
+
+def length_groups(texts: Sequence[str]) -> list[list[int]]:
+    """Indexes grouped by length band: a batch is padded to its longest text, so a name
+    embedded beside a 1,000-character chunk costs as much as the chunk (measured 2x)."""
+    groups: dict[int, list[int]] = {}
+    for n, text in enumerate(texts):
+        band = next(
+            (b for b, top in enumerate(LENGTH_BANDS) if len(text) <= top), len(LENGTH_BANDS)
+        )
+        groups.setdefault(band, []).append(n)
+    return [groups[b] for b in sorted(groups)]
+
+
+def _embed_grouped(embedder: Any, texts: list[str]) -> list[list[float]]:
+    out: list[list[float]] = [[] for _ in texts]
+    for group in length_groups(texts):
+        for n, vector in zip(group, embedder.embed([texts[i] for i in group]), strict=True):
+            out[n] = vector
+    return out
+
+
+async def embed_texts(services: Services, texts: Sequence[str]) -> list[Vector]:
+    """One vector per text, or None each when no usable embedder is installed."""
+    if not texts:
+        return []
+    embedder = services.models.embedder
+    try:
+        vectors = await asyncio.to_thread(_embed_grouped, embedder, list(texts))
+    except EmbedderUnavailable as exc:
+        log.warning("embedder_unavailable", error=str(exc))
+        return [None] * len(texts)
+    if vectors and len(vectors[0]) != DIMENSIONS:
+        log.warning("embedding_dimensions_mismatch", got=len(vectors[0]), want=DIMENSIONS)
+        return [None] * len(texts)
+    return list(vectors)
+
+
+async def embed_records(
+    conn: Conn, services: Services, context_id: uuid.UUID, record_ids: Sequence[uuid.UUID]
+) -> int:
+    """Embed the current revision of each record that has no vector for it; returns how many.
+
+    Runs on the caller's connection (and transaction): use it for background passes and
+    commands, not where a request holds locks.
+    """
+    rows = await store.records_to_embed(conn, context_id, record_ids)
+    texts = [text_for(r["kind"], r["content"], r["body"]) for r in rows]
+    vectors = await embed_texts(services, texts)
+    model = embedder_name(services)
+    batch = [
+        {
+            "context_id": context_id,
+            "record_id": r["id"],
+            "revision": r["revision"],
+            "embedding": v,
+            "model": model,
+        }
+        for r, v in zip(rows, vectors, strict=True)
+        if v is not None
+    ]
+    await store.insert_embeddings(conn, batch)
+    return len(batch)

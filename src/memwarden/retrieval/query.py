@@ -1,0 +1,171 @@
+"""/query: hybrid recall over memory records and turn chunks, fused by reciprocal rank.
+
+Memory records come from `store.search` (the candidate queries behind `search_memory`, with
+the shared serving gate inside them); chunks, and superseded records when asked for, from
+`store.recall`. Each source contributes a
+full-text and an exact-vector ranking; the four (or six) rankings fuse with RRF using each
+candidate's rank in its own list. Query words are OR-ed, so a question matches text that
+holds only some of its words: recall over conversation needs that, and ranking sorts it out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from memwarden.domain.grants import Caller
+from memwarden.errors import InvalidInput
+from memwarden.pipeline.embedding import embed_texts
+from memwarden.retrieval import traffic
+from memwarden.retrieval.reader import reader_for, render_chunk, render_record
+from memwarden.retrieval.search import RRF_K, candidate_count
+from memwarden.store import recall as store
+from memwarden.store import search as memory_search
+from memwarden.store.db import Conn
+from memwarden.store.recall import Reader
+from memwarden.store.search import SearchFilter
+
+if TYPE_CHECKING:
+    from memwarden.bootstrap import Services
+
+Mode = Literal["hybrid", "lexical", "vector"]
+MAX_QUERY_WORDS = 32
+_OPERATORS = {"or", "and", "not"}
+
+
+@dataclass(frozen=True)
+class QueryInput:
+    query: str
+    limit: int = 10
+    scope: Sequence[str] | None = None
+    categories: Sequence[str] | None = None
+    kinds: Sequence[str] | None = None
+    include_superseded: bool = False
+    mode: Mode = "hybrid"
+    vector: Sequence[float] | None = None  # the query's embedding, when the caller has it
+
+
+def or_query(text: str) -> str:
+    """The query's words joined with `or` for websearch_to_tsquery (stop words drop there)."""
+    words = [w for w in re.findall(r"\w+", text.casefold()) if w not in _OPERATORS]
+    return " or ".join(list(dict.fromkeys(words))[:MAX_QUERY_WORDS])
+
+
+def fuse_ranks(lists: Sequence[Sequence[tuple[uuid.UUID, int]]]) -> list[tuple[uuid.UUID, float]]:
+    """RRF over (id, rank) lists: ranks are each candidate's place in its own full list."""
+    scores: dict[uuid.UUID, float] = {}
+    for ranked in lists:
+        for item_id, rank in ranked:
+            scores[item_id] = scores.get(item_id, 0.0) + 1.0 / (RRF_K + rank)
+    order = {item_id: n for n, item_id in enumerate(scores)}
+    return sorted(scores.items(), key=lambda kv: (-kv[1], order[kv[0]]))
+
+
+def _ranked(rows: Sequence[dict[str, Any]]) -> list[tuple[uuid.UUID, int]]:
+    return [(r["id"], n) for n, r in enumerate(rows, start=1)]
+
+
+Ranking = list[tuple[uuid.UUID, int]]
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What one query searches: memory kinds (None: all), chunks or not, how deep."""
+
+    memory: SearchFilter | None
+    chunks: bool
+    pool: int
+    history: bool
+    kinds: list[str] | None
+    categories: Sequence[str] | None
+
+
+def _plan(who: Reader, req: QueryInput) -> _Plan:
+    kinds = [k for k in req.kinds or () if k != "chunk"] or None
+    memory = None
+    if not req.kinds or kinds:
+        categories = tuple(req.categories) if req.categories else None
+        memory = SearchFilter(
+            who.context_id,
+            who.prefixes,
+            who.subject,
+            None,
+            tuple(kinds) if kinds else None,
+            categories,
+        )
+    chunks = (not req.kinds or "chunk" in req.kinds) and not req.categories
+    return _Plan(
+        memory, chunks, candidate_count(req.limit), req.include_superseded, kinds, req.categories
+    )
+
+
+async def _lexical(conn: Conn, who: Reader, p: _Plan, text: str) -> list[Ranking]:
+    lists = []
+    if p.memory is not None:
+        lists.append(_ranked(await memory_search.lexical(conn, p.memory, text, p.pool)))
+        if p.history:
+            rows = await store.history_lexical(conn, who, text, p.pool, p.kinds, p.categories)
+            lists.append(_ranked(rows))
+    return lists
+
+
+async def _dense(conn: Conn, who: Reader, p: _Plan, vector: list[float]) -> list[Ranking]:
+    lists = []
+    if p.memory is not None:
+        lists.append(_ranked(await memory_search.vector(conn, p.memory, vector, p.pool)))
+        if p.history:
+            rows = await store.history_vector(conn, who, vector, p.pool, p.kinds, p.categories)
+            lists.append(_ranked(rows))
+    return lists
+
+
+async def _vector(services: Services, req: QueryInput) -> list[float] | None:
+    if req.mode == "lexical":
+        return None
+    if req.vector is not None:
+        return list(req.vector)
+    return (await embed_texts(services, [req.query]))[0]
+
+
+async def run_query(
+    services: Services, caller: Caller, context_id: uuid.UUID, req: QueryInput
+) -> dict[str, Any]:
+    """Full-text candidates are read while the query embeds in a thread; then the exact
+    vector scans; then RRF over every list and one read of the winners."""
+    who = reader_for(caller, context_id, req.scope)
+    if not req.query.strip():
+        raise InvalidInput("query must not be empty", field="query")
+    text = or_query(req.query) if req.mode != "vector" else ""
+    if not text and req.mode == "lexical":
+        return {"query": req.query, "hits": []}
+    p = _plan(who, req)
+    embedding = asyncio.ensure_future(_vector(services, req))
+    chunk_ids: set[uuid.UUID] = set()
+    async with services.db.connection() as conn:
+        lists = await _lexical(conn, who, p, text) if text else []
+        if p.chunks and text:
+            rows = await store.chunks_lexical(conn, who, text, p.pool)
+            chunk_ids.update(r["id"] for r in rows)
+            lists.append(_ranked(rows))
+        vector = await embedding
+        if vector is not None:
+            lists += await _dense(conn, who, p, vector)
+            if p.chunks:
+                rows = await store.chunks_vector(conn, who, vector, p.pool)
+                chunk_ids.update(r["id"] for r in rows)
+                lists.append(_ranked(rows))
+        top = fuse_ranks(lists)[: req.limit]
+        record_ids = [i for i, _ in top if i not in chunk_ids]
+        records = await store.record_rows(conn, who, record_ids, req.include_superseded)
+        chunks = await store.chunk_rows(conn, who, [i for i, _ in top if i in chunk_ids])
+        hits = [
+            render_record(records[i], s) if i in records else render_chunk(chunks[i], s)
+            for i, s in top
+            if i in records or i in chunks
+        ]
+        await traffic.count(conn, context_id, record_ids)
+    return {"query": req.query, "hits": hits}

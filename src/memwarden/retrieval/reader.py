@@ -1,0 +1,72 @@
+"""Who may read what, for /query, /profile and /state, and how a record is rendered."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from memwarden.admin.access import require_context
+from memwarden.domain.eligibility import effective_prefixes
+from memwarden.domain.grants import Caller
+from memwarden.domain.scope import ScopeError, normalise_path
+from memwarden.errors import Forbidden, InvalidInput
+from memwarden.store.recall import Reader
+
+
+def reader_for(caller: Caller, context_id: uuid.UUID, scope: Sequence[str] | None) -> Reader:
+    """memory_read prefixes narrowed to the requested scope prefixes; 403 when none remain."""
+    require_context(caller, context_id)
+    if not caller.can_any("memory_read"):
+        raise Forbidden("needs memory_read", code="missing_grant")
+    try:
+        paths = [normalise_path(p) for p in scope] if scope else [""]
+    except ScopeError as exc:
+        raise InvalidInput(str(exc), field="scope") from None
+    grants = caller.prefixes("memory_read")
+    prefixes = sorted({p for path in paths for p in effective_prefixes(path, grants)})
+    if not prefixes:
+        raise Forbidden("no memory_read grant covers this scope", code="missing_grant")
+    return Reader(context_id, tuple(prefixes), caller.subject)
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def render_record(row: dict[str, Any], score: float | None = None) -> dict[str, Any]:
+    """A memory record as a hit: content, scope, provenance, revision, validity."""
+    out: dict[str, Any] = {
+        "id": str(row["id"]),
+        "kind": row["kind"],
+        "text": row["body"],
+        "score": score,
+        "memoryCategory": row["memory_category"],
+        "scope": {"path": row["scope_path"], "visibility": row["visibility"]},
+        "source": {
+            "kind": row["source_kind"],
+            "ref": str(row["source_ref"]) if row["source_ref"] else None,
+        },
+        "revision": row["revision"],
+        "content": row["content"],
+        "validFrom": _iso(row["valid_from"]),
+    }
+    if row["serving"] != "live":
+        out["validTo"] = _iso(row["valid_to"])
+        out["superseded"] = True
+        out["supersededBy"] = str(row["superseded_by"]) if row["superseded_by"] else None
+    return out
+
+
+def render_chunk(row: dict[str, Any], score: float | None) -> dict[str, Any]:
+    source = ("turn", row["turn_id"]) if row["turn_id"] else ("document", row["document_id"])
+    return {
+        "id": str(row["id"]),
+        "kind": "chunk",
+        "text": row["text"],
+        "score": score,
+        "memoryCategory": None,
+        "scope": {"path": row["scope_path"], "visibility": row["visibility"]},
+        "source": {"kind": source[0], "ref": str(source[1])},
+        "revision": None,
+    }

@@ -1,0 +1,99 @@
+-- insert_judgement --
+INSERT INTO judgement (context_id, id, gate, verdict, reasons, source, scope_path, visibility,
+                       excerpt, row_count, principal_id, key_id, turn_id, document_id, held)
+VALUES (%(context_id)s, %(id)s, %(gate)s, %(verdict)s, %(reasons)s, %(source)s, %(scope_path)s,
+        %(visibility)s, %(excerpt)s, %(row_count)s, %(principal_id)s, %(key_id)s, %(turn_id)s,
+        %(document_id)s, %(held)s)
+
+-- insert_retained_input --
+INSERT INTO retained_input (context_id, judgement_id, route, payload, principal_id, key_id,
+                            expires_at)
+VALUES (%(context_id)s, %(judgement_id)s, %(route)s, %(payload)s, %(principal_id)s, %(key_id)s,
+        %(expires_at)s)
+
+-- list_judgements --
+-- Newest first by id (UUIDv7, time-ordered); the cursor is the last id of the previous page.
+SELECT j.*, (r.judgement_id IS NOT NULL) AS retained
+FROM judgement j
+LEFT JOIN retained_input r
+  ON r.context_id = j.context_id AND r.judgement_id = j.id AND r.consumed_at IS NULL
+ AND (r.expires_at IS NULL OR r.expires_at > now())
+WHERE j.context_id = %(context_id)s
+  AND (%(verdict)s::text IS NULL OR j.verdict = %(verdict)s::text)
+  AND (%(gate)s::text IS NULL OR j.gate = %(gate)s::text)
+  AND (%(held)s::boolean IS NULL
+       OR (j.held AND j.hold_decision IS NULL) = %(held)s::boolean)
+  AND (%(before)s::uuid IS NULL OR j.id < %(before)s::uuid)
+ORDER BY j.id DESC
+LIMIT %(limit)s
+
+-- get_judgement --
+SELECT j.*, (r.judgement_id IS NOT NULL) AS retained
+FROM judgement j
+LEFT JOIN retained_input r
+  ON r.context_id = j.context_id AND r.judgement_id = j.id AND r.consumed_at IS NULL
+ AND (r.expires_at IS NULL OR r.expires_at > now())
+WHERE j.context_id = %(context_id)s AND j.id = %(id)s
+
+-- lock_judgement --
+SELECT * FROM judgement WHERE context_id = %(context_id)s AND id = %(id)s FOR UPDATE
+
+-- set_judgement_override --
+UPDATE judgement
+SET override_verdict = %(verdict)s, override_subject = %(subject)s, overridden_at = now(),
+    replay_state = %(replay_state)s
+WHERE context_id = %(context_id)s AND id = %(id)s
+
+-- lock_retained_input --
+-- A replay ingests at most once: the row stays locked until it is marked consumed.
+SELECT * FROM retained_input
+WHERE context_id = %(context_id)s AND judgement_id = %(id)s
+  AND consumed_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+FOR UPDATE
+
+-- consume_retained_input --
+UPDATE retained_input SET consumed_at = now()
+WHERE context_id = %(context_id)s AND judgement_id = %(id)s AND consumed_at IS NULL
+
+-- decide_hold --
+UPDATE judgement SET hold_decision = %(decision)s, hold_decided_at = now()
+WHERE context_id = %(context_id)s AND id = %(id)s AND held AND hold_decision IS NULL
+RETURNING *
+
+-- release_held_turns --
+UPDATE turn SET serving = 'live'
+WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
+
+-- release_held_chunks --
+UPDATE chunk SET serving = 'live'
+WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
+
+-- release_held_records --
+-- Released as they are: nothing they would have replaced is retired here.
+UPDATE memory_record
+SET serving = 'live', revision = revision + 1, modified_at = now()
+WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
+RETURNING id, kind, revision, content
+
+-- reject_held_turns --
+UPDATE turn SET serving = 'deleted'
+WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
+
+-- reject_held_chunks --
+UPDATE chunk SET serving = 'deleted'
+WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
+
+-- reject_held_records --
+UPDATE memory_record
+SET serving = 'deleted', deleted_at = now(), revision = revision + 1, modified_at = now()
+WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
+RETURNING id, kind, revision, content
+
+-- judgements_by_ids --
+SELECT * FROM judgement WHERE context_id = %(context_id)s AND id = ANY(%(ids)s::uuid[])
+
+-- judgements_for_dry_run --
+SELECT * FROM judgement
+WHERE context_id = %(context_id)s AND verdict = ANY(%(verdicts)s::text[])
+ORDER BY id DESC
+LIMIT %(limit)s

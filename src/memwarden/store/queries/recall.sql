@@ -1,0 +1,165 @@
+-- Recall: turn chunks, history, profiles, state and traffic. Memory records are served only
+-- through memory_servable (0002_review.sql), the gate every read shares; history adds back
+-- exactly the records that gate blocks for being superseded or invalidated, nothing else.
+-- Every query is scoped by context_id, the caller's read prefixes and private ownership.
+
+-- recall_chunks_lexical --
+-- Matches are capped before ts_rank_cd scores them (its cost grows with every match).
+WITH query AS (SELECT websearch_to_tsquery('english', %(query)s) AS tsq),
+matches AS (
+    SELECT c.id, c.tsv
+    FROM chunk c, query
+    WHERE c.context_id = %(context_id)s AND c.tsv @@ query.tsq
+      AND memory_block_reason(c.serving, NULL, NULL, NULL, now()) IS NULL
+      AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p
+                  WHERE scope_covers(p, c.scope_path))
+      AND (c.visibility = 'shared' OR c.owner_subject = %(subject)s)
+    LIMIT %(match_cap)s
+)
+SELECT m.id, ts_rank_cd(m.tsv, query.tsq, 32) AS score
+FROM matches m, query
+ORDER BY score DESC, m.id
+LIMIT %(limit)s
+
+-- recall_chunks_vector --
+-- Exact scan of the Context's servable chunks: materialised so the HNSW index never sees
+-- the Context filter (under which it returns almost nothing).
+WITH eligible AS MATERIALIZED (
+    SELECT c.id, c.embedding
+    FROM chunk c
+    WHERE c.context_id = %(context_id)s AND c.embedding IS NOT NULL
+      AND memory_block_reason(c.serving, NULL, NULL, NULL, now()) IS NULL
+      AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p
+                  WHERE scope_covers(p, c.scope_path))
+      AND (c.visibility = 'shared' OR c.owner_subject = %(subject)s)
+)
+SELECT id, 1 - (embedding <=> %(vector)s) AS score
+FROM eligible
+ORDER BY embedding <=> %(vector)s, id
+LIMIT %(limit)s
+
+-- recall_history_lexical --
+WITH query AS (SELECT websearch_to_tsquery('english', %(query)s) AS tsq),
+matches AS (
+    SELECT r.id, r.tsv
+    FROM memory_record r, query
+    WHERE r.context_id = %(context_id)s AND r.tsv @@ query.tsq
+      AND memory_block_reason(r.serving, r.review_disposition, r.expires_at, r.valid_to, now())
+          IN ('superseded', 'invalidated')
+      AND (cardinality(r.derived_from) = 0
+           OR memory_sources_servable(r.context_id, r.derived_from, now()))
+      AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p
+                  WHERE scope_covers(p, r.scope_path))
+      AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+      AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
+      AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
+    LIMIT %(match_cap)s
+)
+SELECT m.id, ts_rank_cd(m.tsv, query.tsq, 32) AS score
+FROM matches m, query
+ORDER BY score DESC, m.id
+LIMIT %(limit)s
+
+-- recall_history_vector --
+WITH eligible AS MATERIALIZED (
+    SELECT r.id, e.embedding
+    FROM memory_record r
+    JOIN memory_embedding e ON e.context_id = r.context_id AND e.record_id = r.id
+    WHERE r.context_id = %(context_id)s
+      AND e.revision = (SELECT max(revision) FROM memory_embedding x
+                        WHERE x.context_id = r.context_id AND x.record_id = r.id)
+      AND memory_block_reason(r.serving, r.review_disposition, r.expires_at, r.valid_to, now())
+          IN ('superseded', 'invalidated')
+      AND (cardinality(r.derived_from) = 0
+           OR memory_sources_servable(r.context_id, r.derived_from, now()))
+      AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p
+                  WHERE scope_covers(p, r.scope_path))
+      AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+      AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
+      AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
+)
+SELECT id, 1 - (embedding <=> %(vector)s) AS score
+FROM eligible
+ORDER BY embedding <=> %(vector)s, id
+LIMIT %(limit)s
+
+-- recall_record_rows --
+-- The final hits' rows, gated again (live, or history when asked for).
+SELECT r.id, r.kind, r.revision, r.memory_category, r.body, r.content, r.scope_path,
+       r.visibility, r.source_kind, r.source_ref, r.valid_from, r.valid_to, r.serving,
+       r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at
+FROM memory_record r
+WHERE r.context_id = %(context_id)s AND r.id = ANY(%(ids)s::uuid[])
+  AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p WHERE scope_covers(p, r.scope_path))
+  AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+  AND (memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at, r.valid_to,
+                       r.derived_from, now())
+       OR (%(history)s
+           AND memory_block_reason(r.serving, r.review_disposition, r.expires_at, r.valid_to,
+                                   now()) IN ('superseded', 'invalidated')
+           AND (cardinality(r.derived_from) = 0
+                OR memory_sources_servable(r.context_id, r.derived_from, now()))))
+
+-- recall_chunk_rows --
+SELECT c.id, c.turn_id, c.document_id, c.text, c.scope_path, c.visibility, c.created_at
+FROM chunk c
+WHERE c.context_id = %(context_id)s AND c.id = ANY(%(ids)s::uuid[])
+  AND memory_block_reason(c.serving, NULL, NULL, NULL, now()) IS NULL
+  AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p WHERE scope_covers(p, c.scope_path))
+  AND (c.visibility = 'shared' OR c.owner_subject = %(subject)s)
+
+-- recall_entities --
+-- Servable entities by id or by normalised name, oldest first.
+SELECT r.id, r.kind, r.revision, r.memory_category, r.body, r.content, r.scope_path,
+       r.visibility, r.source_kind, r.source_ref, r.valid_from, r.valid_to, r.serving,
+       r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at
+FROM memory_record r
+WHERE r.context_id = %(context_id)s AND r.kind = 'entity'
+  AND (r.id = %(id)s::uuid OR r.norm_name = %(norm_name)s::text)
+  AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p WHERE scope_covers(p, r.scope_path))
+  AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+  AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at, r.valid_to,
+                      r.derived_from, now())
+ORDER BY r.created_at, r.id
+LIMIT 20
+
+-- recall_profile_facts --
+-- Facts from or about the entities; with history, the superseded ones too.
+SELECT r.id, r.kind, r.revision, r.memory_category, r.body, r.content, r.scope_path,
+       r.visibility, r.source_kind, r.source_ref, r.valid_from, r.valid_to, r.serving,
+       r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at
+FROM memory_record r
+WHERE r.context_id = %(context_id)s
+  AND (r.entity_id = ANY(%(ids)s::uuid[]) OR r.object_entity_id = ANY(%(ids)s::uuid[]))
+  AND r.kind IN ('attribute', 'relation', 'action')
+  AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p WHERE scope_covers(p, r.scope_path))
+  AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+  AND (memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at, r.valid_to,
+                       r.derived_from, now())
+       OR (%(history)s
+           AND memory_block_reason(r.serving, r.review_disposition, r.expires_at, r.valid_to,
+                                   now()) IN ('superseded', 'invalidated')
+           AND (cardinality(r.derived_from) = 0
+                OR memory_sources_servable(r.context_id, r.derived_from, now()))))
+ORDER BY r.valid_from DESC, r.id DESC
+LIMIT %(limit)s
+
+-- recall_state --
+-- The newest servable records of one kind.
+SELECT r.id, r.kind, r.revision, r.memory_category, r.body, r.content, r.scope_path,
+       r.visibility, r.source_kind, r.source_ref, r.valid_from, r.valid_to, r.serving,
+       r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at
+FROM memory_record r
+WHERE r.context_id = %(context_id)s AND r.kind = %(kind)s
+  AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p WHERE scope_covers(p, r.scope_path))
+  AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+  AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at, r.valid_to,
+                      r.derived_from, now())
+ORDER BY r.created_at DESC, r.id DESC
+LIMIT %(limit)s
+
+-- recall_count --
+-- One upsert per request: every record returned to a client, once per request and day.
+INSERT INTO recall_event (context_id, record_id, day, hits)
+SELECT %(context_id)s, id, current_date, 1 FROM unnest(%(ids)s::uuid[]) AS id
+ON CONFLICT (context_id, record_id, day) DO UPDATE SET hits = recall_event.hits + 1

@@ -1,0 +1,116 @@
+"""Recall reads (SQL in queries/recall.sql): chunks, history, profiles, state, traffic."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pgvector import Vector
+
+from memwarden.store.db import Conn
+from memwarden.store.queries import q
+
+Row = dict[str, Any]
+MATCH_CAP = 5000
+Names = Sequence[str] | None
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who reads what: the Context, the caller's narrowed read prefixes, its subject."""
+
+    context_id: uuid.UUID
+    prefixes: tuple[str, ...]
+    subject: str
+
+    def params(self, **more: Any) -> dict[str, Any]:
+        return {
+            "context_id": self.context_id,
+            "prefixes": list(self.prefixes),
+            "subject": self.subject,
+            **more,
+        }
+
+
+async def _all(conn: Conn, name: str, params: dict[str, Any]) -> list[Row]:
+    cur = await conn.execute(q(name), params)
+    return await cur.fetchall()
+
+
+def _filters(kinds: Sequence[str] | None, categories: Sequence[str] | None) -> dict[str, Any]:
+    return {
+        "kinds": list(kinds) if kinds else None,
+        "categories": list(categories) if categories else None,
+    }
+
+
+async def chunks_lexical(conn: Conn, who: Reader, query: str, limit: int) -> list[Row]:
+    params = who.params(query=query, limit=limit, match_cap=MATCH_CAP)
+    return await _all(conn, "recall_chunks_lexical", params)
+
+
+async def chunks_vector(conn: Conn, who: Reader, vector: Sequence[float], limit: int) -> list[Row]:
+    return await _all(
+        conn, "recall_chunks_vector", who.params(vector=Vector(list(vector)), limit=limit)
+    )
+
+
+async def history_lexical(
+    conn: Conn, who: Reader, query: str, limit: int, kinds: Names = None, categories: Names = None
+) -> list[Row]:
+    filters = _filters(kinds, categories)
+    params = who.params(query=query, limit=limit, match_cap=MATCH_CAP, **filters)
+    return await _all(conn, "recall_history_lexical", params)
+
+
+async def history_vector(
+    conn: Conn,
+    who: Reader,
+    vector: Sequence[float],
+    limit: int,
+    kinds: Names = None,
+    categories: Names = None,
+) -> list[Row]:
+    params = who.params(vector=Vector(list(vector)), limit=limit, **_filters(kinds, categories))
+    return await _all(conn, "recall_history_vector", params)
+
+
+async def record_rows(
+    conn: Conn, who: Reader, ids: Sequence[uuid.UUID], history: bool
+) -> dict[uuid.UUID, Row]:
+    if not ids:
+        return {}
+    rows = await _all(conn, "recall_record_rows", who.params(ids=list(ids), history=history))
+    return {r["id"]: r for r in rows}
+
+
+async def chunk_rows(conn: Conn, who: Reader, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Row]:
+    if not ids:
+        return {}
+    rows = await _all(conn, "recall_chunk_rows", who.params(ids=list(ids)))
+    return {r["id"]: r for r in rows}
+
+
+async def entities(
+    conn: Conn, who: Reader, entity_id: uuid.UUID | None, norm_name: str | None
+) -> list[Row]:
+    return await _all(conn, "recall_entities", who.params(id=entity_id, norm_name=norm_name))
+
+
+async def profile_facts(
+    conn: Conn, who: Reader, ids: Sequence[uuid.UUID], history: bool, limit: int
+) -> list[Row]:
+    params = who.params(ids=list(ids), history=history, limit=limit)
+    return await _all(conn, "recall_profile_facts", params)
+
+
+async def newest(conn: Conn, who: Reader, kind: str, limit: int) -> list[Row]:
+    return await _all(conn, "recall_state", who.params(kind=kind, limit=limit))
+
+
+async def count_recall(conn: Conn, context_id: uuid.UUID, ids: Sequence[uuid.UUID]) -> None:
+    unique = list(dict.fromkeys(ids))
+    if unique:
+        await conn.execute(q("recall_count"), {"context_id": context_id, "ids": unique})
