@@ -7,11 +7,16 @@ new route; `test_every_api_route_is_in_the_matrix` fails when one is missing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
+
+from memwarden.settings import Settings
+from tests.conftest import ADMIN_TOKEN
+from tests.support.live import LiveServer
+from tests.support.pg import PgCluster
 
 ZERO = "00000000-0000-4000-8000-000000000000"
 
@@ -62,6 +67,11 @@ ROUTES: list[Route] = [
     ("GET", "/api/v1/{cid}/query", None, "memory_read"),
     ("GET", "/api/v1/{cid}/profile", None, "memory_read"),
     ("GET", "/api/v1/{cid}/state", None, "memory_read"),
+    ("POST", "/api/v1/{cid}/documents", {"__file__": ("a.txt", b"hello", "text/plain")},
+     "memory_write"),
+    ("GET", "/api/v1/{cid}/documents", None, "memory_read"),
+    ("GET", "/api/v1/{cid}/documents/" + ZERO, None, "memory_read"),
+    ("DELETE", "/api/v1/{cid}/documents/" + ZERO, None, "memory_write"),
 ]
 
 OTHER_GRANT = {
@@ -76,7 +86,24 @@ PUBLIC = {"/health", "/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"
 
 def _call(client: httpx.Client, route: Route, cid: str) -> httpx.Response:
     method, path, body, _ = route
+    if body is not None and "__file__" in body:  # multipart upload
+        return client.request(method, path.format(cid=cid), files={"file": body["__file__"]})
     return client.request(method, path.format(cid=cid), json=body)
+
+
+@pytest.fixture(scope="module")
+def live(cluster: PgCluster, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server for the whole matrix: every test makes its own Contexts and keys."""
+    name = cluster.create_database()
+    settings = Settings(
+        database_url=cluster.url_for(name),
+        admin_token=ADMIN_TOKEN,
+        data_dir=tmp_path_factory.mktemp("matrix"),
+    )
+    server = LiveServer(settings).start()
+    yield server
+    server.stop()
+    cluster.drop_database(name)
 
 
 @pytest.fixture

@@ -13,7 +13,16 @@ from fastapi import FastAPI
 from memwarden import __version__
 from memwarden.api.errors import install_error_handlers
 from memwarden.api.middleware import ServiceMiddleware
-from memwarden.api.routes import admin, facts, feed, health, judgements, memory, recall
+from memwarden.api.routes import (
+    admin,
+    documents,
+    facts,
+    feed,
+    health,
+    judgements,
+    memory,
+    recall,
+)
 from memwarden.bootstrap import Services, build_services
 from memwarden.jobs import runtime
 from memwarden.mcp.http import mount_mcp
@@ -83,7 +92,7 @@ def create_app(
     if services is not None:
         app.state.services = services
     install_error_handlers(app)
-    for module in (health, admin, feed, memory, judgements, facts, recall):
+    for module in (health, admin, feed, memory, judgements, facts, recall, documents):
         app.include_router(module.router)
     mcp_endpoint = mount_mcp(app)  # MCP tools at /mcp: memwarden.mcp.http
     app.add_middleware(ServiceMiddleware)

@@ -6,12 +6,15 @@ procrastinate renames a blueprint's Task objects in place when they are added.
 
 from __future__ import annotations
 
+import uuid
+
 from procrastinate import App
 
 from memwarden.jobs import runtime
 from memwarden.jobs.retention import purge_expired
 
 NAMESPACE = "memwarden"
+STALE_PENDING_S = 300
 
 
 async def retention_purge(timestamp: int) -> dict[str, int]:
@@ -23,8 +26,32 @@ async def retention_purge(timestamp: int) -> dict[str, int]:
     }
 
 
+async def process_document(context_id: str, document_id: str) -> str:
+    from memwarden.documents.processing import process_document as run
+
+    return await run(runtime.services(), uuid.UUID(context_id), uuid.UUID(document_id))
+
+
+async def requeue_documents(timestamp: int) -> int:
+    """Documents whose job was lost (a crash between commit and enqueue) are queued again."""
+    from memwarden.documents.service import enqueue
+    from memwarden.store.documents import stale_pending
+
+    services = runtime.services()
+    async with services.db.connection() as conn:
+        rows = await stale_pending(conn, STALE_PENDING_S)
+    for row in rows:
+        await enqueue(services, row["context_id"], row["id"])
+    return len(rows)
+
+
 def register(app: App) -> None:
     purge = app.task(
         name=f"{NAMESPACE}:retention_purge", queue="maintenance", queueing_lock="retention_purge"
     )(retention_purge)
     app.periodic(cron="17 * * * *", periodic_id="retention_purge")(purge)
+    app.task(name=f"{NAMESPACE}:process_document", queue="documents")(process_document)
+    requeue = app.task(
+        name=f"{NAMESPACE}:requeue_documents", queue="maintenance", queueing_lock="requeue_docs"
+    )(requeue_documents)
+    app.periodic(cron="*/10 * * * *", periodic_id="requeue_documents")(requeue)

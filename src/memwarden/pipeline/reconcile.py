@@ -124,6 +124,7 @@ class WriteMeta:
     write_hold: uuid.UUID | None = None
     row_holds: Mapping[str, uuid.UUID] = field(default_factory=dict)
     warned: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    source_kind: str = "turn"  # or "document": what source_ref names
 
 
 def make_plan(items: Sequence[Incoming], known: Known, meta: WriteMeta) -> Plan:
@@ -156,7 +157,7 @@ async def write_plan(
                 "entity_id": r.entity_id,
                 "object_entity_id": r.object_entity_id,
                 "attr_key": r.attr_key,
-                "source_kind": "turn",
+                "source_kind": meta.source_kind,
                 "source_ref": meta.source_ref,
                 "author_subject": meta.author,
                 "serving": "held" if r.held else "live",

@@ -1,0 +1,70 @@
+"""Document routes: multipart upload (processed on a worker), status, list, delete."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, Literal
+
+from fastapi import APIRouter, Depends, File, Form, Query, UploadFile
+from fastapi.responses import JSONResponse
+
+from memwarden.api.deps import caller, services
+from memwarden.bootstrap import Services
+from memwarden.documents import service
+from memwarden.domain.grants import Caller
+
+router = APIRouter(prefix="/api/v1/{context_id}/documents", tags=["documents"])
+
+
+@router.post("", status_code=202)
+async def upload(
+    context_id: uuid.UUID,
+    file: UploadFile = File(...),
+    scope: str | None = Form(None, max_length=512),
+    visibility: Literal["shared", "private"] = Form("shared"),
+    svc: Services = Depends(services),
+    who: Caller = Depends(caller),
+) -> JSONResponse:
+    data = await file.read()
+    body = await service.upload(
+        svc,
+        who,
+        context_id,
+        filename=file.filename or "upload",
+        declared_type=file.content_type,
+        data=data,
+        scope=scope,
+        visibility=visibility,
+    )
+    return JSONResponse(body, status_code=202)
+
+
+@router.get("")
+async def list_documents(
+    context_id: uuid.UUID,
+    limit: int = Query(20, ge=1, le=100),
+    cursor: uuid.UUID | None = None,
+    svc: Services = Depends(services),
+    who: Caller = Depends(caller),
+) -> dict[str, Any]:
+    return await service.list_documents(svc, who, context_id, limit, cursor)
+
+
+@router.get("/{document_id}")
+async def get_document(
+    context_id: uuid.UUID,
+    document_id: uuid.UUID,
+    svc: Services = Depends(services),
+    who: Caller = Depends(caller),
+) -> dict[str, Any]:
+    return await service.get(svc, who, context_id, document_id)
+
+
+@router.delete("/{document_id}")
+async def delete_document(
+    context_id: uuid.UUID,
+    document_id: uuid.UUID,
+    svc: Services = Depends(services),
+    who: Caller = Depends(caller),
+) -> dict[str, Any]:
+    return await service.delete(svc, who, context_id, document_id)

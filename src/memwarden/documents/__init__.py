@@ -1,0 +1,1 @@
+"""Documents: upload, parse, redact, chunk, embed and extract on a worker."""

@@ -1,0 +1,188 @@
+"""Processing one uploaded document on a worker: parse → redact → input gate → chunk →
+extract → row gate → reconcile, with a status a user can follow.
+
+Every terminal outcome is a status with a failure code (`parse_error`,
+`config_unreadable`, `judge_fail` with reasons, `judge_unavailable`,
+`token_budget_exhausted`, `model_provider_error`, `request_denied`). A deny keeps only
+the failed status with the fixed code: no text, no reasons, no original, no audit.
+Model calls never run inside a transaction.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import TYPE_CHECKING, Any
+
+import structlog
+
+from memwarden.admin.settings_service import read_config
+from memwarden.config import ContextConfig
+from memwarden.detectors.redaction import redact
+from memwarden.documents import service
+from memwarden.documents.chunking import chunk, extraction_parts
+from memwarden.documents.formats import CONTENT_TYPES, Format
+from memwarden.documents.parse import ParseError, parse
+from memwarden.domain.grants import Caller
+from memwarden.domain.ids import new_id
+from memwarden.domain.scope import Scope
+from memwarden.errors import (
+    AppError,
+    BudgetExhausted,
+    JudgeDenied,
+    JudgeRefused,
+    JudgeUnavailable,
+)
+from memwarden.judge.interface import GateRequest, RowVerdicts
+from memwarden.models.base import BudgetExceeded, ModelTransportError
+from memwarden.pipeline import gating, reconcile
+from memwarden.pipeline.embedding import embed_texts, embedder_name
+from memwarden.pipeline.extraction import ExtractionDiff, extract, merge
+from memwarden.store import documents as store
+from memwarden.store.audit import audit
+from memwarden.store.ingest import WriteScope
+
+if TYPE_CHECKING:
+    from memwarden.bootstrap import Services
+
+log = structlog.get_logger(__name__)
+_FORMATS: dict[str, Format] = {v: k for k, v in CONTENT_TYPES.items()}
+
+
+class DocumentFailed(Exception):
+    def __init__(self, code: str, reasons: tuple[str, ...] = ()) -> None:
+        super().__init__(code)
+        self.code = code
+        self.reasons = reasons
+
+
+async def process_document(
+    services: Services, context_id: uuid.UUID, document_id: uuid.UUID
+) -> str:
+    """Returns the final status; a document not pending (or gone) is left alone."""
+    async with services.db.transaction() as conn:
+        row = await store.get(conn, context_id, document_id, for_update=True)
+        if row is None or row["status"] != "pending":
+            return row["status"] if row else "missing"
+        await store.set_status(conn, context_id, document_id, "processing")
+    files = service.file_store(services)
+    try:
+        await _process(services, context_id, row, files.read(row["storage_path"]))
+    except JudgeDenied:
+        async with services.db.transaction() as conn:
+            await store.fail_forgetting(conn, context_id, document_id, "request_denied")
+        files.delete(row["storage_path"])
+        return "failed"
+    except DocumentFailed as failed:
+        async with services.db.transaction() as conn:
+            await store.set_status(
+                conn, context_id, document_id, "failed", failed.code, failed.reasons
+            )
+        log.info("document_failed", document_id=str(document_id), code=failed.code)
+        return "failed"
+    except Exception as exc:
+        # Never leave a document "processing" forever; the job's own failure is kept too.
+        async with services.db.transaction() as conn:
+            await store.set_status(conn, context_id, document_id, "failed", "internal_error")
+        log.error("document_error", document_id=str(document_id), error=type(exc).__name__)
+        raise
+    files.delete(row["storage_path"])
+    return "processed"
+
+
+def _owner(context_id: uuid.UUID, row: dict[str, Any]) -> Caller:
+    """The uploader as the gates see it (for the review log); grants were checked at upload."""
+    return Caller(context_id, row["principal_id"], row["owner_subject"], None, {})
+
+
+async def _process(
+    services: Services, context_id: uuid.UUID, row: dict[str, Any], data: bytes
+) -> None:
+    try:
+        text = parse(_FORMATS.get(row["content_type"], "txt"), data)
+    except ParseError:
+        raise DocumentFailed("parse_error") from None
+    async with services.db.connection() as conn:
+        try:
+            config = await read_config(conn, context_id)
+            await gating.check_budget(conn, context_id, config)
+        except BudgetExhausted:
+            raise DocumentFailed("token_budget_exhausted") from None
+        except AppError as exc:
+            raise DocumentFailed(exc.code) from None
+    if config.pii_redaction_enabled:
+        text = redact(text).text
+    scope = Scope(row["scope_path"], row["visibility"])
+    caller = _owner(context_id, row)
+    request = GateRequest(context_id, caller, config, "document", scope, text)
+    try:
+        verdict = await services.gatekeeper.input_gate(request)
+    except JudgeRefused as refused:
+        raise DocumentFailed("judge_fail", tuple(refused.extra.get("reasons", ()))) from None
+    except JudgeUnavailable:
+        raise DocumentFailed("judge_unavailable") from None
+    sink = gating.Bookings()
+    diff = await _extract(services, text, config, sink)
+    items, rows = gating.diff_rows(diff)
+    verdicts = RowVerdicts(keep=frozenset())
+    if rows:
+        verdicts = await services.gatekeeper.row_gate(request, rows)
+    items = gating.apply_verdicts(items, verdicts)
+    chunks = chunk(text)
+    chunk_vectors = await embed_texts(services, chunks)
+    where = WriteScope(context_id, row["scope_path"], row["visibility"], row["owner_subject"])
+    meta = reconcile.WriteMeta(
+        row["id"], row["owner_subject"], warned=dict(verdicts.warned), source_kind="document"
+    )
+    pending = [p for p in (verdict.pending, *verdicts.pending) if p is not None]
+    async with services.db.transaction() as conn:
+        await services.gatekeeper.record(conn, request, pending, document_id=row["id"])
+        for n, (text_chunk, vector) in enumerate(zip(chunks, chunk_vectors, strict=True)):
+            await store.insert_chunk(
+                conn,
+                vector,
+                context_id=context_id,
+                id=new_id(),
+                document_id=row["id"],
+                ordinal=n,
+                text=text_chunk,
+                scope_path=row["scope_path"],
+                visibility=row["visibility"],
+                owner_subject=row["owner_subject"],
+            )
+        await reconcile.lock_scope(conn, where)
+        known = await reconcile.load_known(conn, where, items, {})
+        plan = reconcile.make_plan(items, known, meta)
+        texts = reconcile.plan_texts(plan)
+        vectors = dict(zip(texts, await embed_texts(services, texts), strict=True))
+        await reconcile.write_plan(conn, where, plan, meta, vectors, embedder_name(services))
+        await sink.write(conn, context_id)
+        await store.finish(conn, context_id, row["id"], text)
+        await audit(
+            conn,
+            context_id=context_id,
+            actor_subject=row["owner_subject"],
+            key_id=None,
+            action="document.processed",
+            target_kind="document",
+            target_id=row["id"],
+        )
+
+
+async def _extract(
+    services: Services, text: str, config: ContextConfig, sink: gating.Bookings
+) -> ExtractionDiff:
+    """The Context's extraction model, part by part (each part at most 10 windows)."""
+    choice = config.models.extraction
+    provider = services.models.extraction_provider(
+        f"{choice.provider}:{choice.model}" if choice else None
+    )
+    diffs: list[ExtractionDiff] = []
+    for part in extraction_parts(text):
+        try:
+            result = await extract(part, provider, config.prompt_addendums.extraction, sink)
+        except BudgetExceeded:
+            raise DocumentFailed("token_budget_exhausted") from None
+        except ModelTransportError:
+            raise DocumentFailed("model_provider_error") from None
+        diffs.append(result.diff)
+    return merge(diffs, dedupe=len(diffs) > 1)
