@@ -14,7 +14,7 @@ from procrastinate import App
 from memwarden.jobs.app import build_job_app
 from memwarden.judge.gate import Judge
 from memwarden.judge.interface import Gatekeeper, PassThrough
-from memwarden.models.registry import ModelSettings, Models
+from memwarden.models.registry import Models, ModelSettings
 from memwarden.settings import STAGES, Settings
 from memwarden.store.db import Database, prepare
 
