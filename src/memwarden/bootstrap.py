@@ -45,6 +45,7 @@ class Services:
 
     async def close(self) -> None:
         await self.jobs.close_async()
+        await self.models.aclose()  # model clients hold keep-alive connections
         await self.db.close()
 
 

@@ -56,9 +56,7 @@ async def _models(svc: Services) -> dict[str, Any]:
 
 
 async def check_health(svc: Services) -> dict[str, Any]:
-    database, workers, models = await asyncio.gather(
-        _database(svc), _workers(svc), _models(svc)
-    )
+    database, workers, models = await asyncio.gather(_database(svc), _workers(svc), _models(svc))
     if database["status"] != "ok":
         overall = "down"
     elif workers["status"] != "ok" or models["status"] == "error":

@@ -29,8 +29,12 @@ ROUTES: list[Route] = [
     ("POST", "/api/v1/contexts", {"name": "x"}, "admin"),
     ("GET", "/api/v1/contexts", None, "admin"),
     ("GET", "/api/v1/contexts/{cid}", None, "any"),
-    ("POST", "/api/v1/contexts/{cid}/keys", {"subject": "z", "grants": ["memory_read"]},
-     "grant:manage"),
+    (
+        "POST",
+        "/api/v1/contexts/{cid}/keys",
+        {"subject": "z", "grants": ["memory_read"]},
+        "grant:manage",
+    ),
     ("GET", "/api/v1/contexts/{cid}/keys", None, "grant:manage"),
     ("DELETE", "/api/v1/contexts/{cid}/keys/" + ZERO, None, "grant:manage"),
     ("GET", "/api/v1/contexts/{cid}/config", None, "grant:manage"),
@@ -38,26 +42,46 @@ ROUTES: list[Route] = [
     ("GET", "/api/v1/{cid}/audit", None, "grant:manage"),
     ("GET", "/api/v1/{cid}/usage", None, "grant:manage"),
     ("GET", "/api/v1/memory/changes", None, "memory_read"),
-    ("POST", "/api/v1/memory/commands",
-     {"scope": SCOPE, "command": {"contract_version": 1, "op": "create", "content": "x"}},
-     "memory_write"),
+    (
+        "POST",
+        "/api/v1/memory/commands",
+        {"scope": SCOPE, "command": {"contract_version": 1, "op": "create", "content": "x"}},
+        "memory_write",
+    ),
     ("POST", "/api/v1/memory/read", {**V1, "record_id": ZERO}, "memory_read"),
     ("POST", "/api/v1/memory/search", {**V1, "query": "x"}, "memory_read"),
-    ("POST", "/api/v1/memory/embeddings",
-     {**V1, "record_id": ZERO, "revision": 1, "vector": [0.1] * 384}, "memory_write"),
-    ("POST", "/api/v1/memory/reviews",
-     {"scope": SCOPE, "command": {"contract_version": 1, "record_id": ZERO,
-                                  "expected_revision": 1, "disposition": "approved",
-                                  "evidence_ref": "case://1"}},
-     "memory_review"),
+    (
+        "POST",
+        "/api/v1/memory/embeddings",
+        {**V1, "record_id": ZERO, "revision": 1, "vector": [0.1] * 384},
+        "memory_write",
+    ),
+    (
+        "POST",
+        "/api/v1/memory/reviews",
+        {
+            "scope": SCOPE,
+            "command": {
+                "contract_version": 1,
+                "record_id": ZERO,
+                "expected_revision": 1,
+                "disposition": "approved",
+                "evidence_ref": "case://1",
+            },
+        },
+        "memory_review",
+    ),
     ("POST", "/api/v1/memory/reviews/state", {**V1, "record_id": ZERO}, "memory_review"),
-    ("POST", "/api/v1/memory/reviews/read", {**V1, "record_id": ZERO, "revision": 1},
-     "memory_review"),
+    (
+        "POST",
+        "/api/v1/memory/reviews/read",
+        {**V1, "record_id": ZERO, "revision": 1},
+        "memory_review",
+    ),
     ("POST", "/api/v1/memory/reviews/eligibility", {**V1, "record_id": ZERO}, "memory_review"),
     ("GET", "/api/v1/{cid}/judgements", None, "grant:manage"),
     ("GET", "/api/v1/{cid}/judgements/" + ZERO, None, "grant:manage"),
-    ("POST", "/api/v1/{cid}/judgements/" + ZERO + "/override", {"verdict": "pass"},
-     "grant:manage"),
+    ("POST", "/api/v1/{cid}/judgements/" + ZERO + "/override", {"verdict": "pass"}, "grant:manage"),
     ("POST", "/api/v1/{cid}/judgements/" + ZERO + "/approve", None, "grant:manage"),
     ("POST", "/api/v1/{cid}/judgements/" + ZERO + "/reject", None, "grant:manage"),
     ("POST", "/api/v1/{cid}/judgements/dry-run", {"addendum": ""}, "grant:manage"),
@@ -67,11 +91,18 @@ ROUTES: list[Route] = [
     ("GET", "/api/v1/{cid}/query", None, "memory_read"),
     ("GET", "/api/v1/{cid}/profile", None, "memory_read"),
     ("GET", "/api/v1/{cid}/state", None, "memory_read"),
-    ("POST", "/api/v1/{cid}/documents", {"__file__": ("a.txt", b"hello", "text/plain")},
-     "memory_write"),
+    (
+        "POST",
+        "/api/v1/{cid}/documents",
+        {"__file__": ("a.txt", b"hello", "text/plain")},
+        "memory_write",
+    ),
     ("GET", "/api/v1/{cid}/documents", None, "memory_read"),
     ("GET", "/api/v1/{cid}/documents/" + ZERO, None, "memory_read"),
     ("DELETE", "/api/v1/{cid}/documents/" + ZERO, None, "memory_write"),
+    ("POST", "/api/v1/{cid}/chat", {"message": "hello", "remember": False}, "memory_read"),
+    ("POST", "/api/v1/{cid}/chat/stream", {"message": "hello", "remember": False}, "memory_read"),
+    ("POST", "/api/v1/{cid}/reflect", {}, "memory_write"),
 ]
 
 OTHER_GRANT = {
@@ -151,9 +182,7 @@ def test_another_tenants_context_is_403_and_reveals_nothing(
 @pytest.mark.parametrize(
     "route", [r for r in ROUTES if r[3] not in ("admin", "any")], ids=lambda r: f"{r[0]} {r[1]}"
 )
-def test_a_key_without_the_needed_grant_is_403(
-    route: Route, live, make_context, make_key
-) -> None:
+def test_a_key_without_the_needed_grant_is_403(route: Route, live, make_context, make_key) -> None:
     ctx = make_context()
     key = make_key(ctx["id"], [OTHER_GRANT[route[3]]], subject="carol")
     with live.client(key) as client:

@@ -32,7 +32,11 @@ class LiveServer:
         self.port = free_port()
         self.app = create_app(self.services, run_worker=run_worker, open_services=True)
         config = uvicorn.Config(
-            self.app, host="127.0.0.1", port=self.port, log_config=None, access_log=False,
+            self.app,
+            host="127.0.0.1",
+            port=self.port,
+            log_config=None,
+            access_log=False,
             lifespan="on",
         )
         self.server = uvicorn.Server(config)
@@ -57,6 +61,6 @@ class LiveServer:
         self.server.should_exit = True
         self.thread.join(timeout=30)
 
-    def client(self, token: str | None = None) -> httpx.Client:
+    def client(self, token: str | None = None, timeout: float = 60) -> httpx.Client:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=60)
+        return httpx.Client(base_url=self.url, headers=headers, timeout=timeout)

@@ -15,6 +15,7 @@ from memwarden.api.errors import install_error_handlers
 from memwarden.api.middleware import ServiceMiddleware
 from memwarden.api.routes import (
     admin,
+    chat,
     documents,
     facts,
     feed,
@@ -92,7 +93,7 @@ def create_app(
     if services is not None:
         app.state.services = services
     install_error_handlers(app)
-    for module in (health, admin, feed, memory, judgements, facts, recall, documents):
+    for module in (health, admin, feed, memory, judgements, facts, recall, documents, chat):
         app.include_router(module.router)
     mcp_endpoint = mount_mcp(app)  # MCP tools at /mcp: memwarden.mcp.http
     app.add_middleware(ServiceMiddleware)

@@ -50,7 +50,8 @@ class _Planner(PlannerBase):
             o = self.entity(obj, held=item.held)
             if o is None:
                 return None, []
-            oid, oname, ident = o[0], o[1], normalise_name(obj)
+            oid: uuid.UUID | None = o[0]
+            oname, ident = o[1], normalise_name(obj)
         else:
             found = self.names.get(normalise_name(obj)) or (
                 (k.id, k.name) if (k := self.known.entities.get(normalise_name(obj))) else None

@@ -1,4 +1,4 @@
-"""Agent tools: remember (the facts use case), recall (query), profile and state.
+"""Agent tools: remember (the facts use case), recall (query), profile, state and chat.
 
 Each acts in the calling key's own Context; arguments mirror the HTTP bodies and query
 parameters, and are validated by the same request models before the use case runs.
@@ -13,8 +13,10 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
+from memwarden.api.routes.chat import ChatBody
 from memwarden.api.routes.facts import FactsBody
 from memwarden.api.routes.recall import Category, Kind, Mode, QueryBody
+from memwarden.chat.service import chat as chat_use_case
 from memwarden.mcp.auth import Runtime
 from memwarden.mcp.fields import default, rules
 from memwarden.pipeline.ingest import write_facts
@@ -34,6 +36,8 @@ Categories = Annotated[list[Category] | None, rules(QueryBody, "categories")]
 Kinds = Annotated[list[Kind] | None, rules(QueryBody, "kinds")]
 ReadScope = Annotated[list[str] | None, rules(QueryBody, "scope")]
 Entity = Annotated[str, Field(max_length=400)]  # as GET /profile's `entity`
+Message = Annotated[str, rules(ChatBody, "message")]
+ChatLimit = Annotated[int, rules(ChatBody, "limit")]
 
 
 def register(server: MCPServer[Any], rt: Runtime) -> None:
@@ -93,3 +97,26 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         """The standing instructions, open uncertainties and recent actions. Same as /state."""
         svc, who, context_id = await rt.begin_own(ctx)
         return await get_state(svc, who, context_id, list(scope) if scope else None)
+
+    @server.tool(annotations=WRITE)
+    async def chat(
+        message: Message,
+        ctx: Context,
+        sessionId: uuid.UUID | None = None,
+        scope: WriteScope = None,
+        visibility: Visibility = default(ChatBody, "visibility"),
+        remember: bool = default(ChatBody, "remember"),
+        limit: ChatLimit = default(ChatBody, "limit"),
+    ) -> dict[str, Any]:
+        """Answer a message from memory. remember=true also stores it as a turn (judged,
+        extracted, reconciled); false only judges it. Same as POST /chat."""
+        svc, who, context_id = await rt.begin_own(ctx)
+        body = ChatBody(
+            message=message,
+            sessionId=sessionId,
+            scope=scope,
+            visibility=visibility,
+            remember=remember,
+            limit=limit,
+        )
+        return await chat_use_case(svc, who, context_id, body.to_input())

@@ -76,6 +76,24 @@ def _host(base_url: str) -> str:
     return parts.netloc or base_url
 
 
+GRAMMAR_MAX_STRING = 256
+
+
+def grammar_safe(schema: Any) -> Any:
+    """llama.cpp compiles the schema into a grammar and refuses (and its Python server
+    drops the connection) when a string's maxLength repeats a rule thousands of times.
+    Strings are capped lower for that mode; the answer is still validated against the
+    full contract, and maxItems stays."""
+    if isinstance(schema, dict):
+        out = {k: grammar_safe(v) for k, v in schema.items()}
+        if isinstance(out.get("maxLength"), int):
+            out["maxLength"] = min(out["maxLength"], GRAMMAR_MAX_STRING)
+        return out
+    if isinstance(schema, list):
+        return [grammar_safe(v) for v in schema]
+    return schema
+
+
 class OpenAICompatProvider:
     """A ChatProvider over one model of one OpenAI-compatible endpoint."""
 
@@ -146,7 +164,7 @@ class OpenAICompatProvider:
                 "json_schema": {"name": name, "schema": schema_dict, "strict": False},
             }
         elif self.mode is StructuredOutputMode.JSON_OBJECT_SCHEMA:
-            kwargs["response_format"] = {"type": "json_object", "schema": schema_dict}
+            kwargs["response_format"] = {"type": "json_object", "schema": grammar_safe(schema_dict)}
         if self.json_temperature is not None:
             kwargs["temperature"] = self.json_temperature
         response = await self._call(

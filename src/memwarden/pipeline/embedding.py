@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,8 @@ DIMENSIONS = 384  # memory_embedding.embedding and chunk.embedding are vector(38
 
 Vector = list[float] | None
 LENGTH_BANDS = (48, 160, 480)  # characters; roughly 12, 40 and 120 tokens
+CACHE_SIZE = 2048
+CACHE_MAX_CHARS = 160
 
 
 def text_for(kind: str, content: Mapping[str, Any], body: str) -> str:
@@ -59,20 +62,55 @@ def _embed_grouped(embedder: Any, texts: list[str]) -> list[list[float]]:
     return out
 
 
+class _ShortTextCache:
+    """Recent vectors of short texts (entity names, fact bodies), per embedder.
+
+    Names recur in almost every turn about the same people; a vector depends only on the
+    model and the text, so it is reused instead of recomputed. Touched only from the event
+    loop's thread.
+    """
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self.size = size
+        self.entries: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
+
+    def get(self, model: str, text: str) -> list[float] | None:
+        vector = self.entries.get((model, text))
+        if vector is not None:
+            self.entries.move_to_end((model, text))
+        return vector
+
+    def put(self, model: str, text: str, vector: list[float]) -> None:
+        if len(text) <= CACHE_MAX_CHARS:
+            self.entries[(model, text)] = vector
+            if len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+
+_CACHE = _ShortTextCache()
+
+
 async def embed_texts(services: Services, texts: Sequence[str]) -> list[Vector]:
     """One vector per text, or None each when no usable embedder is installed."""
     if not texts:
         return []
     embedder = services.models.embedder
+    out: list[Vector] = [_CACHE.get(embedder.name, t) for t in texts]
+    todo = [n for n, v in enumerate(out) if v is None]
+    if not todo:
+        return out
     try:
-        vectors = await asyncio.to_thread(_embed_grouped, embedder, list(texts))
+        vectors = await asyncio.to_thread(_embed_grouped, embedder, [texts[n] for n in todo])
     except EmbedderUnavailable as exc:
         log.warning("embedder_unavailable", error=str(exc))
         return [None] * len(texts)
     if vectors and len(vectors[0]) != DIMENSIONS:
         log.warning("embedding_dimensions_mismatch", got=len(vectors[0]), want=DIMENSIONS)
         return [None] * len(texts)
-    return list(vectors)
+    for n, vector in zip(todo, vectors, strict=True):
+        out[n] = vector
+        _CACHE.put(embedder.name, texts[n], vector)
+    return out
 
 
 async def embed_records(

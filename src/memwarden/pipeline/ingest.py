@@ -42,6 +42,11 @@ if TYPE_CHECKING:
 log = structlog.get_logger(__name__)
 
 
+# Sources that write a turn through this use case; "chat" is POST /chat with remember on,
+# which the gates treat as chat (warnings flagged, never held; no replay).
+WriteSource = Literal["facts", "facts_batch", "chat"]
+
+
 @dataclass(frozen=True)
 class FactsInput:
     text: str
@@ -90,7 +95,7 @@ async def write_facts(
     context_id: uuid.UUID,
     item: FactsInput,
     *,
-    source: Literal["facts", "facts_batch"] = "facts",
+    source: WriteSource = "facts",
     session: Session | None = None,
 ) -> dict[str, Any]:
     scope = authorise(caller, context_id, item)
@@ -112,7 +117,7 @@ async def _prepare(
     where: WriteScope,
     item: FactsInput,
     config: ContextConfig,
-    source: Literal["facts", "facts_batch"],
+    source: WriteSource,
 ) -> _Prepared:
     """Redact, gate the input, extract, gate the rows, embed: no transaction is open."""
     text = redact(item.text).text if config.pii_redaction_enabled else item.text

@@ -89,16 +89,14 @@ async def load_known(
         r["norm_name"]: KnownEntity(r["id"], r["name"], r["entity_type"], r["memory_category"])
         for r in rows
     }
-    missing = [
-        (n, names[n])
-        for n in names
-        if n not in entities and name_vectors.get(names[n][0]) is not None
-    ]
-    similar = await store.similar_entities(
-        conn, where, [name_vectors[name] for _, (name, _t) in missing]
-    )  # type: ignore[misc]
+    missing: list[tuple[str, tuple[str, str], list[float]]] = []
+    for norm, (name, etype) in names.items():
+        vector = name_vectors.get(name)
+        if norm not in entities and vector is not None:
+            missing.append((norm, (name, etype), vector))
+    similar = await store.similar_entities(conn, where, [v for _, _, v in missing])
     for row in similar:
-        norm, (_name, etype) = missing[row["ord"] - 1]
+        norm, (_name, etype), _v = missing[row["ord"] - 1]
         if accept_similar(etype, row["entity_type"], float(row["similarity"])):
             entities[norm] = KnownEntity(
                 row["id"], row["name"], row["entity_type"], row["memory_category"]
@@ -124,7 +122,8 @@ class WriteMeta:
     write_hold: uuid.UUID | None = None
     row_holds: Mapping[str, uuid.UUID] = field(default_factory=dict)
     warned: Mapping[str, Sequence[str]] = field(default_factory=dict)
-    source_kind: str = "turn"  # or "document": what source_ref names
+    source_kind: str = "turn"  # or "document", "reflection": what source_ref names
+    derived_from: Sequence[uuid.UUID] = ()  # records this write was inferred from (reflection)
 
 
 def make_plan(items: Sequence[Incoming], known: Known, meta: WriteMeta) -> Plan:
@@ -162,6 +161,7 @@ async def write_plan(
                 "author_subject": meta.author,
                 "serving": "held" if r.held else "live",
                 "hold_judgement_id": hold,
+                "derived_from": list(meta.derived_from),
             }
         )
         revisions.append(
@@ -219,10 +219,6 @@ async def write_plan(
 
 def plan_texts(p: Plan) -> list[str]:
     return [r.embed_text for r in p.records]
-
-
-def new_record_ids(p: Plan) -> list[uuid.UUID]:
-    return [r.id for r in p.records]
 
 
 async def lock_scope(conn: Conn, where: WriteScope) -> None:

@@ -27,9 +27,7 @@ def test_a_partial_update_merges_objects_and_keeps_omitted_fields(admin: httpx.C
 
 
 def test_an_unknown_field_is_400_with_its_path(admin: httpx.Client) -> None:
-    resp = admin.patch(
-        f"/api/v1/contexts/{_cid(admin)}/config", json={"judge": {"enabeld": True}}
-    )
+    resp = admin.patch(f"/api/v1/contexts/{_cid(admin)}/config", json={"judge": {"enabeld": True}})
     assert resp.status_code == 400
     assert resp.json()["error"]["field"] == "judge.enabeld"
 
@@ -68,7 +66,7 @@ def test_an_unreadable_stored_configuration_is_reported_not_replaced(
     cid = _cid(admin)
     with psycopg.connect(db_url, autocommit=True) as conn:
         conn.execute(
-            "UPDATE context SET config = '{\"judge\": {\"on_error\": 7}}' WHERE id = %s", (cid,)
+            'UPDATE context SET config = \'{"judge": {"on_error": 7}}\' WHERE id = %s', (cid,)
         )
     resp = admin.get(f"/api/v1/contexts/{cid}/config")
     assert resp.status_code == 503

@@ -22,8 +22,12 @@ def _context(
     conn: psycopg.Connection, retention_days: int | None, raw: dict | None = None
 ) -> uuid.UUID:
     cid = new_id()
-    config = raw if raw is not None else dump_config(
-        apply_patch(ContextConfig(), {"judge": {"retention_days": retention_days}})
+    config = (
+        raw
+        if raw is not None
+        else dump_config(
+            apply_patch(ContextConfig(), {"judge": {"retention_days": retention_days}})
+        )
     )
     conn.execute(
         "INSERT INTO context (id, name, config) VALUES (%s, 'c', %s)", (cid, Jsonb(config))

@@ -115,3 +115,14 @@ def test_a_different_scope_reconciles_separately(modelled, ctx, scripted, sql) -
         other = written(facts(c, ctx["id"], "a turn", scope=["org/other"]))["extraction"]
     assert other["entities"][0]["isNew"] is True
     assert sql("SELECT count(*) FROM memory_record WHERE kind = 'entity'")[0][0] == 2
+
+
+def test_a_name_resolves_to_an_existing_entity_by_embedding_similarity(
+    modelled, ctx, scripted
+) -> None:
+    place = {"entityType": "place", "memoryCategory": "knowledge"}
+    first = _say(modelled, ctx, scripted, extraction(entities=[{"name": "New York", **place}]))
+    again = _say(modelled, ctx, scripted, extraction(entities=[{"name": "NYC", **place}]))
+    other = _say(modelled, ctx, scripted, extraction(entities=[{"name": "Alice Wong", **place}]))
+    assert again["entities"][0] == {**first["entities"][0], "isNew": False}
+    assert other["entities"][0]["isNew"] is True

@@ -1,0 +1,81 @@
+"""Shared by the write and recall benchmarks: a throwaway embedded database, Services,
+Contexts and callers created directly, percentiles and memory figures."""
+
+from __future__ import annotations
+
+import contextlib
+import resource
+import shutil
+import sys
+import tempfile
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from psycopg.types.json import Jsonb
+from rich.console import Console
+
+from memwarden.bootstrap import Services, build_services
+from memwarden.domain.grants import Caller
+from memwarden.domain.ids import new_id
+from memwarden.logging_setup import configure_logging
+from memwarden.settings import Settings
+from memwarden.store.db import Database
+from memwarden.store.embedded import embedded_url, start_embedded
+from memwarden.store.migrate import apply_migrations
+
+ALL = ("memory_read", "memory_write", "memory_review", "grant:manage")
+# Progress bars and logs go to stderr, so `--json` output on stdout stays parseable.
+STDERR = Console(stderr=True)
+configure_logging("WARNING", json=False)
+
+
+@contextlib.asynccontextmanager
+async def services(**settings: Any) -> AsyncIterator[Services]:
+    """Services on a fresh embedded PostgreSQL under a temp dir, removed afterwards."""
+    workdir = Path(tempfile.mkdtemp(prefix="memwarden-bench-"))
+    server = start_embedded(workdir / "pgdata")
+    try:
+        url = embedded_url(server)
+        apply_migrations(url)
+        db = Database(url, min_size=1, max_size=4, server=server)
+        svc = build_services(
+            Settings(database_url=url, data_dir=workdir / "data", **settings), db=db
+        )
+        await svc.db.open()
+        try:
+            yield svc
+        finally:
+            await svc.db.close()
+    finally:
+        server.cleanup()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+async def make_caller(svc: Services, name: str, subject: str = "bench") -> Caller:
+    """A Context with one principal holding every grant over the whole Context."""
+    context_id, principal_id = new_id(), new_id()
+    async with svc.db.transaction() as conn:
+        await conn.execute(
+            "INSERT INTO context (id, name, config) VALUES (%s, %s, %s)",
+            (context_id, name, Jsonb({})),
+        )
+        await conn.execute(
+            "INSERT INTO principal (context_id, id, subject) VALUES (%s, %s, %s)",
+            (context_id, principal_id, subject),
+        )
+    grants = {cap: ("",) for cap in ALL}
+    return Caller(context_id, principal_id, subject, uuid.uuid4(), grants)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))]
+
+
+def peak_rss_mb() -> float:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 1024 if sys.platform != "darwin" else peak / 2**20

@@ -1,0 +1,1 @@
+"""Chat over memory (/chat and its stream) and reflection (/reflect)."""

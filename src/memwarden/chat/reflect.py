@@ -1,0 +1,152 @@
+"""POST /reflect: the chat model reads recent memories and proposes insights, which pass the
+row gate (source "reflection") and reconciliation like any other extraction.
+
+Every record a reflection writes has `source_kind = "reflection"`, the reflection's id as
+`source_ref`, and `derived_from` = the memories the model was shown, so the serving gate
+retires an insight when a memory it was drawn from is rejected or deleted. Insights drawn
+from any private memory are written private (to the caller), never shared.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from memwarden.admin.settings_service import read_config
+from memwarden.chat import prompting
+from memwarden.domain.grants import Caller
+from memwarden.domain.ids import new_id
+from memwarden.domain.reconcile_base import DIFF_KEYS
+from memwarden.domain.reconcile_rules import Incoming
+from memwarden.domain.scope import Scope, ScopeError, from_paths
+from memwarden.errors import Forbidden, InvalidInput, Unavailable, UpstreamError
+from memwarden.judge.interface import GateRequest, RowVerdicts
+from memwarden.models.base import ModelOutputError, ModelTransportError
+from memwarden.models.contracts import ExtractionOutput
+from memwarden.pipeline import gating, reconcile
+from memwarden.pipeline.embedding import Vector, embed_texts, embedder_name
+from memwarden.pipeline.extraction import ExtractionDiff, sanitise
+from memwarden.retrieval.reader import reader_for
+from memwarden.store import chat as store
+from memwarden.store.audit import audit
+from memwarden.store.ingest import WriteScope
+
+if TYPE_CHECKING:
+    from memwarden.bootstrap import Services
+
+STAGE = "chat"  # the spec books reflection under the chat stage and applies its addendum
+MAX_TOKENS = 2048
+
+
+@dataclass(frozen=True)
+class ReflectInput:
+    scope: Sequence[str] | None = None
+    limit: int = 50
+
+
+def _write_scope(caller: Caller, item: ReflectInput) -> Scope:
+    """Needs memory_read (checked by the reader) and memory_write covering the scope."""
+    if caller.principal_id is None:
+        raise Forbidden("writes need a Context key", code="context_key_required")
+    try:
+        scope = from_paths(list(item.scope) if item.scope else None)
+    except ScopeError as exc:
+        raise InvalidInput(str(exc), field="scope") from None
+    if not caller.can("memory_write", scope.path):
+        raise Forbidden("needs memory_write covering the write scope", code="missing_grant")
+    return scope
+
+
+async def reflect(
+    services: Services, caller: Caller, context_id: uuid.UUID, item: ReflectInput
+) -> dict[str, Any]:
+    who = reader_for(caller, context_id, item.scope)
+    scope = _write_scope(caller, item)
+    provider = services.models.chat
+    if provider is None:
+        raise Unavailable(
+            "reflection needs a chat model and this deployment has none (set MEMWARDEN_MODEL_CHAT)",
+            code="reflection_model_unavailable",
+        )
+    async with services.db.connection() as conn:
+        config = await read_config(conn, context_id)
+        await gating.check_budget(conn, context_id, config)
+        rows = await store.recent_memories(conn, who, item.limit)
+    picked = prompting.bounded(rows, prompting.REFLECT_MEMORY_CHARS)
+    if not picked:
+        return {"reflectionId": None, "extraction": _empty(), "sources": 0, "parsed": True}
+    private = any(r["visibility"] == "private" for r, _ in picked)
+    written = Scope(scope.path, "private" if private else "shared")
+    where = WriteScope(context_id, written.path, written.visibility, caller.subject)
+    sink = gating.Bookings()
+    system = prompting.reflect_system(config.prompt_addendums.chat)
+    user = prompting.reflect_user([line for _, line in picked])
+    parsed = True
+    try:
+        result = await provider.complete_json(
+            STAGE, system, user, ExtractionOutput, MAX_TOKENS, usage_sink=sink
+        )
+        diff = sanitise(ExtractionOutput.model_validate(result.data))
+    except ModelTransportError as exc:
+        raise UpstreamError("the chat model could not be reached") from exc
+    except ModelOutputError:
+        diff, parsed = ExtractionDiff(), False  # tokens were spent: booked below, nothing else
+    request = GateRequest(context_id, caller, config, "reflection", written, "")
+    items, judged = gating.diff_rows(diff)
+    verdicts = RowVerdicts(keep=frozenset())
+    if judged:
+        verdicts = await services.gatekeeper.row_gate(request, judged)
+    items = gating.apply_verdicts(items, verdicts)
+    reflection_id = new_id()
+    meta = reconcile.WriteMeta(
+        reflection_id,
+        caller.subject,
+        warned=dict(verdicts.warned),
+        source_kind="reflection",
+        derived_from=tuple(r["id"] for r, _ in picked),
+    )
+    vectors = await _vectors_before(services, where, items, meta)
+    async with services.db.transaction() as conn:
+        await services.gatekeeper.record(conn, request, list(verdicts.pending))
+        await reconcile.lock_scope(conn, where)
+        known = await reconcile.load_known(conn, where, items, vectors)
+        plan = reconcile.make_plan(items, known, meta)
+        missing = [t for t in reconcile.plan_texts(plan) if t not in vectors]
+        vectors.update(zip(missing, await embed_texts(services, missing), strict=True))
+        await reconcile.write_plan(conn, where, plan, meta, vectors, embedder_name(services))
+        await sink.write(conn, context_id)
+        await audit(
+            conn,
+            context_id=context_id,
+            actor_subject=caller.subject,
+            key_id=caller.key_id,
+            action="reflection.write",
+            target_kind="reflection",
+            target_id=reflection_id,
+        )
+    return {
+        "reflectionId": str(reflection_id),
+        "extraction": {"reflectionId": str(reflection_id), **plan.diff},
+        "sources": len(picked),
+        "parsed": parsed,
+    }
+
+
+def _empty() -> dict[str, Any]:
+    return {"reflectionId": None, **{key: [] for key in DIFF_KEYS}}
+
+
+async def _vectors_before(
+    services: Services, where: WriteScope, items: list[Incoming], meta: reconcile.WriteMeta
+) -> dict[str, Vector]:
+    """Entity names and the draft plan's texts, embedded before the transaction opens."""
+    if not items:
+        return {}
+    names = [name for name, _t in reconcile.entity_names(items).values()]
+    async with services.db.connection() as conn:
+        known = await reconcile.load_known(conn, where, items, {})
+    texts = [*names, *reconcile.plan_texts(reconcile.make_plan(items, known, meta))]
+    unique = list(dict.fromkeys(texts))
+    return dict(zip(unique, await embed_texts(services, unique), strict=True))

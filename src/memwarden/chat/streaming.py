@@ -1,0 +1,144 @@
+"""POST /chat/stream as server-sent events: `memories`, `token`..., then `done` or `error`.
+
+Everything that can refuse the request (grants, the input gate, the budget, an unreachable
+model) happens before the first byte: `open_stream` runs the use case's first steps and
+pulls the model's first delta, so those failures are ordinary JSON error responses. Only a
+failure after that becomes an `error` event in the common error shape.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import uuid
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
+
+import structlog
+
+from memwarden.chat import prompting, service
+from memwarden.chat.service import ChatInput, ChatTurn
+from memwarden.domain.grants import Caller
+from memwarden.errors import UpstreamError
+from memwarden.models.base import ModelError, ModelTransportError
+from memwarden.pipeline import gating
+
+if TYPE_CHECKING:
+    from memwarden.bootstrap import Services
+
+log = structlog.get_logger(__name__)
+
+
+def event(name: str, data: dict[str, Any]) -> str:
+    return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+def _error(code: str, message: str) -> str:
+    return event("error", {"error": {"code": code, "message": message}})
+
+
+async def open_stream(
+    services: Services, caller: Caller, context_id: uuid.UUID, item: ChatInput
+) -> AsyncIterator[str]:
+    """Refuse now (raising an AppError) or return the event stream."""
+    turn = await service.begin(services, caller, context_id, item)
+    if turn.cached is not None:
+        return _fixed(turn, turn.cached.answer, turn.cached.model, cached=True)
+    provider = services.models.chat
+    if provider is None:
+        return _fixed(turn, prompting.fallback_answer(turn.memories), service.NO_MODEL, False)
+    await service.check_budget(services, turn)
+    system, user = service.prompts(turn)
+    sink = gating.Bookings()
+    deltas = provider.stream_text(
+        service.STAGE, system, user, service.MAX_TOKENS, usage_sink=sink
+    ).__aiter__()
+    try:
+        first = await anext(deltas, None)
+    except ModelTransportError as exc:
+        raise UpstreamError("the chat model could not be reached") from exc
+    except ModelError as exc:
+        await service.book(services, context_id, sink)
+        raise UpstreamError("the chat model returned no usable answer") from exc
+    return _modelled(services, turn, deltas, first, sink)
+
+
+def _memories(turn: ChatTurn) -> str:
+    found = [{"id": m["id"], "kind": m["kind"], "score": m["score"]} for m in turn.memories]
+    return event("memories", {"memories": found})
+
+
+def _done(turn: ChatTurn, model: str, cached: bool, usage: dict[str, int]) -> str:
+    return event(
+        "done",
+        {
+            "sessionId": turn.session_id,
+            "turnId": turn.turn_id,
+            "model": model,
+            "cached": cached,
+            "usage": usage,
+        },
+    )
+
+
+def _usage(sink: gating.Bookings) -> dict[str, int]:
+    return {
+        "promptTokens": sum(u.prompt_tokens for _, _, u in sink.entries),
+        "completionTokens": sum(u.completion_tokens for _, _, u in sink.entries),
+    }
+
+
+async def _fixed(turn: ChatTurn, text: str, model: str, cached: bool) -> AsyncIterator[str]:
+    """A cached or offline answer: no model call, no usage."""
+    yield _memories(turn)
+    yield event("token", {"text": text})
+    yield _done(turn, model, cached, {"promptTokens": 0, "completionTokens": 0})
+
+
+async def _modelled(
+    services: Services,
+    turn: ChatTurn,
+    deltas: AsyncIterator[str],
+    first: str | None,
+    sink: gating.Bookings,
+) -> AsyncIterator[str]:
+    parts: list[str] = []
+    failed = True
+    try:
+        yield _memories(turn)
+        if first is not None:
+            parts.append(first)
+            yield event("token", {"text": first})
+        async for delta in deltas:
+            parts.append(delta)
+            yield event("token", {"text": delta})
+        failed = False
+    except ModelTransportError:
+        yield _error("model_provider_error", "the chat model could not be reached")
+    except ModelError:
+        yield _error("model_provider_error", "the chat model returned no usable answer")
+    except Exception as exc:  # after the first byte there is no status left to send
+        log.error("chat_stream_failed", error_type=type(exc).__name__)
+        yield _error("internal_error", "internal error")
+    finally:
+        await _settle(services, turn, deltas, sink)
+    if failed:
+        return
+    model = sink.entries[-1][1] if sink.entries else service.NO_MODEL
+    service.remember_answer(services, turn, "".join(parts), model)
+    yield _done(turn, model, False, _usage(sink))
+
+
+async def _settle(
+    services: Services, turn: ChatTurn, deltas: AsyncIterator[str], sink: gating.Bookings
+) -> None:
+    """Close the model stream (which books its usage into the sink) and write the booking,
+    shielded so a client that goes away mid-answer is still charged for the tokens spent."""
+    closer = getattr(deltas, "aclose", None)
+    if closer is not None:
+        with contextlib.suppress(Exception):
+            await closer()
+    task = asyncio.ensure_future(service.book(services, turn.context_id, sink))
+    with contextlib.suppress(asyncio.CancelledError):
+        await asyncio.shield(task)

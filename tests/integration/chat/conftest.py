@@ -1,0 +1,83 @@
+"""Fixtures for chat and reflection: a live server whose chat and judge models are a scripted
+OpenAI-compatible server, an offline server (no chat model) on the same database, and SQL."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+
+from memwarden.settings import Settings
+from tests.support.live import LiveServer
+from tests.support.scripted_model import ScriptedModelServer
+
+CHAT_MODEL = "chat-model"
+
+
+@pytest.fixture
+def scripted() -> Iterator[ScriptedModelServer]:
+    with ScriptedModelServer() as server:
+        yield server
+
+
+@pytest.fixture
+def chat_settings(settings: Settings, scripted: ScriptedModelServer) -> Settings:
+    return settings.model_copy(
+        update={
+            "openai_base_url": scripted.base_url,
+            "model_chat": f"openai:{CHAT_MODEL}",
+            "model_judge": "openai:judge-model",
+            "model_timeout_s": 5.0,
+            "model_max_retries": 0,
+        }
+    )
+
+
+@pytest.fixture
+def live(chat_settings: Settings) -> Iterator[LiveServer]:
+    """The shared `live` fixture, with a scripted chat model (and judge model)."""
+    server = LiveServer(chat_settings).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def offline(live: LiveServer, settings: Settings) -> Iterator[LiveServer]:
+    """A second server on the same database with the offline defaults: no chat model."""
+    server = LiveServer(settings).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def ctx(make_context: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    return make_context(subject="alice")
+
+
+@pytest.fixture
+def alice(live: LiveServer, ctx: dict[str, Any]) -> Iterator[httpx.Client]:
+    with live.client(ctx["key"]) as client:
+        yield client
+
+
+@pytest.fixture
+def configure(admin: httpx.Client) -> Callable[[dict[str, Any], dict[str, Any]], None]:
+    def patch(context: dict[str, Any], body: dict[str, Any]) -> None:
+        resp = admin.patch(f"/api/v1/contexts/{context['id']}/config", json=body)
+        assert resp.status_code == 200, resp.text
+
+    return patch
+
+
+@pytest.fixture
+def sql(db_url: str) -> Iterator[Callable[..., list[tuple]]]:
+    with psycopg.connect(db_url, autocommit=True) as conn:
+
+        def run(query: str, params: Any = None) -> list[tuple]:
+            cur = conn.execute(query, params)
+            return cur.fetchall() if cur.description else []
+
+        yield run

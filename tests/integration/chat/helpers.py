@@ -1,0 +1,42 @@
+"""Request builders and an event-stream reader for the chat tests."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+
+from tests.support.scripted_model import Reply
+
+PASS = Reply.json({"verdict": "pass", "reasons": []})
+
+
+def chat(client: httpx.Client, cid: str, message: str, **body: Any) -> httpx.Response:
+    return client.post(f"/api/v1/{cid}/chat", json={"message": message, **body})
+
+
+def answered(resp: httpx.Response) -> dict[str, Any]:
+    assert resp.status_code == 200, resp.text
+    return resp.json()
+
+
+def remember(client: httpx.Client, cid: str, text: str, **body: Any) -> dict[str, Any]:
+    resp = client.post(f"/api/v1/{cid}/facts", json={"text": text, **body})
+    assert resp.status_code == 201, resp.text
+    return resp.json()
+
+
+def events(resp: httpx.Response) -> list[tuple[str, dict[str, Any]]]:
+    """(event, data) pairs of a text/event-stream body."""
+    out = []
+    for block in resp.text.split("\n\n"):
+        if not block.strip():
+            continue
+        fields = dict(line.split(": ", 1) for line in block.splitlines())
+        out.append((fields["event"], json.loads(fields["data"])))
+    return out
+
+
+def verdict(v: str, *reasons: str) -> Reply:
+    return Reply.json({"verdict": v, "reasons": list(reasons)})
