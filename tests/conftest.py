@@ -13,9 +13,11 @@ import httpx
 import pytest
 
 from memwarden.logging_setup import configure_logging
+from memwarden.models.openai_compat import OpenAICompatProvider
 from memwarden.settings import Settings
 from tests.support.live import LiveServer
 from tests.support.pg import PgCluster
+from tests.support.scripted_model import RecordingSink, ScriptedModelServer
 
 ADMIN_TOKEN = "test-admin-token-0123456789"
 ALL_GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
@@ -88,6 +90,28 @@ def make_context(admin: httpx.Client) -> Callable[..., dict[str, Any]]:
         issued = admin.post(f"/api/v1/contexts/{cid}/keys", json=body)
         assert issued.status_code == 201, issued.text
         return {"id": cid, "key": issued.json()["key"], "key_id": issued.json()["id"]}
+
+    return make
+
+
+@pytest.fixture
+def scripted() -> Iterator[ScriptedModelServer]:
+    """A scripted OpenAI-compatible model server on 127.0.0.1 (tests/support)."""
+    with ScriptedModelServer() as server:
+        yield server
+
+
+@pytest.fixture
+def sink() -> RecordingSink:
+    return RecordingSink()
+
+
+@pytest.fixture
+def make_provider(scripted: ScriptedModelServer) -> Callable[..., OpenAICompatProvider]:
+    def make(model: str = "test-model", **kwargs: Any) -> OpenAICompatProvider:
+        kwargs.setdefault("timeout_s", 5.0)
+        kwargs.setdefault("max_retries", 2)
+        return OpenAICompatProvider(model, base_url=scripted.base_url, api_key="k", **kwargs)
 
     return make
 

@@ -18,12 +18,6 @@ CHAT_MODEL = "chat-model"
 
 
 @pytest.fixture
-def scripted() -> Iterator[ScriptedModelServer]:
-    with ScriptedModelServer() as server:
-        yield server
-
-
-@pytest.fixture
 def chat_settings(settings: Settings, scripted: ScriptedModelServer) -> Settings:
     return settings.model_copy(
         update={

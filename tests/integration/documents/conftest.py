@@ -14,12 +14,6 @@ from tests.support.scripted_model import ScriptedModelServer
 
 
 @pytest.fixture
-def scripted() -> Iterator[ScriptedModelServer]:
-    with ScriptedModelServer() as server:
-        yield server
-
-
-@pytest.fixture
 def live(settings: Settings, scripted: ScriptedModelServer) -> Iterator[LiveServer]:
     """A live server with an in-process worker; the judge model is scripted (used only
     by Contexts that turn the judge on)."""

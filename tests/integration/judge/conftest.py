@@ -29,12 +29,6 @@ JUDGE_MODEL = "openai:judge-model"
 
 
 @pytest.fixture
-def scripted() -> Iterator[ScriptedModelServer]:
-    with ScriptedModelServer() as server:
-        yield server
-
-
-@pytest.fixture
 def judge_settings(settings: Settings, scripted: ScriptedModelServer) -> Settings:
     return settings.model_copy(
         update={

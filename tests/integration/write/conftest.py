@@ -16,12 +16,6 @@ from tests.support.scripted_model import ScriptedModelServer
 
 
 @pytest.fixture
-def scripted() -> Iterator[ScriptedModelServer]:
-    with ScriptedModelServer() as server:
-        yield server
-
-
-@pytest.fixture
 def model_settings(settings: Settings, scripted: ScriptedModelServer) -> Settings:
     return settings.model_copy(
         update={
