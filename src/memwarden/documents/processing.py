@@ -37,6 +37,7 @@ from memwarden.models.base import BudgetExceeded, ModelTransportError
 from memwarden.pipeline import gating, reconcile
 from memwarden.pipeline.embedding import embed_texts, embedder_name
 from memwarden.pipeline.extraction import ExtractionDiff, extract, merge
+from memwarden.pipeline.injection_scan import scan_items
 from memwarden.store import documents as store
 from memwarden.store.audit import audit
 from memwarden.store.ingest import WriteScope
@@ -126,8 +127,8 @@ async def _process(
     verdicts = RowVerdicts(keep=frozenset())
     if rows:
         verdicts = await services.gatekeeper.row_gate(request, rows)
-    items = gating.apply_verdicts(items, verdicts)
     chunks = chunk(text)
+    items = gating.apply_verdicts(items, verdicts) + scan_items(chunks)
     chunk_vectors = await embed_texts(services, chunks)
     where = WriteScope(context_id, row["scope_path"], row["visibility"], row["owner_subject"])
     meta = reconcile.WriteMeta(

@@ -30,6 +30,7 @@ from memwarden.pipeline import gating, reconcile
 from memwarden.pipeline.chunking import chunk_text
 from memwarden.pipeline.embedding import Vector, embed_texts, embedder_name
 from memwarden.pipeline.extraction import ExtractionDiff, extract
+from memwarden.pipeline.injection_scan import scan_items
 from memwarden.pipeline.session import Session, check_session, store_turn
 from memwarden.pipeline.textcheck import check_text
 from memwarden.store.audit import audit
@@ -139,7 +140,7 @@ async def _prepare(
     verdicts = RowVerdicts(keep=frozenset())
     if rows:
         verdicts = await services.gatekeeper.row_gate(request, rows)
-    items = gating.apply_verdicts(items, verdicts)
+    items = gating.apply_verdicts(items, verdicts) + scan_items(chunk_text(text))
     chunks, vectors = await _vectors_before(services, where, text, items)
     return _Prepared(request, verdict, verdicts, items, sink, chunks, vectors)
 
