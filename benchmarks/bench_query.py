@@ -25,6 +25,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _harness import STDERR, make_caller, peak_rss_mb, percentile, services
+from psycopg.types.json import Jsonb
 from rich.console import Console
 from rich.progress import track
 from rich.table import Table
@@ -37,6 +38,21 @@ from memwarden.retrieval.search import search_memory
 LOCOMO = Path("/work/shared/data/locomo/locomo10.json")
 DIM = 384
 KINDS = ("attribute", "relation", "action", "entity")
+# memory_record's COPY columns: ids, kind, category, owner, content, body, author, source,
+# the current revision's vector and that revision
+RECORD_TYPES = [
+    "uuid",
+    "uuid",
+    "text",
+    "text",
+    "text",
+    "jsonb",
+    "text",
+    "text",
+    "text",
+    "vector",
+    "int4",
+]
 
 
 def vocabulary() -> tuple[list[str], list[float]]:
@@ -73,10 +89,11 @@ async def load(svc: Any, size: int, contexts: int, rng: random.Random, np_rng: A
             vectors = unit(centres[picks] + noise)
             async with cur.copy(
                 "COPY memory_record (context_id, id, kind, memory_category, owner_subject, "
-                "content, body, author_subject, source_kind) FROM STDIN"
+                "content, body, author_subject, source_kind, embedding, embedding_revision) "
+                "FROM STDIN WITH (FORMAT BINARY)"
             ) as copy:
-                for rid, body in zip(ids, bodies, strict=True):
-                    content = json.dumps({"text": body})
+                copy.set_types(RECORD_TYPES)
+                for rid, body, vec in zip(ids, bodies, vectors, strict=True):
                     await copy.write_row(
                         (
                             caller.context_id,
@@ -84,10 +101,12 @@ async def load(svc: Any, size: int, contexts: int, rng: random.Random, np_rng: A
                             rng.choice(KINDS),
                             "knowledge",
                             "bench",
-                            content,
+                            Jsonb({"text": body}),
                             body,
                             "bench",
                             "turn",
+                            vec,  # the record row carries its current revision's vector
+                            1,
                         )
                     )
             async with cur.copy(
@@ -121,8 +140,9 @@ async def load(svc: Any, size: int, contexts: int, rng: random.Random, np_rng: A
         await cur.execute(
             "CREATE INDEX chunk_embedding ON chunk USING hnsw (embedding vector_cosine_ops);"
             "CREATE INDEX memory_embedding_hnsw ON memory_embedding"
-            " USING hnsw (embedding vector_cosine_ops); ANALYZE"
+            " USING hnsw (embedding vector_cosine_ops)"
         )
+        await cur.execute("VACUUM ANALYZE")  # steady state: GIN pending lists merged
     return data
 
 

@@ -4,7 +4,9 @@ Memory records come from `store.search` (the candidate queries behind `search_me
 the shared serving gate inside them); chunks, and superseded records when asked for, from
 `store.recall`. Each source contributes a
 full-text and an exact-vector ranking; the four (or six) rankings fuse with RRF using each
-candidate's rank in its own list. Query words are OR-ed, so a question matches text that
+candidate's rank in its own list. Statements go out pipelined (`store.batch`): the candidate
+queries in one round trip (two when the query is still embedding), then the winners' rows and
+the traffic upsert in one more. Query words are OR-ed, so a question matches text that
 holds only some of its words: recall over conversation needs that, and ranking sorts it out.
 """
 
@@ -25,6 +27,7 @@ from memwarden.retrieval.reader import reader_for, render_chunk, render_record
 from memwarden.retrieval.search import RRF_K, candidate_count
 from memwarden.store import recall as store
 from memwarden.store import search as memory_search
+from memwarden.store.batch import Statement, run_all
 from memwarden.store.db import Conn
 from memwarden.store.recall import Reader
 from memwarden.store.search import SearchFilter
@@ -103,24 +106,40 @@ def _plan(who: Reader, req: QueryInput) -> _Plan:
     )
 
 
-async def _lexical(conn: Conn, who: Reader, p: _Plan, text: str) -> list[Ranking]:
-    lists = []
-    if p.memory is not None:
-        lists.append(_ranked(await memory_search.lexical(conn, p.memory, text, p.pool)))
-        if p.history:
-            rows = await store.history_lexical(conn, who, text, p.pool, p.kinds, p.categories)
-            lists.append(_ranked(rows))
-    return lists
+Candidates = list[tuple[bool, Statement]]  # (lists chunks, statement), in fusion order
 
 
-async def _dense(conn: Conn, who: Reader, p: _Plan, vector: list[float]) -> list[Ranking]:
-    lists = []
+def _lexical(who: Reader, p: _Plan, text: str) -> Candidates:
+    out: Candidates = []
     if p.memory is not None:
-        lists.append(_ranked(await memory_search.vector(conn, p.memory, vector, p.pool)))
+        out.append((False, memory_search.lexical_statement(p.memory, text, p.pool)))
         if p.history:
-            rows = await store.history_vector(conn, who, vector, p.pool, p.kinds, p.categories)
-            lists.append(_ranked(rows))
-    return lists
+            out.append((False, store.history_lexical(who, text, p.pool, p.kinds, p.categories)))
+    if p.chunks:
+        out.append((True, store.chunks_lexical(who, text, p.pool)))
+    return out
+
+
+def _dense(who: Reader, p: _Plan, vector: list[float]) -> Candidates:
+    out: Candidates = []
+    if p.memory is not None:
+        out.append((False, memory_search.vector_statement(p.memory, vector, p.pool)))
+        if p.history:
+            out.append((False, store.history_vector(who, vector, p.pool, p.kinds, p.categories)))
+    if p.chunks:
+        out.append((True, store.chunks_vector(who, vector, p.pool)))
+    return out
+
+
+async def _rank(conn: Conn, candidates: Candidates, chunk_ids: set[uuid.UUID]) -> list[Ranking]:
+    """Run the candidate queries in one round trip; note which ids are chunks."""
+    if not candidates:
+        return []
+    results = await run_all(conn, [statement for _, statement in candidates])
+    for (chunks, _), rows in zip(candidates, results, strict=True):
+        if chunks:
+            chunk_ids.update(r["id"] for r in rows)
+    return [_ranked(rows) for rows in results]
 
 
 async def _vector(services: Services, req: QueryInput) -> list[float] | None:
@@ -146,26 +165,41 @@ async def run_query(
     embedding = asyncio.ensure_future(_vector(services, req))
     chunk_ids: set[uuid.UUID] = set()
     async with services.db.connection() as conn:
-        lists = await _lexical(conn, who, p, text) if text else []
-        if p.chunks and text:
-            rows = await store.chunks_lexical(conn, who, text, p.pool)
-            chunk_ids.update(r["id"] for r in rows)
-            lists.append(_ranked(rows))
+        lexical = _lexical(who, p, text) if text else []
+        lists: list[Ranking] = []
+        if req.vector is None:  # the query embeds in a thread meanwhile
+            lists, lexical = await _rank(conn, lexical, chunk_ids), []
         vector = await embedding
-        if vector is not None:
-            lists += await _dense(conn, who, p, vector)
-            if p.chunks:
-                rows = await store.chunks_vector(conn, who, vector, p.pool)
-                chunk_ids.update(r["id"] for r in rows)
-                lists.append(_ranked(rows))
+        dense = _dense(who, p, vector) if vector is not None else []
+        lists += await _rank(conn, lexical + dense, chunk_ids)
         top = fuse_ranks(lists)[: req.limit]
         record_ids = [i for i, _ in top if i not in chunk_ids]
-        records = await store.record_rows(conn, who, record_ids, req.include_superseded)
-        chunks = await store.chunk_rows(conn, who, [i for i, _ in top if i in chunk_ids])
+        records, chunks = await _read_hits(conn, who, req, top, record_ids)
         hits = [
             render_record(records[i], s) if i in records else render_chunk(chunks[i], s)
             for i, s in top
             if i in records or i in chunks
         ]
-        await traffic.count(conn, context_id, record_ids)
     return {"query": req.query, "hits": hits}
+
+
+async def _read_hits(
+    conn: Conn,
+    who: Reader,
+    req: QueryInput,
+    top: list[tuple[uuid.UUID, float]],
+    record_ids: list[uuid.UUID],
+) -> tuple[dict[uuid.UUID, Any], dict[uuid.UUID, Any]]:
+    """The winners' rows (gated again) and, after them, the traffic upsert: one round trip."""
+    served = set(record_ids)
+    chunk_ids = [i for i, _ in top if i not in served]
+    reads = []
+    if record_ids:
+        reads.append(store.record_rows(who, record_ids, req.include_superseded))
+    if chunk_ids:
+        reads.append(store.chunk_rows(who, chunk_ids))
+    upsert = traffic.statement(who.context_id, record_ids)
+    results = await run_all(conn, reads + ([upsert] if upsert is not None else []))
+    records = {r["id"]: r for r in results.pop(0)} if record_ids else {}
+    chunks = {r["id"]: r for r in results.pop(0)} if chunk_ids else {}
+    return records, chunks

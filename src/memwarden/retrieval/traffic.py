@@ -11,8 +11,16 @@ import uuid
 from collections.abc import Iterable
 
 from memwarden.store import recall as store
+from memwarden.store.batch import Statement, run_all
 from memwarden.store.db import Conn
 
 
+def statement(context_id: uuid.UUID, record_ids: Iterable[uuid.UUID]) -> Statement | None:
+    """The upsert, for a caller that sends it with its own reads (None: nothing to count)."""
+    return store.count_recall(context_id, list(record_ids))
+
+
 async def count(conn: Conn, context_id: uuid.UUID, record_ids: Iterable[uuid.UUID]) -> None:
-    await store.count_recall(conn, context_id, list(record_ids))
+    upsert = statement(context_id, record_ids)
+    if upsert is not None:
+        await run_all(conn, [upsert])

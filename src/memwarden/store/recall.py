@@ -9,6 +9,7 @@ from typing import Any
 
 from pgvector import Vector
 
+from memwarden.store.batch import Statement
 from memwarden.store.db import Conn
 from memwarden.store.queries import q
 
@@ -46,51 +47,41 @@ def _filters(kinds: Sequence[str] | None, categories: Sequence[str] | None) -> d
     }
 
 
-async def chunks_lexical(conn: Conn, who: Reader, query: str, limit: int) -> list[Row]:
-    params = who.params(query=query, limit=limit, match_cap=MATCH_CAP)
-    return await _all(conn, "recall_chunks_lexical", params)
+def chunks_lexical(who: Reader, query: str, limit: int) -> Statement:
+    return "recall_chunks_lexical", who.params(query=query, limit=limit, match_cap=MATCH_CAP)
 
 
-async def chunks_vector(conn: Conn, who: Reader, vector: Sequence[float], limit: int) -> list[Row]:
-    return await _all(
-        conn, "recall_chunks_vector", who.params(vector=Vector(list(vector)), limit=limit)
-    )
+def chunks_vector(who: Reader, vector: Sequence[float], limit: int) -> Statement:
+    return "recall_chunks_vector", who.params(vector=Vector(list(vector)), limit=limit)
 
 
-async def history_lexical(
-    conn: Conn, who: Reader, query: str, limit: int, kinds: Names = None, categories: Names = None
-) -> list[Row]:
+def history_lexical(
+    who: Reader, query: str, limit: int, kinds: Names = None, categories: Names = None
+) -> Statement:
     filters = _filters(kinds, categories)
     params = who.params(query=query, limit=limit, match_cap=MATCH_CAP, **filters)
-    return await _all(conn, "recall_history_lexical", params)
+    return "recall_history_lexical", params
 
 
-async def history_vector(
-    conn: Conn,
+def history_vector(
     who: Reader,
     vector: Sequence[float],
     limit: int,
     kinds: Names = None,
     categories: Names = None,
-) -> list[Row]:
+) -> Statement:
     params = who.params(vector=Vector(list(vector)), limit=limit, **_filters(kinds, categories))
-    return await _all(conn, "recall_history_vector", params)
+    return "recall_history_vector", params
 
 
-async def record_rows(
-    conn: Conn, who: Reader, ids: Sequence[uuid.UUID], history: bool
-) -> dict[uuid.UUID, Row]:
-    if not ids:
-        return {}
-    rows = await _all(conn, "recall_record_rows", who.params(ids=list(ids), history=history))
-    return {r["id"]: r for r in rows}
+def record_rows(who: Reader, ids: Sequence[uuid.UUID], history: bool) -> Statement:
+    """The final hits' rows (run it only with ids)."""
+    return "recall_record_rows", who.params(ids=list(ids), history=history)
 
 
-async def chunk_rows(conn: Conn, who: Reader, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Row]:
-    if not ids:
-        return {}
-    rows = await _all(conn, "recall_chunk_rows", who.params(ids=list(ids)))
-    return {r["id"]: r for r in rows}
+def chunk_rows(who: Reader, ids: Sequence[uuid.UUID]) -> Statement:
+    """The final chunk hits' rows (run it only with ids)."""
+    return "recall_chunk_rows", who.params(ids=list(ids))
 
 
 async def entities(
@@ -110,7 +101,9 @@ async def newest(conn: Conn, who: Reader, kind: str, limit: int) -> list[Row]:
     return await _all(conn, "recall_state", who.params(kind=kind, limit=limit))
 
 
-async def count_recall(conn: Conn, context_id: uuid.UUID, ids: Sequence[uuid.UUID]) -> None:
+def count_recall(context_id: uuid.UUID, ids: Sequence[uuid.UUID]) -> Statement | None:
+    """The traffic upsert for the records served (None when there are none)."""
     unique = list(dict.fromkeys(ids))
-    if unique:
-        await conn.execute(q("recall_count"), {"context_id": context_id, "ids": unique})
+    if not unique:
+        return None
+    return "recall_count", {"context_id": context_id, "ids": unique}

@@ -13,6 +13,7 @@ from typing import Any
 
 from pgvector import Vector
 
+from memwarden.store.batch import Statement
 from memwarden.store.db import Conn
 from memwarden.store.queries import q
 
@@ -46,20 +47,26 @@ async def begin_snapshot(conn: Conn) -> None:
     await conn.execute(q("search_snapshot"))
 
 
+def lexical_statement(where: SearchFilter, query: str, limit: int) -> Statement:
+    params = {**where.params(), "query": query, "limit": limit, "match_cap": LEXICAL_MATCH_CAP}
+    return "search_lexical", params
+
+
+def vector_statement(where: SearchFilter, values: Sequence[float], limit: int) -> Statement:
+    return "search_vector", {**where.params(), "vector": Vector(list(values)), "limit": limit}
+
+
 async def lexical(conn: Conn, where: SearchFilter, query: str, limit: int) -> list[dict]:
-    cur = await conn.execute(
-        q("search_lexical"),
-        {**where.params(), "query": query, "limit": limit, "match_cap": LEXICAL_MATCH_CAP},
-    )
+    name, params = lexical_statement(where, query, limit)
+    cur = await conn.execute(q(name), params)
     return await cur.fetchall()
 
 
 async def vector(
     conn: Conn, where: SearchFilter, values: Sequence[float], limit: int
 ) -> list[dict]:
-    cur = await conn.execute(
-        q("search_vector"), {**where.params(), "vector": Vector(list(values)), "limit": limit}
-    )
+    name, params = vector_statement(where, values, limit)
+    cur = await conn.execute(q(name), params)
     return await cur.fetchall()
 
 

@@ -60,7 +60,8 @@ DELETE FROM document WHERE context_id = %(context_id)s AND id = %(id)s
 
 -- doc_retire_records --
 UPDATE memory_record
-SET serving = 'deleted', deleted_at = now(), revision = revision + 1, modified_at = now()
+SET serving = 'deleted', deleted_at = now(), revision = revision + 1, embedding = NULL,
+    embedding_revision = NULL, modified_at = now()
 WHERE context_id = %(context_id)s AND source_kind = 'document' AND source_ref = %(id)s
   AND serving <> 'deleted'
 RETURNING id, revision

@@ -42,11 +42,10 @@ ORDER BY r.norm_name, r.created_at, r.id
 -- For each name vector, the nearest servable entity name in the scope (exact scan: the
 -- scope's entities are materialised so no ANN index sees the filter).
 WITH eligible AS MATERIALIZED (
-    SELECT r.id, r.norm_name, r.content, r.memory_category, e.embedding
+    SELECT r.id, r.norm_name, r.content, r.memory_category, r.embedding
     FROM memory_record r
-    JOIN memory_embedding e
-      ON e.context_id = r.context_id AND e.record_id = r.id AND e.revision = r.revision
     WHERE r.context_id = %(context_id)s AND r.kind = 'entity'
+      AND r.embedding IS NOT NULL AND r.embedding_revision = r.revision
       AND r.scope_path = %(scope_path)s AND r.visibility = %(visibility)s
       AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
       AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
@@ -98,7 +97,7 @@ VALUES (%(context_id)s, %(id)s, %(kind)s, %(memory_category)s, %(scope_path)s, %
 -- Only a live record is superseded; its validity closes when the new one's opens.
 UPDATE memory_record
 SET serving = 'superseded', valid_to = now(), superseded_by = %(new_id)s,
-    revision = revision + 1, modified_at = now()
+    revision = revision + 1, embedding = NULL, embedding_revision = NULL, modified_at = now()
 WHERE context_id = %(context_id)s AND id = %(id)s AND serving = 'live'
 RETURNING id, revision, kind, content
 

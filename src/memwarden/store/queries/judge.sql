@@ -71,7 +71,8 @@ WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = '
 -- release_held_records --
 -- Released as they are: nothing they would have replaced is retired here.
 UPDATE memory_record
-SET serving = 'live', revision = revision + 1, modified_at = now()
+SET serving = 'live', revision = revision + 1, embedding = NULL, embedding_revision = NULL,
+    modified_at = now()
 WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
 RETURNING id, kind, revision, content
 
@@ -85,7 +86,8 @@ WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = '
 
 -- reject_held_records --
 UPDATE memory_record
-SET serving = 'deleted', deleted_at = now(), revision = revision + 1, modified_at = now()
+SET serving = 'deleted', deleted_at = now(), revision = revision + 1, embedding = NULL,
+    embedding_revision = NULL, modified_at = now()
 WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
 RETURNING id, kind, revision, content
 

@@ -49,21 +49,23 @@ WHERE r.context_id = %(context_id)s AND r.id = %(id)s
 UPDATE memory_record
 SET content = %(content)s, body = %(body)s, expires_at = %(expires_at)s,
     revision = revision + 1, review_disposition = NULL, review_revision = NULL,
-    review_receipt_id = NULL, modified_at = now()
+    review_receipt_id = NULL, embedding = NULL, embedding_revision = NULL, modified_at = now()
 WHERE context_id = %(context_id)s AND id = %(id)s AND revision = %(expected_revision)s
   AND serving <> 'deleted'
 RETURNING revision, content
 
 -- update_memory_expiry --
 UPDATE memory_record
-SET expires_at = %(expires_at)s, revision = revision + 1, modified_at = now()
+SET expires_at = %(expires_at)s, revision = revision + 1, embedding = NULL,
+    embedding_revision = NULL, modified_at = now()
 WHERE context_id = %(context_id)s AND id = %(id)s AND revision = %(expected_revision)s
   AND serving <> 'deleted'
 RETURNING revision, content
 
 -- delete_memory_record --
 UPDATE memory_record
-SET serving = 'deleted', deleted_at = now(), revision = revision + 1, modified_at = now()
+SET serving = 'deleted', deleted_at = now(), revision = revision + 1, embedding = NULL,
+    embedding_revision = NULL, modified_at = now()
 WHERE context_id = %(context_id)s AND id = %(id)s AND revision = %(expected_revision)s
   AND serving <> 'deleted'
 RETURNING revision
@@ -72,7 +74,8 @@ RETURNING revision
 -- Content and author stay; the revision advances.
 UPDATE memory_record
 SET revision = revision + 1, review_disposition = %(stored_disposition)s,
-    review_revision = revision + 1, review_receipt_id = %(receipt_id)s, modified_at = now()
+    review_revision = revision + 1, review_receipt_id = %(receipt_id)s, embedding = NULL,
+    embedding_revision = NULL, modified_at = now()
 WHERE context_id = %(context_id)s AND id = %(id)s AND revision = %(expected_revision)s
   AND serving <> 'deleted'
 RETURNING revision, content
@@ -109,10 +112,20 @@ FROM review_receipt
 WHERE context_id = %(context_id)s AND record_id = %(record_id)s AND revision = %(revision)s
 
 -- insert_memory_embedding --
-INSERT INTO memory_embedding (context_id, record_id, revision, embedding, model)
-VALUES (%(context_id)s, %(record_id)s, %(revision)s, %(embedding)s, %(model)s)
-ON CONFLICT (context_id, record_id, revision) DO NOTHING
-RETURNING created_at
+-- The one writer of vectors: records the revision's vector once and, when that revision is
+-- still the record's current one, copies it onto the record row (0005_record_vector.sql).
+WITH added AS (
+    INSERT INTO memory_embedding (context_id, record_id, revision, embedding, model)
+    VALUES (%(context_id)s, %(record_id)s, %(revision)s, %(embedding)s, %(model)s)
+    ON CONFLICT (context_id, record_id, revision) DO NOTHING
+    RETURNING context_id, record_id, revision, embedding, created_at
+), attached AS (
+    UPDATE memory_record r
+    SET embedding = a.embedding, embedding_revision = a.revision
+    FROM added a
+    WHERE r.context_id = a.context_id AND r.id = a.record_id AND r.revision = a.revision
+)
+SELECT created_at FROM added
 
 -- memory_source_graph --
 -- The record and its transitive sources (bounded depth), metadata only, for the diagnostic.

@@ -25,7 +25,7 @@ LIMIT %(limit)s
 -- Exact scan of the Context's servable chunks: materialised so the HNSW index never sees
 -- the Context filter (under which it returns almost nothing).
 WITH eligible AS MATERIALIZED (
-    SELECT c.id, c.embedding
+    SELECT c.id, c.embedding <=> %(vector)s AS distance
     FROM chunk c
     WHERE c.context_id = %(context_id)s AND c.embedding IS NOT NULL
       AND memory_block_reason(c.serving, NULL, NULL, NULL, now()) IS NULL
@@ -33,9 +33,9 @@ WITH eligible AS MATERIALIZED (
                   WHERE scope_covers(p, c.scope_path))
       AND (c.visibility = 'shared' OR c.owner_subject = %(subject)s)
 )
-SELECT id, 1 - (embedding <=> %(vector)s) AS score
+SELECT id, 1 - distance AS score
 FROM eligible
-ORDER BY embedding <=> %(vector)s, id
+ORDER BY distance, id
 LIMIT %(limit)s
 
 -- recall_history_lexical --
@@ -62,7 +62,7 @@ LIMIT %(limit)s
 
 -- recall_history_vector --
 WITH eligible AS MATERIALIZED (
-    SELECT r.id, e.embedding
+    SELECT r.id, e.embedding <=> %(vector)s AS distance
     FROM memory_record r
     JOIN memory_embedding e ON e.context_id = r.context_id AND e.record_id = r.id
     WHERE r.context_id = %(context_id)s
@@ -78,9 +78,9 @@ WITH eligible AS MATERIALIZED (
       AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
       AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
 )
-SELECT id, 1 - (embedding <=> %(vector)s) AS score
+SELECT id, 1 - distance AS score
 FROM eligible
-ORDER BY embedding <=> %(vector)s, id
+ORDER BY distance, id
 LIMIT %(limit)s
 
 -- recall_record_rows --

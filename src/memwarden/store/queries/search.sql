@@ -26,14 +26,15 @@ ORDER BY score DESC, m.id
 LIMIT %(limit)s
 
 -- search_vector --
--- An exact scan of the eligible rows (materialised so no ANN index sees the filter).
--- Only an embedding of the record's current revision is a candidate.
+-- An exact scan of the eligible rows (materialised so no ANN index sees the filter); each
+-- row's distance is computed once, inside the scan, and only (id, distance) is kept.
+-- Only an embedding of the record's current revision is a candidate: the record row carries
+-- exactly that one (embedding_revision = revision, 0005_record_vector.sql).
 WITH eligible AS MATERIALIZED (
-    SELECT r.id, e.embedding
+    SELECT r.id, r.embedding <=> %(vector)s AS distance
     FROM memory_record r
-    JOIN memory_embedding e
-      ON e.context_id = r.context_id AND e.record_id = r.id AND e.revision = r.revision
     WHERE r.context_id = %(context_id)s
+      AND r.embedding IS NOT NULL AND r.embedding_revision = r.revision
       AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
                           r.valid_to, r.derived_from, now())
       AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p
@@ -43,9 +44,9 @@ WITH eligible AS MATERIALIZED (
       AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
       AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
 )
-SELECT id, 1 - (embedding <=> %(vector)s) AS score
+SELECT id, 1 - distance AS score
 FROM eligible
-ORDER BY embedding <=> %(vector)s, id
+ORDER BY distance, id
 LIMIT %(limit)s
 
 -- search_filter --
