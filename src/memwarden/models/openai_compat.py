@@ -167,20 +167,9 @@ class OpenAICompatProvider:
             kwargs["response_format"] = {"type": "json_object", "schema": grammar_safe(schema_dict)}
         if self.json_temperature is not None:
             kwargs["temperature"] = self.json_temperature
-        response = await self._call(
-            lambda: self._client.chat.completions.create(
-                model=self.model,
-                messages=_messages(system, user),
-                max_tokens=max_tokens,
-                extra_headers={STAGE_HEADER: stage},
-                **kwargs,
-            )
+        content, finish_reason, usage, model = await self._complete(
+            stage, system, user, max_tokens, usage_sink, **kwargs
         )
-        content, finish_reason = _first_choice(response)
-        usage = _usage(getattr(response, "usage", None), system + user, content)
-        model = getattr(response, "model", None) or self.model
-        if usage_sink is not None:
-            await usage_sink.book(stage, model, usage)
         try:
             data = first_json_object(content)
         except ModelOutputError:
@@ -200,20 +189,35 @@ class OpenAICompatProvider:
         *,
         usage_sink: UsageSink | None = None,
     ) -> TextResult:
+        content, _, usage, model = await self._complete(stage, system, user, max_tokens, usage_sink)
+        return TextResult(text=content, usage=usage, model=model)
+
+    async def _complete(
+        self,
+        stage: str,
+        system: str,
+        user: str,
+        max_tokens: int,
+        usage_sink: UsageSink | None,
+        **kwargs: Any,
+    ) -> tuple[str, str | None, Usage, str]:
+        """One chat completion; usage is booked before the caller reads the content,
+        because the tokens were spent whatever the reply holds."""
         response = await self._call(
             lambda: self._client.chat.completions.create(
                 model=self.model,
                 messages=_messages(system, user),
                 max_tokens=max_tokens,
                 extra_headers={STAGE_HEADER: stage},
+                **kwargs,
             )
         )
-        content, _ = _first_choice(response)
+        content, finish_reason = _first_choice(response)
         usage = _usage(getattr(response, "usage", None), system + user, content)
         model = getattr(response, "model", None) or self.model
         if usage_sink is not None:
             await usage_sink.book(stage, model, usage)
-        return TextResult(text=content, usage=usage, model=model)
+        return content, finish_reason, usage, model
 
     async def stream_text(
         self,
