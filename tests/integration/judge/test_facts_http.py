@@ -47,6 +47,14 @@ def test_a_pass_writes_and_records_input_and_row_entries(judged, client, scripte
     assert len(scripted.requests_for("row_judge")) == 1
 
 
+def _json_line(line: str) -> dict | None:
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
 def _until_access_logged(capfd, timeout: float = 5.0) -> tuple[str, str]:
     """The server writes its access line just after the response leaves; wait for it."""
     out = err = ""
@@ -78,7 +86,10 @@ def test_a_deny_leaves_no_bytes_no_log_no_audit_and_no_usage(
     assert count(db_url, "SELECT count(*) FROM audit_event") == audit_before
     assert usage_rows(db_url, ctx["id"]) == []
     assert judgements(db_url, ctx["id"]) == []
-    lines = [json.loads(line) for line in (out + err).splitlines() if line.strip()]
+    lines = [_json_line(line) for line in (out + err).splitlines() if line.strip()]
+    # Captured output can hold a fragment another server thread was still writing; the
+    # raw-text check for the content below covers every byte of it regardless.
+    lines = [ln for ln in lines if ln is not None and "/facts" in str(ln.get("path", "/facts"))]
     assert SECRET_MARK not in out + err
     # The only line about the request is the access log: method, path, status.
     assert [ln["event"] for ln in lines] == ["request"]
