@@ -132,7 +132,10 @@ class PlannerBase:
         item: Incoming,
         d: Mapping[str, Any],
         force_old: str | None = None,
+        keep: frozenset[str] = frozenset(),
     ) -> tuple[uuid.UUID | None, list[str]]:
+        """`force_old`: the value a correction names as replaced; `keep`: values the same
+        write asserts, which are never replaced."""
         key, value = normalise_key(d["key"]), str(d["value"])
         ident = normalise_value(value)
         ent = self.entity(d["entity"], held=item.held)
@@ -142,7 +145,9 @@ class PlannerBase:
         current = self.live("attribute", eid, key)
         category = d.get("memoryCategory", "context")
         same = next((f for f in current if f.ident == ident), None)
+        replaced = [f for f in current if force_old and f.ident == force_old and f is not same]
         if same is not None:
+            gone = self.supersede([f for f in replaced if f.ident not in keep], same.id, item.held)
             self.report(
                 "attributes",
                 same.id,
@@ -154,7 +159,7 @@ class PlannerBase:
                     "isNew": False,
                 },
             )
-            return same.id, []
+            return same.id, gone
         held = item.held or self.write_held
         body = f"{ename} — {human(key)}: {value}"
         rec = self.add(
@@ -185,7 +190,5 @@ class PlannerBase:
             },
         )
         multi = is_multi_valued(key)
-        targets = [] if multi else current
-        if force_old:  # a correction names the value it replaces
-            targets = [f for f in current if f.ident == force_old] or targets
-        return rec.id, self.supersede(targets, rec.id, held)
+        targets = replaced or ([] if multi else current)
+        return rec.id, self.supersede([f for f in targets if f.ident not in keep], rec.id, held)

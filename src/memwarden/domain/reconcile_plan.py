@@ -96,7 +96,10 @@ class _Planner(PlannerBase):
             [f for f in current if f.object_entity_id != oid], rec.id, held
         )
 
-    def correction(self, item: Incoming, d: Mapping[str, Any]) -> None:
+    def correction(
+        self, item: Incoming, d: Mapping[str, Any], keep: frozenset[str] = frozenset()
+    ) -> None:
+        """`keep`: values this write asserts for the slot, which the correction must not end."""
         key, new, old = normalise_key(d["key"]), str(d["newValue"]), d.get("oldValue")
         ent = self.entity(d["entity"], held=item.held)
         if ent is None or not key:
@@ -113,7 +116,9 @@ class _Planner(PlannerBase):
             targets = [
                 f
                 for f in self.live("relation", eid, key)
-                if f.id != new_id and (old_ident is None or f.ident == old_ident)
+                if f.id != new_id
+                and f.ident not in keep
+                and (old_ident is None or f.ident == old_ident)
             ]
             gone += self.supersede(targets, new_id, item.held)
         elif ended:
@@ -122,14 +127,14 @@ class _Planner(PlannerBase):
                 [
                     f
                     for f in self.live("attribute", eid, key)
-                    if old_ident is None or f.ident == old_ident
+                    if f.ident not in keep and (old_ident is None or f.ident == old_ident)
                 ],
                 None,
                 item.held,
             )
         else:
             data = {"entity": d["entity"], "key": key, "value": new, "memoryCategory": "identity"}
-            new_id, gone = self.attribute(item, data, normalise_value(old) if old else "")
+            new_id, gone = self.attribute(item, data, normalise_value(old) if old else "", keep)
         self.plan.diff["corrections"].append(
             {
                 "id": str(new_id) if new_id else None,
@@ -222,6 +227,81 @@ def last_wins(items: Sequence[Incoming]) -> list[Incoming]:
     return [i for n, i in enumerate(ordered) if (slot := _slot(i)) is None or last[slot] == n]
 
 
+def _said(item: Incoming) -> tuple[str, str, frozenset[str]] | None:
+    """(entity, key, value identities) that a fact or a correction's new value states,
+    for matching against a later correction's old value."""
+    d = item.data
+    if item.kind == "attribute":
+        entity, key, idents = d["entity"], d["key"], {normalise_value(str(d["value"]))}
+    elif item.kind == "relation":
+        entity, key = d["subject"], d["label"]
+        idents = {normalise_name(str(d.get("object") or ""))}
+    elif item.kind == "correction" and normalise_value(str(d["newValue"])) not in NONE_VALUES:
+        new = str(d["newValue"])
+        entity, key, idents = d["entity"], d["key"], {normalise_value(new), normalise_name(new)}
+    else:
+        return None
+    return normalise_name(entity), normalise_key(key), frozenset(idents - {""})
+
+
+def _forms(value: object) -> frozenset[str]:
+    """A value's identities as an attribute value and as a relation object."""
+    text = str(value)
+    return frozenset({normalise_value(text), normalise_name(text)} - {""})
+
+
+def net_of_corrections(
+    items: Sequence[Incoming], write_held: bool
+) -> list[tuple[Incoming, frozenset[str]]]:
+    """What one write states, per entity and key, once its own corrections are applied.
+
+    "Alice likes Oslo" followed, in the same write, by "Alice no longer likes Oslo" says
+    that she does not: storing the fact only to end it would store it again (and end it
+    again) each time the write is repeated. So the facts a later correction retracts are
+    dropped, a correction whose new value is retracted later ends only the value it
+    replaced, and every correction is given the values the write still asserts for its
+    slot (its `keep`), which it must not end. Held corrections change nothing: they may
+    never be applied. Returns (item, keep) pairs in planning order.
+    """
+    keep: dict[tuple[str, str], set[str]] = {}
+    corrected: set[tuple[str, str]] = set()
+    if not write_held:
+        for item in items:  # facts come before corrections (see _ORDER)
+            said = _said(item)
+            d = item.data
+            if item.kind == "correction":
+                if item.held:
+                    continue
+                group = (normalise_name(d["entity"]), normalise_key(d["key"]))
+                corrected.add(group)
+                slot = keep.setdefault(group, set())
+                old = d.get("oldValue")
+                if old is not None:
+                    slot -= _forms(old)
+                elif normalise_value(str(d["newValue"])) in NONE_VALUES:
+                    slot.clear()
+            if said is not None:
+                keep.setdefault(said[:2], set()).update(said[2])
+    out: list[tuple[Incoming, frozenset[str]]] = []
+    for item in items:
+        said = _said(item)
+        if write_held or item.held or said is None or said[:2] not in corrected:
+            out.append((item, frozenset()))
+            continue
+        slot = keep[said[:2]]
+        if said[2] & slot:
+            out.append((item, frozenset(slot) if item.kind == "correction" else frozenset()))
+        elif item.kind == "correction" and item.data.get("oldValue") is not None:
+            ended = Incoming(item.row_id, item.kind, {**item.data, "newValue": "none"})
+            out.append((ended, frozenset(slot)))
+    for n, (item, _) in enumerate(out):  # ending corrections spare what the write asserts
+        if item.kind == "correction" and not item.held and not write_held and _said(item) is None:
+            d = item.data
+            slot = keep.get((normalise_name(d["entity"]), normalise_key(d["key"])), set())
+            out[n] = (item, frozenset(slot))
+    return out
+
+
 def plan(
     items: Sequence[Incoming],
     known: Known,
@@ -232,7 +312,7 @@ def plan(
 ) -> Plan:
     """Reconcile one write's items (entities first, corrections after the facts they touch)."""
     p = _Planner(known, new_id, write_held)
-    for item in last_wins(items):
+    for item, keep in net_of_corrections(last_wins(items), write_held):
         d = item.data
         if item.kind == "entity":
             p.entity(
@@ -255,7 +335,7 @@ def plan(
                 d.get("memoryCategory", "context"),
             )
         elif item.kind == "correction":
-            p.correction(item, d)
+            p.correction(item, d, keep)
         else:
             p.note(item.kind, item, d)
     if warned:
