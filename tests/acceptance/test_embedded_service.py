@@ -17,6 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from memwarden.store.embedded import TUNING_FILE, import_pgserver
 from tests.support.live import free_port
 
 pytestmark = pytest.mark.slow
@@ -103,6 +104,13 @@ def test_serve_runs_on_embedded_postgres_shares_it_and_keeps_data(tmp_path: Path
             f"{url}/api/v1/contexts/{cid}/config", headers={"Authorization": f"Bearer {key}"}
         )
         assert resp.status_code == 200
+        # The running server took memwarden's settings (written before its first start).
+        joined = import_pgserver().get_server(data_dir / "pgdata", cleanup_mode="stop")
+        try:
+            assert "off" in joined.psql("SHOW jit;")
+            assert "128MB" not in joined.psql("SHOW shared_buffers;")
+        finally:
+            joined.cleanup()  # our handle only: serve still holds the server
     finally:
         _stop(proc)
     assert proc.returncode == 0
@@ -110,6 +118,8 @@ def test_serve_runs_on_embedded_postgres_shares_it_and_keeps_data(tmp_path: Path
     assert not (data_dir / "pgdata" / "postmaster.pid").exists()
     listed = _cli(data_dir, "contexts", "list", "--json")
     assert [c["name"] for c in json.loads(listed.stdout)] == ["shared"]
+    conf = (data_dir / "pgdata" / "postgresql.conf").read_text()
+    assert conf.count(TUNING_FILE) == 1
 
 
 def test_a_port_in_use_is_reported_plainly(tmp_path: Path) -> None:

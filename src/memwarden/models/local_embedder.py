@@ -96,6 +96,9 @@ def _load(model_path: Path, tokenizer_path: Path, threads: int) -> _Loaded:
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
+        # Worker threads sleep when a run ends instead of spinning for more work: on a
+        # small machine the spin takes the cores the database needs for the same request.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         session = ort.InferenceSession(
             str(_verified(model_path, MODEL_SHA256, "embedding model")),

@@ -198,8 +198,7 @@ async def _read_hits(
         reads.append(store.record_rows(who, record_ids, req.include_superseded))
     if chunk_ids:
         reads.append(store.chunk_rows(who, chunk_ids))
-    upsert = traffic.statement(who.context_id, record_ids)
-    results = await run_all(conn, reads + ([upsert] if upsert is not None else []))
+    results = await run_all(conn, reads + traffic.statements(who.context_id, record_ids))
     records = {r["id"]: r for r in results.pop(0)} if record_ids else {}
     chunks = {r["id"]: r for r in results.pop(0)} if chunk_ids else {}
     return records, chunks

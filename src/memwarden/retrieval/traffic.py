@@ -10,17 +10,21 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable
 
+from psycopg.pq import TransactionStatus
+
 from memwarden.store import recall as store
 from memwarden.store.batch import Statement, run_all
 from memwarden.store.db import Conn
 
 
-def statement(context_id: uuid.UUID, record_ids: Iterable[uuid.UUID]) -> Statement | None:
-    """The upsert, for a caller that sends it with its own reads (None: nothing to count)."""
+def statements(context_id: uuid.UUID, record_ids: Iterable[uuid.UUID]) -> list[Statement]:
+    """The upsert's transaction, for a caller that sends it after its own reads (in
+    autocommit mode; empty when there is nothing to count)."""
     return store.count_recall(context_id, list(record_ids))
 
 
 async def count(conn: Conn, context_id: uuid.UUID, record_ids: Iterable[uuid.UUID]) -> None:
-    upsert = statement(context_id, record_ids)
-    if upsert is not None:
-        await run_all(conn, [upsert])
+    """On an autocommit connection outside any transaction: the count commits by itself."""
+    if conn.info.transaction_status != TransactionStatus.IDLE:
+        raise RuntimeError("recall traffic is counted in its own transaction, not inside one")
+    await run_all(conn, statements(context_id, record_ids))

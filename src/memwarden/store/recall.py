@@ -101,9 +101,15 @@ async def newest(conn: Conn, who: Reader, kind: str, limit: int) -> list[Row]:
     return await _all(conn, "recall_state", who.params(kind=kind, limit=limit))
 
 
-def count_recall(context_id: uuid.UUID, ids: Sequence[uuid.UUID]) -> Statement | None:
-    """The traffic upsert for the records served (None when there are none)."""
-    unique = list(dict.fromkeys(ids))
+def count_recall(context_id: uuid.UUID, ids: Sequence[uuid.UUID]) -> list[Statement]:
+    """The traffic upsert for the records served, as its own asynchronously committed
+    transaction (no statements when there is nothing to count)."""
+    unique = sorted(set(ids))
     if not unique:
-        return None
-    return "recall_count", {"context_id": context_id, "ids": unique}
+        return []
+    return [
+        ("recall_count_begin", {}),
+        ("recall_count_async", {}),
+        ("recall_count", {"context_id": context_id, "ids": unique}),
+        ("recall_count_commit", {}),
+    ]

@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import uuid
+
+import psycopg
+import pytest
+
+from memwarden.retrieval import traffic
 from tests.integration.write.helpers import facts, query, written
 
 
@@ -87,3 +94,14 @@ def test_every_returned_memory_is_counted_once_per_request_and_day(alice, ctx, s
     assert dict(sql("SELECT record_id::text, hits FROM recall_event"))[profile["entity"]["id"]] >= 1
     chunk_ids = {h["id"] for h in query(alice, ctx["id"], "Alice") if h["kind"] == "chunk"}
     assert not chunk_ids & set(dict(sql("SELECT record_id::text, hits FROM recall_event")))
+
+
+def test_traffic_is_counted_in_its_own_transaction_never_inside_a_callers(db_url, sql) -> None:
+    async def count_inside_a_transaction() -> None:
+        conn = await psycopg.AsyncConnection.connect(db_url, autocommit=True)
+        async with conn, conn.transaction():
+            await traffic.count(conn, uuid.uuid4(), [uuid.uuid4()])
+
+    with pytest.raises(RuntimeError, match="own transaction"):
+        asyncio.run(count_inside_a_transaction())
+    assert sql("SELECT count(*) FROM recall_event") == [(0,)]

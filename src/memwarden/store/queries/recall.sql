@@ -158,6 +158,18 @@ WHERE r.context_id = %(context_id)s AND r.kind = %(kind)s
 ORDER BY r.created_at DESC, r.id DESC
 LIMIT %(limit)s
 
+-- recall_count_begin --
+-- The upsert commits without waiting for its WAL flush (recall_count_async): a count lost
+-- to a crash in the next few milliseconds costs hygiene one hit, and each read is spared
+-- a disk flush. Ids come sorted, so concurrent upserts lock rows in one order.
+BEGIN
+
+-- recall_count_async --
+SET LOCAL synchronous_commit = off
+
+-- recall_count_commit --
+COMMIT
+
 -- recall_count --
 -- One upsert per request: every record returned to a client, once per request and day.
 INSERT INTO recall_event (context_id, record_id, day, hits)
