@@ -35,6 +35,7 @@ def normalise_question(text: str) -> str:
 @dataclass(frozen=True)
 class CacheKey:
     context_id: uuid.UUID
+    model: str  # the Context's chat model choice ("" for the deployment's)
     subject: str
     prefixes: tuple[str, ...]
     question: str

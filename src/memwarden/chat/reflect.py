@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from memwarden.admin.settings_service import read_config
 from memwarden.chat import prompting
+from memwarden.chat.service import chat_model
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.reconcile_base import DIFF_KEYS
@@ -64,14 +65,15 @@ async def reflect(
 ) -> dict[str, Any]:
     who = reader_for(caller, context_id, item.scope)
     scope = _write_scope(caller, item)
-    provider = services.models.chat
-    if provider is None:
-        raise Unavailable(
-            "reflection needs a chat model and this deployment has none (set MEMWARDEN_MODEL_CHAT)",
-            code="reflection_model_unavailable",
-        )
     async with services.db.connection() as conn:
         config = await read_config(conn, context_id)
+        provider = chat_model(services, config)
+        if provider is None:
+            raise Unavailable(
+                "reflection needs a chat model and this deployment has none"
+                " (set MEMWARDEN_MODEL_CHAT, or the Context's models.chat)",
+                code="reflection_model_unavailable",
+            )
         await gating.check_budget(conn, context_id, config)
         rows = await store.recent_memories(conn, who, item.limit)
     picked = prompting.bounded(rows, prompting.REFLECT_MEMORY_CHARS)

@@ -29,9 +29,9 @@ from memwarden.config import ContextConfig
 from memwarden.detectors.redaction import redact
 from memwarden.domain.grants import Caller
 from memwarden.domain.scope import ScopeError, from_paths
-from memwarden.errors import InvalidInput, UpstreamError
+from memwarden.errors import InvalidInput, Unavailable, UpstreamError
 from memwarden.judge.interface import GateRequest
-from memwarden.models.base import ChatProvider, ModelOutputError, ModelTransportError
+from memwarden.models.base import ChatProvider, ModelOutputError, ModelSpec, ModelTransportError
 from memwarden.pipeline import gating
 from memwarden.pipeline.ingest import FactsInput, write_facts
 from memwarden.pipeline.textcheck import check_text
@@ -50,6 +50,27 @@ NO_MODEL = "none"
 # Reconciled memory only: transcript chunks are not in the change feed, so a cache keyed on
 # the feed could not see them change, and a remembered message would recall itself.
 CHAT_KINDS = ("attribute", "relation", "action", "instruction", "uncertainty", "note")
+
+
+def chat_model(services: Services, config: ContextConfig) -> ChatProvider | None:
+    """The Context's chat model when its configuration names one, else the deployment's
+    (None: no chat model at all). Both talk to the deployment's OpenAI-compatible endpoint."""
+    choice = config.models.chat
+    if choice is None:
+        return services.models.chat
+    try:
+        return services.models.chat_provider(ModelSpec(choice.provider, choice.model), STAGE)
+    except ValueError as exc:
+        raise Unavailable(
+            f"the Context's chat model uses an unknown provider {choice.provider!r}",
+            code="chat_model_unavailable",
+        ) from exc
+
+
+def model_label(config: ContextConfig) -> str:
+    """Which model a cached answer came from, part of its cache key."""
+    choice = config.models.chat
+    return f"{choice.provider}:{choice.model}" if choice else ""
 
 
 @dataclass(frozen=True)
@@ -145,6 +166,7 @@ async def _lookup(services: Services, who: Reader, turn: ChatTurn, limit: int) -
         version = await store.memory_version(conn, turn.context_id)
         turn.key = CacheKey(
             turn.context_id,
+            model_label(turn.config),
             who.subject,
             who.prefixes,
             normalise_question(turn.text),
@@ -191,7 +213,7 @@ async def answer(services: Services, turn: ChatTurn) -> dict[str, Any]:
     """Step 4 for a whole reply."""
     if turn.cached is not None:
         return turn.body(turn.cached.answer, turn.cached.model, cached=True)
-    provider: ChatProvider | None = services.models.chat
+    provider = chat_model(services, turn.config)
     if provider is None:
         return turn.body(prompting.fallback_answer(turn.memories), NO_MODEL, cached=False)
     await check_budget(services, turn)

@@ -45,7 +45,7 @@ async def open_stream(
     turn = await service.begin(services, caller, context_id, item)
     if turn.cached is not None:
         return _fixed(turn, turn.cached.answer, turn.cached.model, cached=True)
-    provider = services.models.chat
+    provider = service.chat_model(services, turn.config)
     if provider is None:
         return _fixed(turn, prompting.fallback_answer(turn.memories), service.NO_MODEL, False)
     await service.check_budget(services, turn)

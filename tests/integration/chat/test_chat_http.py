@@ -135,3 +135,25 @@ def test_chat_needs_read_and_remembering_needs_write(live, ctx, make_key, script
         assert chat(r, ctx["id"], "hello", remember=False).status_code == 200
         assert chat(r, ctx["id"], "hello", limit=51).status_code == 400
     assert sql("SELECT count(*) FROM turn")[0][0] == 0
+
+
+def test_a_context_that_names_its_chat_model_is_answered_by_that_model(
+    alice, ctx, scripted, configure
+) -> None:
+    scripted.respond_with("chat", Reply.text("From the deployment's model."))
+    first = answered(chat(alice, ctx["id"], QUESTION, remember=False))
+    assert first["model"] == CHAT_MODEL
+    configure(ctx, {"models": {"chat": {"provider": "openai", "model": "context-chat"}}})
+    scripted.respond_with("chat", Reply.text("From the Context's model."))
+    second = answered(chat(alice, ctx["id"], QUESTION, remember=False))
+    # the same question, the same memory: the deployment model's cached answer is not reused
+    assert second["model"] == "context-chat" and second["cached"] is False
+    assert second["answer"] == "From the Context's model."
+    assert [r.model for r in scripted.requests_for("chat")] == [CHAT_MODEL, "context-chat"]
+
+
+def test_a_context_chat_model_with_an_unknown_provider_is_503(alice, ctx, configure) -> None:
+    configure(ctx, {"models": {"chat": {"provider": "nowhere", "model": "m"}}})
+    resp = chat(alice, ctx["id"], QUESTION, remember=False)
+    assert resp.status_code == 503
+    assert resp.json()["error"]["code"] == "chat_model_unavailable"

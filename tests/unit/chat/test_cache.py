@@ -10,7 +10,7 @@ CID = uuid.UUID(int=1)
 
 
 def key(question: str = "q", version: int = 1, subject: str = "alice") -> CacheKey:
-    return CacheKey(CID, subject, ("",), question, 8, version)
+    return CacheKey(CID, "", subject, ("",), question, 8, version)
 
 
 def value(text: str = "a") -> CachedAnswer:
