@@ -109,14 +109,14 @@ async def reflect(
         source_kind="reflection",
         derived_from=tuple(r["id"] for r, _ in picked),
     )
-    vectors = await _vectors_before(services, where, items, meta)
+    vectors = await _vectors_before(services, where, items, meta, sink)
     async with services.db.transaction() as conn:
         await services.gatekeeper.record(conn, request, list(verdicts.pending))
         await reconcile.lock_scope(conn, where)
         known = await reconcile.load_known(conn, where, items, vectors)
         plan = reconcile.make_plan(items, known, meta)
         missing = [t for t in reconcile.plan_texts(plan) if t not in vectors]
-        vectors.update(zip(missing, await embed_texts(services, missing), strict=True))
+        vectors.update(zip(missing, await embed_texts(services, missing, sink), strict=True))
         await reconcile.write_plan(conn, where, plan, meta, vectors, embedder_name(services))
         await sink.write(conn, context_id)
         await audit(
@@ -141,7 +141,11 @@ def _empty() -> dict[str, Any]:
 
 
 async def _vectors_before(
-    services: Services, where: WriteScope, items: list[Incoming], meta: reconcile.WriteMeta
+    services: Services,
+    where: WriteScope,
+    items: list[Incoming],
+    meta: reconcile.WriteMeta,
+    sink: gating.Bookings,
 ) -> dict[str, Vector]:
     """Entity names and the draft plan's texts, embedded before the transaction opens."""
     if not items:
@@ -151,4 +155,4 @@ async def _vectors_before(
         known = await reconcile.load_known(conn, where, items, {})
     texts = [*names, *reconcile.plan_texts(reconcile.make_plan(items, known, meta))]
     unique = list(dict.fromkeys(texts))
-    return dict(zip(unique, await embed_texts(services, unique), strict=True))
+    return dict(zip(unique, await embed_texts(services, unique, sink), strict=True))

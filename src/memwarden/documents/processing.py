@@ -129,7 +129,7 @@ async def _process(
         verdicts = await services.gatekeeper.row_gate(request, rows)
     chunks = chunk(text)
     items = gating.apply_verdicts(items, verdicts) + scan_items(chunks)
-    chunk_vectors = await embed_texts(services, chunks)
+    chunk_vectors = await embed_texts(services, chunks, sink)
     where = WriteScope(context_id, row["scope_path"], row["visibility"], row["owner_subject"])
     meta = reconcile.WriteMeta(
         row["id"], row["owner_subject"], warned=dict(verdicts.warned), source_kind="document"
@@ -154,7 +154,7 @@ async def _process(
         known = await reconcile.load_known(conn, where, items, {})
         plan = reconcile.make_plan(items, known, meta)
         texts = reconcile.plan_texts(plan)
-        vectors = dict(zip(texts, await embed_texts(services, texts), strict=True))
+        vectors = dict(zip(texts, await embed_texts(services, texts, sink), strict=True))
         await reconcile.write_plan(conn, where, plan, meta, vectors, embedder_name(services))
         await sink.write(conn, context_id)
         await store.finish(conn, context_id, row["id"], text)

@@ -193,3 +193,10 @@ class Embedder(Protocol):
     def dimensions(self) -> int: ...
 
     def embed(self, texts: list[str]) -> list[list[float]]: ...
+
+
+@runtime_checkable
+class CountingEmbedder(Embedder, Protocol):
+    """An embedder that bills tokens (a remote endpoint): it reports what each call used."""
+
+    def embed_counted(self, texts: list[str]) -> tuple[list[list[float]], Usage]: ...

@@ -71,6 +71,13 @@ def _usage(raw: Any, prompt_text: str, completion_text: str) -> Usage:
     return Usage(_estimate_tokens(prompt_text), _estimate_tokens(completion_text), estimated=True)
 
 
+def _embedding_usage(raw: Any, batch: list[str]) -> Usage:
+    prompt = getattr(raw, "prompt_tokens", None) if raw is not None else None
+    if isinstance(prompt, int):
+        return Usage(prompt, 0)
+    return Usage(sum(_estimate_tokens(t) for t in batch), 0, estimated=True)
+
+
 def _host(base_url: str) -> str:
     parts = urlsplit(base_url)
     return parts.netloc or base_url
@@ -348,7 +355,12 @@ class OpenAICompatEmbedder:
         self._client.close()
 
     def embed(self, texts: list[str]) -> list[list[float]]:
+        return self.embed_counted(texts)[0]
+
+    def embed_counted(self, texts: list[str]) -> tuple[list[list[float]], Usage]:
+        """Vectors, and the tokens the endpoint reports (chars/4 when it reports none)."""
         out: list[list[float]] = []
+        used = Usage()
         for start in range(0, len(texts), self.batch_size):
             batch = texts[start : start + self.batch_size]
             try:
@@ -357,10 +369,11 @@ class OpenAICompatEmbedder:
                 )
             except openai.APIError as exc:
                 _raise_transport(exc)
+            used = used + _embedding_usage(getattr(response, "usage", None), batch)
             rows = sorted(response.data, key=lambda item: item.index)
             if len(rows) != len(batch):
                 raise ModelOutputError("embedding reply has the wrong number of vectors")
             out.extend([float(x) for x in row.embedding] for row in rows)
         if out and self._dimensions is None:
             self._dimensions = len(out[0])
-        return out
+        return out, used

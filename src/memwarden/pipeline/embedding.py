@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
+from memwarden.models.base import CountingEmbedder, Usage, UsageSink
 from memwarden.models.local_embedder import EmbedderUnavailable
+from memwarden.pipeline.gating import Bookings
 from memwarden.store import ingest as store
 from memwarden.store.db import Conn
 
@@ -54,12 +56,23 @@ def length_groups(texts: Sequence[str]) -> list[list[int]]:
     return [groups[b] for b in sorted(groups)]
 
 
-def _embed_grouped(embedder: Any, texts: list[str]) -> list[list[float]]:
+STAGE = "embedding"
+
+
+def _embed_grouped(embedder: Any, texts: list[str]) -> tuple[list[list[float]], Usage | None]:
+    """Vectors in the texts' order, and the tokens billed (None: a local, unbilled model)."""
     out: list[list[float]] = [[] for _ in texts]
+    used: Usage | None = None
     for group in length_groups(texts):
-        for n, vector in zip(group, embedder.embed([texts[i] for i in group]), strict=True):
+        batch = [texts[i] for i in group]
+        if isinstance(embedder, CountingEmbedder):
+            vectors, usage = embedder.embed_counted(batch)
+            used = usage if used is None else used + usage
+        else:
+            vectors = embedder.embed(batch)
+        for n, vector in zip(group, vectors, strict=True):
             out[n] = vector
-    return out
+    return out, used
 
 
 class _ShortTextCache:
@@ -90,8 +103,13 @@ class _ShortTextCache:
 _CACHE = _ShortTextCache()
 
 
-async def embed_texts(services: Services, texts: Sequence[str]) -> list[Vector]:
-    """One vector per text, or None each when no usable embedder is installed."""
+async def embed_texts(
+    services: Services, texts: Sequence[str], usage: UsageSink | None = None
+) -> list[Vector]:
+    """One vector per text, or None each when no usable embedder is installed.
+
+    A billed embedder's tokens go to `usage` under the "embedding" stage (a cached vector
+    costs nothing); every caller that spends a Context's tokens passes its sink."""
     if not texts:
         return []
     embedder = services.models.embedder
@@ -100,10 +118,12 @@ async def embed_texts(services: Services, texts: Sequence[str]) -> list[Vector]:
     if not todo:
         return out
     try:
-        vectors = await asyncio.to_thread(_embed_grouped, embedder, [texts[n] for n in todo])
+        vectors, used = await asyncio.to_thread(_embed_grouped, embedder, [texts[n] for n in todo])
     except EmbedderUnavailable as exc:
         log.warning("embedder_unavailable", error=str(exc))
         return [None] * len(texts)
+    if used is not None and usage is not None:
+        await usage.book(STAGE, embedder.name, used)
     if vectors and len(vectors[0]) != DIMENSIONS:
         log.warning("embedding_dimensions_mismatch", got=len(vectors[0]), want=DIMENSIONS)
         return [None] * len(texts)
@@ -123,7 +143,9 @@ async def embed_records(
     """
     rows = await store.records_to_embed(conn, context_id, record_ids)
     texts = [text_for(r["kind"], r["content"], r["body"]) for r in rows]
-    vectors = await embed_texts(services, texts)
+    sink = Bookings()
+    vectors = await embed_texts(services, texts, sink)
+    await sink.write(conn, context_id)
     model = embedder_name(services)
     batch = [
         {

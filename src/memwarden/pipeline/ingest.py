@@ -141,7 +141,7 @@ async def _prepare(
     if rows:
         verdicts = await services.gatekeeper.row_gate(request, rows)
     items = gating.apply_verdicts(items, verdicts) + scan_items(chunk_text(text))
-    chunks, vectors = await _vectors_before(services, where, text, items)
+    chunks, vectors = await _vectors_before(services, where, text, items, sink)
     return _Prepared(request, verdict, verdicts, items, sink, chunks, vectors)
 
 
@@ -174,7 +174,7 @@ async def _commit(
     known = await reconcile.load_known(conn, where, ready.items, vectors)
     plan = reconcile.make_plan(ready.items, known, meta)
     missing = [t for t in reconcile.plan_texts(plan) if t not in vectors]
-    vectors.update(zip(missing, await embed_texts(services, missing), strict=True))
+    vectors.update(zip(missing, await embed_texts(services, missing, ready.sink), strict=True))
     await reconcile.write_plan(conn, where, plan, meta, vectors, embedder_name(services))
     await ready.sink.write(conn, where.context_id)
     await audit(
@@ -222,7 +222,11 @@ async def _extract(
 
 
 async def _vectors_before(
-    services: Services, where: WriteScope, text: str, items: list[Incoming]
+    services: Services,
+    where: WriteScope,
+    text: str,
+    items: list[Incoming],
+    sink: gating.Bookings,
 ) -> tuple[list[str], dict[str, Vector]]:
     """Embed chunks, entity names and the draft plan's texts in one call, before the
     transaction. The draft resolves names exactly; the plan under the lock may resolve one
@@ -236,4 +240,4 @@ async def _vectors_before(
         draft = reconcile.make_plan(items, known, reconcile.WriteMeta(new_id(), where.subject))
         texts += reconcile.plan_texts(draft)
     unique = list(dict.fromkeys(texts))
-    return chunks, dict(zip(unique, await embed_texts(services, unique), strict=True))
+    return chunks, dict(zip(unique, await embed_texts(services, unique, sink), strict=True))

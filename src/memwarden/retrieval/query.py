@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from memwarden.domain.grants import Caller
 from memwarden.errors import InvalidInput
 from memwarden.pipeline.embedding import embed_texts
+from memwarden.pipeline.gating import Bookings
 from memwarden.retrieval import traffic
 from memwarden.retrieval.reader import reader_for, render_chunk, render_record
 from memwarden.retrieval.search import RRF_K, candidate_count
@@ -142,12 +143,12 @@ async def _rank(conn: Conn, candidates: Candidates, chunk_ids: set[uuid.UUID]) -
     return [_ranked(rows) for rows in results]
 
 
-async def _vector(services: Services, req: QueryInput) -> list[float] | None:
+async def _vector(services: Services, req: QueryInput, sink: Bookings) -> list[float] | None:
     if req.mode == "lexical":
         return None
     if req.vector is not None:
         return list(req.vector)
-    return (await embed_texts(services, [req.query]))[0]
+    return (await embed_texts(services, [req.query], sink))[0]
 
 
 async def run_query(
@@ -162,7 +163,8 @@ async def run_query(
     if not text and req.mode == "lexical":
         return {"query": req.query, "hits": []}
     p = _plan(who, req)
-    embedding = asyncio.ensure_future(_vector(services, req))
+    sink = Bookings()  # a billed embedder's tokens for the query (a local one books none)
+    embedding = asyncio.ensure_future(_vector(services, req, sink))
     chunk_ids: set[uuid.UUID] = set()
     async with services.db.connection() as conn:
         lexical = _lexical(who, p, text) if text else []
@@ -180,6 +182,9 @@ async def run_query(
             for i, s in top
             if i in records or i in chunks
         ]
+    if sink.entries:
+        async with services.db.transaction() as conn:
+            await sink.write(conn, who.context_id)
     return {"query": req.query, "hits": hits}
 
 

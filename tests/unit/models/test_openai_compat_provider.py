@@ -328,6 +328,18 @@ def test_the_openai_embedder_returns_vectors_in_input_order_in_batches(
     assert all(b["encoding_format"] == "float" for b in bodies)
 
 
+def test_the_openai_embedder_reports_the_tokens_of_every_batch(
+    scripted: ScriptedModelServer,
+) -> None:
+    embedder = OpenAICompatEmbedder("emb", base_url=scripted.base_url, batch_size=2)
+    try:
+        vectors, usage = embedder.embed_counted(["one two", "three", "four five six"])
+    finally:
+        embedder.close()
+    assert len(vectors) == 3
+    assert (usage.prompt_tokens, usage.completion_tokens, usage.estimated) == (6, 0, False)
+
+
 def test_the_openai_embedder_maps_failures_to_transport_errors(
     scripted: ScriptedModelServer,
 ) -> None:
