@@ -76,7 +76,7 @@ async def load(svc: Any, size: int, contexts: int, rng: random.Random, np_rng: A
     words, weights = vocabulary()
     callers = [await make_caller(svc, f"ctx-{n}") for n in range(contexts)]
     async with svc.db.connection() as conn:  # bulk load first, build the ANN indexes after
-        await conn.execute("DROP INDEX chunk_embedding; DROP INDEX memory_embedding_hnsw")
+        await conn.execute("DROP INDEX chunk_embedding")
     centres = unit(np_rng.standard_normal((64, DIM)).astype(np.float32))
     per = size // contexts
     data: list[tuple[Any, list, np.ndarray]] = []
@@ -138,9 +138,7 @@ async def load(svc: Any, size: int, contexts: int, rng: random.Random, np_rng: A
                     )
             data.append((caller, list(zip(ids, bodies, strict=True)), vectors))
         await cur.execute(
-            "CREATE INDEX chunk_embedding ON chunk USING hnsw (embedding vector_cosine_ops);"
-            "CREATE INDEX memory_embedding_hnsw ON memory_embedding"
-            " USING hnsw (embedding vector_cosine_ops)"
+            "CREATE INDEX chunk_embedding ON chunk USING hnsw (embedding vector_cosine_ops)"
         )
         await cur.execute("VACUUM ANALYZE")  # steady state: GIN pending lists merged
     return data

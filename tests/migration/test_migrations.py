@@ -74,3 +74,11 @@ def test_the_vector_extension_and_job_queue_are_installed(db_url: str) -> None:
         ext = conn.execute("SELECT extversion FROM pg_extension WHERE extname='vector'").fetchone()
         jobs = conn.execute("SELECT to_regclass('procrastinate_jobs')").fetchone()
     assert ext is not None and jobs is not None and jobs[0] is not None
+
+
+def test_vector_history_has_no_ann_index_and_chunks_keep_theirs(db_url: str) -> None:
+    with psycopg.connect(db_url) as conn:
+        rows = conn.execute(
+            "SELECT tablename, indexname FROM pg_indexes WHERE indexdef ILIKE '%% USING hnsw %%'"
+        ).fetchall()
+    assert rows == [("chunk", "chunk_embedding")]

@@ -183,4 +183,4 @@ def test_the_vector_query_scans_eligible_rows_exactly_and_never_uses_the_ann_ind
         register_vector(conn)
         conn.execute("SET enable_seqscan = off")  # tempt the planner towards any index
         plan = "\n".join(r[0] for r in conn.execute("EXPLAIN " + q("search_vector"), params))
-    assert "memory_embedding_hnsw" not in plan
+    assert "hnsw" not in plan.casefold() and "memory_embedding" not in plan
