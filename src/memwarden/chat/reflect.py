@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from memwarden import budget
 from memwarden.admin.settings_service import read_config
 from memwarden.chat import prompting
 from memwarden.chat.service import chat_model
@@ -74,7 +75,7 @@ async def reflect(
                 " (set MEMWARDEN_MODEL_CHAT, or the Context's models.chat)",
                 code="reflection_model_unavailable",
             )
-        await gating.check_budget(conn, context_id, config)
+        await budget.check_budget(conn, context_id, config.token_budget)
         rows = await store.recent_memories(conn, who, item.limit)
     picked = prompting.bounded(rows, prompting.REFLECT_MEMORY_CHARS)
     if not picked:

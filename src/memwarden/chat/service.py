@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from memwarden import budget
 from memwarden.admin.settings_service import read_config
 from memwarden.chat import prompting
 from memwarden.chat.cache import CachedAnswer, CacheKey, cache_for, normalise_question
@@ -200,7 +201,7 @@ def prompts(turn: ChatTurn) -> tuple[str, str]:
 
 async def check_budget(services: Services, turn: ChatTurn) -> None:
     async with services.db.connection() as conn:
-        await gating.check_budget(conn, turn.context_id, turn.config)
+        await budget.check_budget(conn, turn.context_id, turn.config.token_budget)
 
 
 async def book(services: Services, context_id: uuid.UUID, sink: gating.Bookings) -> None:

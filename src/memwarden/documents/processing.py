@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import structlog
 
+from memwarden import budget
 from memwarden.admin.settings_service import read_config
 from memwarden.config import ContextConfig
 from memwarden.detectors.redaction import redact
@@ -105,7 +106,7 @@ async def _process(
     async with services.db.connection() as conn:
         try:
             config = await read_config(conn, context_id)
-            await gating.check_budget(conn, context_id, config)
+            await budget.check_budget(conn, context_id, config.token_budget)
         except BudgetExhausted:
             raise DocumentFailed("token_budget_exhausted") from None
         except AppError as exc:

@@ -11,6 +11,7 @@ import uuid
 from collections import defaultdict
 from typing import Any, Final
 
+from memwarden import budget
 from memwarden.admin.access import require_manage
 from memwarden.admin.settings_service import read_config
 from memwarden.bootstrap import Services
@@ -121,7 +122,7 @@ async def _judge(
         return Assessment("pass", (), "", error=True)
     if choice.provider is not None:
         async with svc.db.connection() as conn:
-            await usage.check_budget(conn, context_id, config.token_budget)
+            await budget.check_budget(conn, context_id, config.token_budget)
     result = await assess(text, config, choice, addendum or None)
     await usage.flush(svc.db, context_id, result.sink)
     return result

@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from memwarden import budget
 from memwarden.errors import JudgeDenied, JudgeRefused, JudgeUnavailable
 from memwarden.judge import usage
 from memwarden.judge.assess import Assessment, assess, detect
@@ -79,7 +80,7 @@ class Judge:
             return Assessment(*detected, excerpt(text, focus), error=True)
         if choice.provider is not None:
             async with self.services.db.connection() as conn:
-                await usage.check_budget(conn, request.context_id, request.config.token_budget)
+                await budget.check_budget(conn, request.context_id, request.config.token_budget)
         addendum = request.config.prompt_addendums.judge
         return await assess(text, request.config, choice, addendum)
 
@@ -124,7 +125,7 @@ class Judge:
         if choice.provider is None:
             return {}, False
         async with self.services.db.connection() as conn:
-            await usage.check_budget(conn, request.context_id, request.config.token_budget)
+            await budget.check_budget(conn, request.context_id, request.config.token_budget)
         addendum = request.config.prompt_addendums.judge
         try:
             return await judge_rows(choice.provider, addendum, rows, request.config, sink), False

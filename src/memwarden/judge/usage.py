@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
 
-from memwarden.config import TokenBudget
-from memwarden.errors import BudgetExhausted
 from memwarden.models.base import Usage
 from memwarden.store import audit as audit_store
 from memwarden.store.db import Conn, Database
@@ -38,20 +35,6 @@ class DeferredSink:
     @property
     def total_tokens(self) -> int:
         return sum(b.usage.total_tokens for b in self.bookings)
-
-
-def period_start(budget: TokenBudget, today: date | None = None) -> date:
-    today = today or datetime.now(UTC).date()
-    return today if budget.period == "day" else today.replace(day=1)
-
-
-async def check_budget(conn: Conn, context_id: uuid.UUID, budget: TokenBudget) -> None:
-    """Refuse a model call when the Context's token budget for the period is spent."""
-    if budget.limit is None:
-        return
-    spent = await audit_store.tokens_since(conn, context_id, period_start(budget))
-    if spent >= budget.limit:
-        raise BudgetExhausted("the Context's token budget for this period is spent")
 
 
 async def book(conn: Conn, context_id: uuid.UUID, sink: DeferredSink) -> None:

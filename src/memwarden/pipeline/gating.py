@@ -9,12 +9,10 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
 from typing import Any
 
 from memwarden.config import ContextConfig
 from memwarden.domain.reconcile_rules import Incoming
-from memwarden.errors import BudgetExhausted
 from memwarden.judge.interface import PendingJudgement, RowInput, RowVerdicts
 from memwarden.models.base import Usage
 from memwarden.pipeline.extraction import ExtractionDiff
@@ -92,24 +90,6 @@ class Bookings:
                 prompt_tokens=usage.prompt_tokens,
                 completion_tokens=usage.completion_tokens,
             )
-
-
-def period_start(period: str, today: date | None = None) -> date:
-    today = today or datetime.now(UTC).date()
-    return today if period == "day" else today.replace(day=1)
-
-
-async def check_budget(conn: Conn, context_id: uuid.UUID, config: ContextConfig) -> None:
-    """429 once the period's booked tokens reach the limit (checked before any model call)."""
-    budget = config.token_budget
-    if budget.limit is None:
-        return
-    used = await audit.tokens_since(conn, context_id, period_start(budget.period))
-    if used >= budget.limit:
-        raise BudgetExhausted(
-            "the Context's token budget for this period is spent",
-            extra={"limit": budget.limit, "used": used, "period": budget.period},
-        )
 
 
 def retain_payload(text: str, body: dict[str, Any], config: ContextConfig) -> dict[str, Any] | None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import structlog
 
+from memwarden import budget
 from memwarden.admin.access import require_context
 from memwarden.admin.settings_service import read_config
 from memwarden.config import ContextConfig
@@ -103,7 +104,7 @@ async def write_facts(
     async with services.db.connection() as conn:
         config = await read_config(conn, context_id)
         if item.infer == "full":
-            await gating.check_budget(conn, context_id, config)
+            await budget.check_budget(conn, context_id, config.token_budget)
         session = session or await check_session(conn, caller, context_id, scope, item.session_id)
     where = WriteScope(context_id, scope.path, scope.visibility, caller.subject)
     ready = await _prepare(services, caller, where, item, config, source)
