@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 
 from memwarden.logging_setup import configure_logging
@@ -127,3 +128,16 @@ def make_key(admin: httpx.Client) -> Callable[..., str]:
         return issued.json()["key"]
 
     return make
+
+
+@pytest.fixture
+def sql(db_url: str) -> Iterator[Callable[..., list[tuple]]]:
+    """Run SQL directly against the test's database (to check rows, or set up states the
+    API cannot)."""
+    with psycopg.connect(db_url, autocommit=True) as conn:
+
+        def run(query: str, params: Any = None) -> list[tuple]:
+            cur = conn.execute(query, params)
+            return cur.fetchall() if cur.description else []
+
+        yield run

@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
-import psycopg
 import pytest
 
 from memwarden.settings import Settings
@@ -64,14 +63,3 @@ def configure(admin: httpx.Client) -> Callable[[dict[str, Any], dict[str, Any]],
         assert resp.status_code == 200, resp.text
 
     return patch
-
-
-@pytest.fixture
-def sql(db_url: str) -> Iterator[Callable[..., list[tuple]]]:
-    with psycopg.connect(db_url, autocommit=True) as conn:
-
-        def run(query: str, params: Any = None) -> list[tuple]:
-            cur = conn.execute(query, params)
-            return cur.fetchall() if cur.description else []
-
-        yield run

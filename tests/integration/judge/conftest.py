@@ -49,17 +49,6 @@ def live(judge_settings: Settings) -> Iterator[LiveServer]:
 
 
 @pytest.fixture
-def sql(db_url: str) -> Iterator[Callable[..., list[tuple]]]:
-    with psycopg.connect(db_url, autocommit=True) as conn:
-
-        def run(query: str, params: Any = None) -> list[tuple]:
-            cur = conn.execute(query, params)
-            return cur.fetchall() if cur.description else []
-
-        yield run
-
-
-@pytest.fixture
 def judged(admin: httpx.Client, live: LiveServer) -> Callable[..., dict[str, Any]]:
     """A Context with the judge on (plus any config patch) and a full-grant key for alice."""
 

@@ -6,7 +6,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
-import psycopg
 import pytest
 
 
@@ -34,15 +33,3 @@ def client_for(live, ctx: dict[str, Any], make_key) -> Iterator[Callable[..., ht
     yield make
     for client in opened:
         client.close()
-
-
-@pytest.fixture
-def sql(db_url: str) -> Iterator[Callable[..., list[tuple]]]:
-    """Run SQL directly against the test database (to set up states the API cannot)."""
-    with psycopg.connect(db_url, autocommit=True) as conn:
-
-        def run(query: str, params: Any = None) -> list[tuple]:
-            cur = conn.execute(query, params)
-            return cur.fetchall() if cur.description else []
-
-        yield run

@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
-import psycopg
 import pytest
 
 from memwarden.settings import Settings
@@ -58,14 +57,3 @@ def ctx(make_context: Callable[..., dict[str, Any]]) -> dict[str, Any]:
 def alice(live: LiveServer, ctx: dict[str, Any]) -> Iterator[httpx.Client]:
     with live.client(ctx["key"]) as client:
         yield client
-
-
-@pytest.fixture
-def sql(db_url: str) -> Iterator[Callable[..., list[tuple]]]:
-    with psycopg.connect(db_url, autocommit=True) as conn:
-
-        def run(query: str, params: Any = None) -> list[tuple]:
-            cur = conn.execute(query, params)
-            return cur.fetchall() if cur.description else []
-
-        yield run
