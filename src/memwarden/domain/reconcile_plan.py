@@ -227,27 +227,28 @@ def last_wins(items: Sequence[Incoming]) -> list[Incoming]:
     return [i for n, i in enumerate(ordered) if (slot := _slot(i)) is None or last[slot] == n]
 
 
+def _forms(value: object) -> frozenset[str]:
+    """A value's identities as an attribute value and as a relation object."""
+    text = str(value)
+    return frozenset({normalise_value(text), normalise_name(text)} - {""})
+
+
 def _said(item: Incoming) -> tuple[str, str, frozenset[str]] | None:
     """(entity, key, value identities) that a fact or a correction's new value states,
-    for matching against a later correction's old value."""
+    for matching against a later correction's old value; a correction that ends the value
+    states none. None for items that are not about an entity's key."""
     d = item.data
     if item.kind == "attribute":
         entity, key, idents = d["entity"], d["key"], {normalise_value(str(d["value"]))}
     elif item.kind == "relation":
         entity, key = d["subject"], d["label"]
         idents = {normalise_name(str(d.get("object") or ""))}
-    elif item.kind == "correction" and normalise_value(str(d["newValue"])) not in NONE_VALUES:
-        new = str(d["newValue"])
-        entity, key, idents = d["entity"], d["key"], {normalise_value(new), normalise_name(new)}
+    elif item.kind == "correction":
+        ended = normalise_value(str(d["newValue"])) in NONE_VALUES
+        entity, key, idents = d["entity"], d["key"], set() if ended else _forms(d["newValue"])
     else:
         return None
-    return normalise_name(entity), normalise_key(key), frozenset(idents - {""})
-
-
-def _forms(value: object) -> frozenset[str]:
-    """A value's identities as an attribute value and as a relation object."""
-    text = str(value)
-    return frozenset({normalise_value(text), normalise_name(text)} - {""})
+    return normalise_name(entity), normalise_key(key), frozenset(set(idents) - {""})
 
 
 def net_of_corrections(
@@ -263,42 +264,35 @@ def net_of_corrections(
     slot (its `keep`), which it must not end. Held corrections change nothing: they may
     never be applied. Returns (item, keep) pairs in planning order.
     """
+    said = [_said(item) for item in items]
     keep: dict[tuple[str, str], set[str]] = {}
     corrected: set[tuple[str, str]] = set()
-    if not write_held:
-        for item in items:  # facts come before corrections (see _ORDER)
-            said = _said(item)
-            d = item.data
-            if item.kind == "correction":
-                if item.held:
-                    continue
-                group = (normalise_name(d["entity"]), normalise_key(d["key"]))
-                corrected.add(group)
-                slot = keep.setdefault(group, set())
-                old = d.get("oldValue")
-                if old is not None:
-                    slot -= _forms(old)
-                elif normalise_value(str(d["newValue"])) in NONE_VALUES:
-                    slot.clear()
-            if said is not None:
-                keep.setdefault(said[:2], set()).update(said[2])
+    for item, stated in zip(items, said, strict=True):  # facts before corrections (_ORDER)
+        if stated is None or write_held or (item.held and item.kind == "correction"):
+            continue
+        group, idents = stated[:2], stated[2]
+        slot = keep.setdefault(group, set())
+        if item.kind == "correction":
+            corrected.add(group)
+            old = item.data.get("oldValue")
+            if old is not None:
+                slot -= _forms(old)
+            elif not idents:  # ends every value
+                slot.clear()
+        slot |= idents
     out: list[tuple[Incoming, frozenset[str]]] = []
-    for item in items:
-        said = _said(item)
-        if write_held or item.held or said is None or said[:2] not in corrected:
+    for item, stated in zip(items, said, strict=True):
+        if stated is None or item.held or write_held or stated[:2] not in corrected:
             out.append((item, frozenset()))
             continue
-        slot = keep[said[:2]]
-        if said[2] & slot:
-            out.append((item, frozenset(slot) if item.kind == "correction" else frozenset()))
+        slot, idents = frozenset(keep[stated[:2]]), stated[2]
+        if item.kind == "correction" and not idents:  # an ending correction
+            out.append((item, slot))
+        elif idents & slot:  # still stated once the write's corrections apply
+            out.append((item, slot if item.kind == "correction" else frozenset()))
         elif item.kind == "correction" and item.data.get("oldValue") is not None:
             ended = Incoming(item.row_id, item.kind, {**item.data, "newValue": "none"})
-            out.append((ended, frozenset(slot)))
-    for n, (item, _) in enumerate(out):  # ending corrections spare what the write asserts
-        if item.kind == "correction" and not item.held and not write_held and _said(item) is None:
-            d = item.data
-            slot = keep.get((normalise_name(d["entity"]), normalise_key(d["key"])), set())
-            out[n] = (item, frozenset(slot))
+            out.append((ended, slot))
     return out
 
 
