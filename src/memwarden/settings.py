@@ -19,6 +19,14 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 STAGES = ("judge", "extraction", "adjudication", "chat", "embedding")
 
 
+# Settings accepted but read by nothing yet: `/health` and `memwarden doctor` name each one
+# that is set, the docs test checks the README marks each "not yet active", and the change
+# that builds the feature deletes its entry here.
+INACTIVE_SETTINGS: dict[str, str] = {
+    "model_adjudication": "pair adjudication (memory hygiene) is not built yet",
+}
+
+
 def _default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir("memwarden"))
 
@@ -57,6 +65,16 @@ class Settings(BaseSettings):
     @property
     def files_dir(self) -> Path:
         return self.data_dir / "files"
+
+
+def inactive_settings(settings: Settings) -> list[dict[str, str]]:
+    """Each inactive setting given a value other than its default, by variable name."""
+    return [
+        {"setting": f"MEMWARDEN_{name.upper()}", "reason": reason}
+        for name, reason in INACTIVE_SETTINGS.items()
+        if getattr(settings, name)
+        != Settings.model_fields[name].get_default(call_default_factory=True)
+    ]
 
 
 def _toml_values(path: Path) -> dict[str, Any]:
