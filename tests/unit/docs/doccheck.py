@@ -22,7 +22,7 @@ from pydantic import BaseModel
 ROOT = Path(__file__).resolve().parents[3]
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 _ROUTE = re.compile(
-    r"\b((?:GET|POST|PUT|PATCH|DELETE)(?:\|(?:GET|POST|PUT|PATCH|DELETE))*) (/[^\s`|)]*)"
+    r"\b((?:GET|POST|PUT|PATCH|DELETE)(?:\|(?:GET|POST|PUT|PATCH|DELETE))*) (/[^\s`|)?#]*)"
 )
 _PARAM = re.compile(r"\{[^}/]*\}")
 _COMMAND = re.compile(r"\bmemwarden((?: [a-z][a-z0-9-]*(?:\|[a-z][a-z0-9-]*)*)+)")
