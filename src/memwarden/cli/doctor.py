@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 from typing import Any
 
@@ -10,7 +11,7 @@ from rich.table import Table
 
 from memwarden.cli.runner import console
 from memwarden.logging_setup import configure_logging
-from memwarden.settings import get_settings, inactive_settings
+from memwarden.settings import get_settings, inactive_settings, unknown_variables
 
 MIN_FREE_BYTES = 1024**3
 
@@ -77,6 +78,8 @@ def run_doctor() -> int:
         row(
             f"inactive:{item['setting']}", False, f"set, but not yet active: {item['reason']}", True
         )
+    for name in unknown_variables(os.environ):
+        row(f"unknown:{name}", False, "not a memwarden setting: ignored", warn=True)
     for ctx in contexts:
         fields = ", ".join(sorted(ctx["fields"]))
         detail = f"Context {ctx['context_id']} sets fields not yet active: {fields}"

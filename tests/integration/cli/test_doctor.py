@@ -1,4 +1,4 @@
-"""`memwarden doctor` says which accepted settings do nothing yet, and for which Context."""
+"""`memwarden doctor` says which settings do nothing (yet), and for which Context."""
 
 from __future__ import annotations
 
@@ -46,6 +46,7 @@ def test_doctor_names_inactive_deployment_settings_and_context_fields(
         "doctor",
         MEMWARDEN_MODEL_ADJUDICATION="openai:pairs",
         MEMWARDEN_OPENAI_BASE_URL="http://127.0.0.1:9/v1",
+        MEMWARDEN_MODEL_CONSOLIDATION="openai:small",  # DESIGN names it; no setting reads it
     )
     assert result.returncode == 0, result.stdout + result.stderr  # a warning, not a failure
     lines = result.stdout.splitlines()
@@ -55,3 +56,5 @@ def test_doctor_names_inactive_deployment_settings_and_context_fields(
     assert context, result.stdout
     assert cid in context[0]
     assert "hygiene.review_band_low" in context[0] and "prompt_addendums.gist" in context[0]
+    unknown = [line for line in lines if "unknown:MEMWARDEN_MODEL_CONSOLIDATION" in line]
+    assert unknown and "ignored" in unknown[0]

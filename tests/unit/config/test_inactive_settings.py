@@ -9,7 +9,7 @@ from memwarden.config import (
     apply_patch,
     inactive_fields_set,
 )
-from memwarden.settings import INACTIVE_SETTINGS, Settings, inactive_settings
+from memwarden.settings import INACTIVE_SETTINGS, Settings, inactive_settings, unknown_variables
 from tests.unit.docs.doccheck import config_paths
 
 
@@ -51,3 +51,15 @@ def test_an_inactive_deployment_setting_is_reported_only_when_set() -> None:
     reported = inactive_settings(Settings(model_adjudication="openai:gpt-4o-mini"))
     assert [r["setting"] for r in reported] == ["MEMWARDEN_MODEL_ADJUDICATION"]
     assert "not built yet" in reported[0]["reason"]
+
+
+def test_memwarden_variables_that_nothing_reads_are_named() -> None:
+    environ = {
+        "MEMWARDEN_DATA_DIR": "/tmp/x",
+        "memwarden_log_level": "INFO",
+        "MEMWARDEN_URL": "http://127.0.0.1:8420",
+        "MEMWARDEN_MODEL_CONSOLIDATION": "openai:small",
+        "MEMWARDEN_DATABSE_URL": "postgresql://typo",
+        "PATH": "/usr/bin",
+    }
+    assert unknown_variables(environ) == ["MEMWARDEN_DATABSE_URL", "MEMWARDEN_MODEL_CONSOLIDATION"]

@@ -14,12 +14,9 @@ from functools import cache
 import pytest
 
 from memwarden.config import INACTIVE_CONFIG_FIELDS, ContextConfig, ModelChoice
-from memwarden.settings import INACTIVE_SETTINGS, Settings
+from memwarden.settings import INACTIVE_SETTINGS, OTHER_VARIABLES, Settings
 from tests.unit.docs import doccheck
 from tests.unit.docs.doccheck import CliCommand
-
-# Environment variables read outside `Settings`: by the settings loader and the CLI.
-OTHER_ENV = ("MEMWARDEN_CONFIG_FILE",)
 
 
 @cache
@@ -54,7 +51,13 @@ def tools() -> list[str]:
 def env_names() -> list[str]:
     names = [f"MEMWARDEN_{name.upper()}" for name in Settings.model_fields]
     names += [env for command in commands() for env in command.envvars]
-    return list(dict.fromkeys([*names, *OTHER_ENV]))
+    return list(dict.fromkeys([*names, *OTHER_VARIABLES]))
+
+
+def test_every_variable_the_cli_reads_is_known_to_the_settings_module() -> None:
+    """`settings.OTHER_VARIABLES` is what doctor treats as read; the CLI must not read more."""
+    cli_vars = {env for command in commands() for env in command.envvars}
+    assert cli_vars <= set(OTHER_VARIABLES)
 
 
 def config_paths() -> list[str]:
