@@ -9,6 +9,7 @@ to fail on a text that leaves one item out.
 from __future__ import annotations
 
 import asyncio
+import re
 from functools import cache
 
 import pytest
@@ -187,7 +188,7 @@ def test_each_check_fails_on_the_real_docs_minus_one_item(check: str) -> None:
     real = text()
     if check == "routes":
         item = "DELETE /api/v1/contexts/{context_id}/keys/{key_id}"
-        cut = real.replace(item, "")
+        cut = re.sub(r"DELETE /api/v1/contexts/\{[^}]*\}/keys/\{[^}]*\}", "", real)
         assert doccheck.missing_routes(routes(), cut) == [item]
     elif check == "cli":
         cut = real.replace("--compare-current", "")
