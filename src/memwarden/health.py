@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 from memwarden.bootstrap import Services
+from memwarden.settings import inactive_settings
 
 HEARTBEAT_WINDOW_S = 60
 
@@ -63,4 +64,12 @@ async def check_health(svc: Services) -> dict[str, Any]:
         overall = "degraded"
     else:
         overall = "ok"
-    return {"status": overall, "database": database, "worker": workers, "models": models}
+    return {
+        "status": overall,
+        "database": database,
+        "worker": workers,
+        "models": models,
+        # Settings that are set but do nothing yet: the operator should know, the service
+        # is not less healthy for it.
+        "inactive_settings": inactive_settings(svc.settings),
+    }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -17,6 +18,24 @@ from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 STAGES = ("judge", "extraction", "adjudication", "chat", "embedding")
+
+
+# Settings accepted but read by nothing yet: `/health` and `memwarden doctor` name each one
+# that is set, the docs test checks the README marks each "not yet active", and the change
+# that builds the feature deletes its entry here.
+INACTIVE_SETTINGS: dict[str, str] = {
+    "model_adjudication": "pair adjudication (memory hygiene) is not built yet",
+}
+
+
+# MEMWARDEN_* variables read outside `Settings`: the settings file's name, and the reviewer
+# CLI's server, key and Context. Any other MEMWARDEN_* variable is read by nothing.
+OTHER_VARIABLES = (
+    "MEMWARDEN_CONFIG_FILE",
+    "MEMWARDEN_URL",
+    "MEMWARDEN_API_KEY",
+    "MEMWARDEN_CONTEXT_ID",
+)
 
 
 def _default_data_dir() -> Path:
@@ -57,6 +76,31 @@ class Settings(BaseSettings):
     @property
     def files_dir(self) -> Path:
         return self.data_dir / "files"
+
+
+def inactive_settings(settings: Settings) -> list[dict[str, str]]:
+    """Each inactive setting given a value other than its default, by variable name."""
+    return [
+        {"setting": f"MEMWARDEN_{name.upper()}", "reason": reason}
+        for name, reason in INACTIVE_SETTINGS.items()
+        if getattr(settings, name)
+        != Settings.model_fields[name].get_default(call_default_factory=True)
+    ]
+
+
+def unknown_variables(environ: Mapping[str, str]) -> list[str]:
+    """MEMWARDEN_* variables nothing reads (a typo, or a stage that does not exist).
+
+    `Settings` ignores unknown names so that one environment can serve several versions;
+    `memwarden doctor` names them, so an ignored choice is not a silent one.
+    """
+    known = {f"MEMWARDEN_{name.upper()}" for name in Settings.model_fields}
+    known.update(OTHER_VARIABLES)
+    return sorted(
+        name
+        for name in environ
+        if name.upper().startswith("MEMWARDEN_") and name.upper() not in known
+    )
 
 
 def _toml_values(path: Path) -> dict[str, Any]:

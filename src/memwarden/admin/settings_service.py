@@ -12,6 +12,7 @@ from memwarden.config import (
     ContextConfig,
     apply_patch,
     dump_config,
+    inactive_fields_set,
     load_config,
 )
 from memwarden.domain.grants import Caller
@@ -66,3 +67,22 @@ async def patch_config(
             target_id=context_id,
         )
     return dump_config(updated)
+
+
+async def inactive_fields_by_context(db: Database) -> list[dict[str, Any]]:
+    """Per Context, the accepted fields it sets that have no effect yet (for `doctor`).
+
+    A Context whose configuration cannot be read is left out: writes to it are refused
+    until it is repaired, which is reported where it matters (503 `config_unreadable`).
+    """
+    async with db.connection() as conn:
+        rows = await store.list_context_configs(conn)
+    report: list[dict[str, Any]] = []
+    for row in rows:
+        try:
+            fields = inactive_fields_set(load_config(row["config"]))
+        except ConfigUnreadable:
+            continue
+        if fields:
+            report.append({"context_id": str(row["id"]), "name": row["name"], "fields": fields})
+    return report

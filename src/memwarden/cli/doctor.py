@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
+from typing import Any
 
 from rich.table import Table
 
 from memwarden.cli.runner import console
 from memwarden.logging_setup import configure_logging
-from memwarden.settings import get_settings
+from memwarden.settings import get_settings, inactive_settings, unknown_variables
 
 MIN_FREE_BYTES = 1024**3
 
@@ -36,20 +38,22 @@ def run_doctor() -> int:
     )
 
     database = None
+    contexts: list[dict[str, Any]] = []
     try:
+        from memwarden.admin.settings_service import inactive_fields_by_context
         from memwarden.bootstrap import build_services
         from memwarden.health import check_health
 
         services = build_services(settings)
 
-        async def probe() -> dict:
+        async def probe() -> tuple[dict[str, Any], list[dict[str, Any]]]:
             await services.db.open()
             try:
-                return await check_health(services)
+                return await check_health(services), await inactive_fields_by_context(services.db)
             finally:
                 await services.db.close()
 
-        report = asyncio.run(probe())
+        report, contexts = asyncio.run(probe())
         database = report["database"]
     except Exception as exc:
         row("database", False, f"{type(exc).__name__}: {exc}")
@@ -68,5 +72,17 @@ def run_doctor() -> int:
         row(f"model:{stage}", True, choice or "offline default", warn=False)
     if settings.openai_base_url:
         row("openai endpoint", True, settings.openai_base_url)
+    # Accepted settings that do nothing yet (settings.INACTIVE_SETTINGS and
+    # config.INACTIVE_CONFIG_FIELDS): warned, never failed, so a config stays valid.
+    for item in inactive_settings(settings):
+        row(
+            f"inactive:{item['setting']}", False, f"set, but not yet active: {item['reason']}", True
+        )
+    for name in unknown_variables(os.environ):
+        row(f"unknown:{name}", False, "not a memwarden setting: ignored", warn=True)
+    for ctx in contexts:
+        fields = ", ".join(sorted(ctx["fields"]))
+        detail = f"Context {ctx['context_id']} sets fields not yet active: {fields}"
+        row(f"inactive:context {ctx['name']}", False, detail, warn=True)
     console.print(table)
     return 1 if failures else 0

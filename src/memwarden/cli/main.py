@@ -84,7 +84,7 @@ def serve(
 def worker_cmd(
     concurrency: Annotated[int, typer.Option(help="Jobs run at once.")] = 2,
 ) -> None:
-    """Run a job worker (documents, hygiene, retention purge) until interrupted."""
+    """Run a job worker (document processing, retention purge) until interrupted."""
     from memwarden.jobs import runtime
 
     async def work(services: Any) -> None:

@@ -109,3 +109,9 @@ async def key_grants(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> dict |
     """A key's own narrowing and its principal's current grants (for replay)."""
     cur = await conn.execute(q("principal_grants_for_key"), {"context_id": context_id, "id": id})
     return await cur.fetchone()
+
+
+async def list_context_configs(conn: Conn) -> list[dict]:
+    """Every Context's stored configuration, for deployment-wide reports (`doctor`)."""
+    cur = await conn.execute(q("list_context_configs"))
+    return await cur.fetchall()

@@ -72,3 +72,6 @@ SELECT k.capabilities, k.scope_prefix, k.revoked_at, p.subject,
                 '{}') AS principal_grants
 FROM api_key k JOIN principal p ON p.context_id = k.context_id AND p.id = k.principal_id
 WHERE k.context_id = %(context_id)s AND k.id = %(id)s
+
+-- list_context_configs --
+SELECT id, name, config FROM context ORDER BY created_at, id

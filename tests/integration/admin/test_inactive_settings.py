@@ -1,0 +1,31 @@
+"""/health names every deployment setting that is set but does nothing yet."""
+
+from __future__ import annotations
+
+import httpx
+
+from memwarden.settings import Settings
+from tests.support.live import LiveServer
+from tests.support.scripted_model import ScriptedModelServer
+
+
+def test_health_lists_no_inactive_settings_when_none_is_set(anon: httpx.Client) -> None:
+    assert anon.get("/health").json()["inactive_settings"] == []
+
+
+def test_health_names_a_set_adjudication_model_as_not_yet_active(
+    settings: Settings, scripted: ScriptedModelServer
+) -> None:
+    configured = settings.model_copy(
+        update={"openai_base_url": scripted.base_url, "model_adjudication": "openai:pairs"}
+    )
+    server = LiveServer(configured).start()
+    try:
+        with server.client() as client:
+            body = client.get("/health").json()
+    finally:
+        server.stop()
+    assert [item["setting"] for item in body["inactive_settings"]] == [
+        "MEMWARDEN_MODEL_ADJUDICATION"
+    ]
+    assert "not built yet" in body["inactive_settings"][0]["reason"]
