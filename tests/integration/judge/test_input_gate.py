@@ -277,16 +277,17 @@ def test_a_fail_on_facts_keeps_the_redacted_request_when_retain_inputs_is_on(
     assert expires_later
 
 
-def test_a_warn_is_retained_only_when_its_entry_is_recorded(gates, judged, scripted, sql) -> None:
+def test_a_warn_is_recorded_but_never_retained_for_replay(gates, judged, scripted, sql) -> None:
+    """A warned write goes ahead (or is held): only a refused request is kept for replay."""
     cfg = {"judge": {"retain_inputs": True}}
     ctx = judged(retain_inputs=True)
     scripted.respond_with("judge", verdict("warn", "policy"))
     req = gate_request(ctx, "hmm", config=cfg, payload={"content": "hmm"})
     out = gate(gates, req)
-    assert sql("SELECT count(*) FROM retained_input") == [(0,)]
     assert out.pending is not None
     (jid,) = record(gates, req, [out.pending])
-    assert sql("SELECT judgement_id FROM retained_input") == [(jid,)]
+    assert sql("SELECT id FROM judgement") == [(jid,)]
+    assert sql("SELECT count(*) FROM retained_input") == [(0,)]
 
 
 def test_content_past_eight_windows_is_a_judge_error_with_detectors_only(
