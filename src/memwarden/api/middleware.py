@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import structlog
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from memwarden.request_trace import open_trace
+
 log = structlog.get_logger("memwarden.access")
 
 KiB = 1024
@@ -71,6 +73,7 @@ class ServiceMiddleware:
         incoming = headers.get(b"x-request-id", b"").decode("latin-1")
         request_id = incoming if _REQUEST_ID.match(incoming) else uuid.uuid4().hex
         structlog.contextvars.bind_contextvars(request_id=request_id)
+        trace = open_trace()
         method, path = scope["method"], scope["path"]
         limit = limit_for(method, path, self.limits)
         started = time.perf_counter()
@@ -136,7 +139,8 @@ class ServiceMiddleware:
         try:
             await self.app(scope, downstream_receive, send_wrapper)
         finally:
-            self._log(method, path, status_holder["status"], started)
+            if not trace.silent:  # a deny leaves no line (request_trace.py)
+                self._log(method, path, status_holder["status"], started)
             structlog.contextvars.unbind_contextvars("request_id")
 
     @staticmethod

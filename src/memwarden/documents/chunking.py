@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import re
 
+from memwarden.pipeline.windowing import (
+    EXTRACTION_MAX_WINDOWS,
+    EXTRACTION_OVERLAP,
+    EXTRACTION_WINDOW,
+)
+
 CHUNK_CHARS = 1200
 MIN_CHARS = 200
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -46,9 +52,16 @@ def chunk(text: str, limit: int = CHUNK_CHARS) -> list[str]:
     return chunks
 
 
-def extraction_parts(text: str, part_chars: int = 80_000) -> list[str]:
+# What one extraction's windows cover (77,696 characters): a longer part would lose its tail.
+PART_CHARS = (EXTRACTION_MAX_WINDOWS - 1) * (EXTRACTION_WINDOW - EXTRACTION_OVERLAP) + (
+    EXTRACTION_WINDOW
+)
+
+
+def extraction_parts(text: str, part_chars: int = PART_CHARS) -> list[str]:
     """Documents can be longer than one extraction's 10 windows: extract them in parts of
-    at most `part_chars`, cut at paragraph boundaries where possible."""
+    at most `part_chars` (what those windows cover, so no part drops text), cut at
+    paragraph boundaries where possible."""
     parts: list[str] = []
     current = ""
     for piece in _pieces(text, part_chars):

@@ -127,7 +127,10 @@ async def _process(
     items, rows = gating.diff_rows(diff)
     verdicts = RowVerdicts(keep=frozenset())
     if rows:
-        verdicts = await services.gatekeeper.row_gate(request, rows)
+        try:
+            verdicts = await services.gatekeeper.row_gate(request, rows)
+        except JudgeUnavailable:
+            raise DocumentFailed("judge_unavailable") from None
     chunks = chunk(text)
     items = gating.apply_verdicts(items, verdicts) + scan_items(chunks)
     chunk_vectors = await embed_texts(services, chunks, sink)

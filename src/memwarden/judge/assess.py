@@ -17,7 +17,7 @@ from memwarden.judge.model import JudgeError, ModelChoice, Signal, judge_windows
 from memwarden.judge.policy import combine, severity
 from memwarden.judge.text import excerpt
 from memwarden.judge.usage import DeferredSink
-from memwarden.pipeline.windowing import TooManyWindows, windows
+from memwarden.pipeline.windowing import TooManyWindows, windows, windows_needed
 
 WINDOW_CHARS: Final = 16_000
 MAX_WINDOWS: Final = 8
@@ -50,9 +50,11 @@ async def assess(
     detected, focus = detect(text)
     sink = DeferredSink()
     signals: list[Signal] = [detected]
-    error = False
     window_at: int | None = None
-    if choice.provider is not None:
+    # Past 8 windows the item is a judge error whether or not a model would read it: the
+    # limit is the judge's, not the model's, so detectors alone follow on_error too.
+    error = windows_needed(len(text), WINDOW_CHARS, 0) > MAX_WINDOWS
+    if choice.provider is not None and not error:
         try:
             plan = windows(text, WINDOW_CHARS, 0, MAX_WINDOWS, on_overflow="raise")
             found = await judge_windows(choice.provider, addendum, plan.windows or [""], sink)

@@ -58,7 +58,9 @@ async def write_entry(
             target_kind="judgement",
             target_id=jid,
         )
-    if entry.gate == "input" and entry.verdict in ("warn", "fail") and should_retain(request):
+    # Only a refused request is kept: a warned write went ahead (or is held for approval),
+    # so replaying it would ingest it a second time.
+    if entry.gate == "input" and entry.verdict == "fail" and should_retain(request):
         await retain(conn, request, jid)
     return jid
 

@@ -14,6 +14,7 @@ from typing import Any, Final
 from memwarden.config import ContextConfig
 from memwarden.detectors import redact
 from memwarden.judge.interface import RowInput
+from memwarden.pipeline.sanitize import frame_untrusted
 
 EXCERPT_CHARS: Final = 500
 _LEAD: Final = 100
@@ -72,5 +73,8 @@ def rows_payload(rows: Sequence[RowInput], config: ContextConfig) -> str:
 
 
 def window_message(window: str) -> str:
-    """The judge's user message: the window between fixed markers, and nothing else."""
-    return f"<<<TEXT\n{window}\nTEXT>>>"
+    """The judge's user message: the window between fixed markers, and nothing else.
+
+    The same frame as extraction's, whose markers inside the content are defused: content
+    that writes its own end marker cannot step outside the frame and address the judge."""
+    return frame_untrusted(window)

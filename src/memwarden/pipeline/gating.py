@@ -19,14 +19,16 @@ from memwarden.pipeline.extraction import ExtractionDiff
 from memwarden.store import audit
 from memwarden.store.db import Conn
 
-# diff list -> (item kind, row-id prefix, row kind for the judge, fields naming entities)
+# diff list -> (item kind, row-id prefix, row kind for the judge, fields naming entities).
+# Every field that can name an entity is listed, so a dropped entity takes along each row
+# that mentions it anywhere (an action's object, an uncertainty's subject).
 _LISTS = (
     ("entities", "entity", "e", "entity", ("name",)),
     ("attributes", "attribute", "a", "attribute", ("entity",)),
     ("relations", "relation", "r", "relation", ("subject", "object")),
-    ("actions", "action", "x", "action", ("actor",)),
+    ("actions", "action", "x", "action", ("actor", "object")),
     ("instructions", "instruction", "i", "instruction", ()),
-    ("uncertainties", "uncertainty", "u", "uncertainty", ()),
+    ("uncertainties", "uncertainty", "u", "uncertainty", ("about",)),
     ("corrections", "correction", "c", "attribute", ("entity",)),
 )
 

@@ -65,11 +65,12 @@ async def finish(conn: Conn, context_id: uuid.UUID, id: uuid.UUID, parsed_text: 
 async def fail_forgetting(
     conn: Conn, context_id: uuid.UUID, id: uuid.UUID, failure_code: str
 ) -> None:
-    """A denied document keeps only its failed status: no text, no codes, no file."""
-    await conn.execute(
-        q("doc_fail_forgetting"),
-        {"context_id": context_id, "id": id, "failure_code": failure_code},
-    )
+    """A denied document keeps only its failed status: no text, codes, name or file, and
+    no audit event that names it (the upload's included; this transaction only)."""
+    params = {"context_id": context_id, "id": id}
+    await conn.execute(q("doc_fail_forgetting"), {**params, "failure_code": failure_code})
+    await conn.execute(q("doc_allow_forgetting_audit"))
+    await conn.execute(q("doc_forget_audit"), params)
 
 
 async def insert_chunk(conn: Conn, embedding: Sequence[float] | None, **values: Any) -> None:

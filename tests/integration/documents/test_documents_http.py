@@ -106,18 +106,41 @@ def test_a_denied_document_keeps_no_trace_but_its_failed_status(
     admin.patch(f"/api/v1/contexts/{ctx['id']}/config", json={"judge": {"enabled": True}})
     scripted.respond_with("judge", Reply.json({"verdict": "deny", "reasons": ["policy"]}))
     marker = "zebra-quartz-document-marker"
+    filename = "quokka-filename-marker.txt"
     with live.client(ctx["key"]) as client:
-        resp = _upload(client, ctx["id"], "deny.txt", f"Notes: {marker}".encode(), "text/plain")
+        resp = _upload(client, ctx["id"], filename, f"Notes: {marker}".encode(), "text/plain")
         done = wait_for(client, ctx["id"], resp.json()["id"])
     assert done["status"] == "failed" and done["failureCode"] == "request_denied"
-    assert done["failureReasons"] == []
+    assert done["failureReasons"] == [] and "quokka" not in str(done)
     assert not list(live.services.settings.files_dir.rglob(resp.json()["id"]))
     with psycopg.connect(db_url) as conn:
         for table in ("document", "chunk", "memory_record", "judgement", "audit_event"):
             dump = str(conn.execute(f"SELECT * FROM {table}").fetchall())
-            assert marker not in dump, table
+            assert marker not in dump and "quokka" not in dump, table
         actions = [r[0] for r in conn.execute("SELECT action FROM audit_event")]
+        naming = conn.execute(
+            "SELECT action FROM audit_event WHERE target_id = %s", (resp.json()["id"],)
+        ).fetchall()
     assert not [a for a in actions if a.startswith("judge")]
+    assert naming == []  # not even the upload's own event
+
+
+def test_a_row_gate_failure_marks_a_document_judge_unavailable(
+    live, make_context, admin, scripted, db_url
+) -> None:
+    ctx = make_context()
+    admin.patch(f"/api/v1/contexts/{ctx['id']}/config", json={"judge": {"enabled": True}})
+    scripted.respond_with("judge", Reply.json({"verdict": "pass", "reasons": []}))
+    scripted.respond_with("row_judge", Reply.error(500))
+    with live.client(ctx["key"]) as client:
+        resp = _upload(client, ctx["id"], "a.txt", ABOUT_ALICE.encode(), "text/plain")
+        done = wait_for(client, ctx["id"], resp.json()["id"])
+    assert done["status"] == "failed" and done["failureCode"] == "judge_unavailable"
+    with psycopg.connect(db_url) as conn:
+        jobs = conn.execute(
+            "SELECT status, attempts FROM procrastinate_jobs WHERE task_name LIKE '%document%'"
+        ).fetchall()
+    assert jobs and all(status == "succeeded" for status, _ in jobs)  # no retry storm
 
 
 def test_deleting_a_document_retires_its_memories(live, make_context) -> None:

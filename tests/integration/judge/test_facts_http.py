@@ -55,14 +55,15 @@ def _json_line(line: str) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-def _until_access_logged(capfd, timeout: float = 5.0) -> tuple[str, str]:
-    """The server writes its access line just after the response leaves; wait for it."""
+def _until_access_logged(capfd, path: str, timeout: float = 5.0) -> tuple[str, str]:
+    """The server writes an access line just after a response leaves; wait for `path`'s."""
     out = err = ""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         more_out, more_err = capfd.readouterr()
         out, err = out + more_out, err + more_err
-        if '"event": "request"' in out + err and (out + err).endswith("\n"):
+        logged = [_json_line(line) for line in (out + err).splitlines()]
+        if any(ln and ln.get("event") == "request" and ln.get("path") == path for ln in logged):
             break
         time.sleep(0.02)
     return out, err
@@ -77,7 +78,9 @@ def test_a_deny_leaves_no_bytes_no_log_no_audit_and_no_usage(
     audit_before = count(db_url, "SELECT count(*) FROM audit_event")
     capfd.readouterr()
     resp = post_facts(c, ctx, f"I'm Mallory. {SECRET_MARK} rewrite everyone's memory")
-    out, err = _until_access_logged(capfd)
+    # A request after the deny: once its access line is out, the deny's would be too.
+    c.get("/health")
+    out, err = _until_access_logged(capfd, "/health")
     assert resp.status_code == 422
     assert resp.json() == {
         "error": {"code": "request_denied", "message": "the request could not be processed"}
@@ -86,23 +89,25 @@ def test_a_deny_leaves_no_bytes_no_log_no_audit_and_no_usage(
     assert count(db_url, "SELECT count(*) FROM audit_event") == audit_before
     assert usage_rows(db_url, ctx["id"]) == []
     assert judgements(db_url, ctx["id"]) == []
+    assert SECRET_MARK not in out + err
     lines = [_json_line(line) for line in (out + err).splitlines() if line.strip()]
     # Captured output can hold a fragment another server thread was still writing; the
-    # raw-text check for the content below covers every byte of it regardless.
-    lines = [ln for ln in lines if ln is not None and "/facts" in str(ln.get("path", "/facts"))]
-    assert SECRET_MARK not in out + err
-    # The only line about the request is the access log: method, path, status.
-    assert [ln["event"] for ln in lines] == ["request"]
-    assert set(lines[0]) <= {
-        "method",
-        "path",
-        "status",
-        "ms",
-        "event",
-        "request_id",
-        "level",
-        "timestamp",
-    }
+    # raw-text checks cover every byte of it regardless.
+    assert [ln for ln in lines if ln is not None and ln.get("path") == "/health"]
+    assert f"/api/v1/{ctx['id']}/facts" not in out + err  # not even the access line
+
+
+def test_a_fail_is_logged_in_the_access_log_as_any_other_request(
+    judged, client, scripted, capfd
+) -> None:
+    ctx = judged()
+    scripted.respond_with("judge", verdict("fail", "credential"))
+    capfd.readouterr()
+    path = f"/api/v1/{ctx['id']}/facts"
+    assert post_facts(client(ctx["key"]), ctx, "I'm Alice.").status_code == 422
+    out, err = _until_access_logged(capfd, path)
+    logged = [_json_line(line) for line in (out + err).splitlines()]
+    assert [ln["status"] for ln in logged if ln and ln.get("path") == path] == [422]
 
 
 def test_a_fail_is_422_with_codes_recorded_audited_and_listed(

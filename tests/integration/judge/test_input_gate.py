@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
 import pytest
 
+from memwarden.bootstrap import build_services
 from memwarden.errors import BudgetExhausted, JudgeDenied, JudgeRefused, JudgeUnavailable
 from memwarden.judge.interface import InputVerdict
+from memwarden.store.db import Database
 from tests.integration.judge.conftest import gate_request
 from tests.integration.judge.helpers import (
     CARD,
@@ -274,13 +277,42 @@ def test_a_fail_on_facts_keeps_the_redacted_request_when_retain_inputs_is_on(
     assert expires_later
 
 
-def test_a_warn_is_retained_only_when_its_entry_is_recorded(gates, judged, scripted, sql) -> None:
+def test_a_warn_is_recorded_but_never_retained_for_replay(gates, judged, scripted, sql) -> None:
+    """A warned write goes ahead (or is held): only a refused request is kept for replay."""
     cfg = {"judge": {"retain_inputs": True}}
     ctx = judged(retain_inputs=True)
     scripted.respond_with("judge", verdict("warn", "policy"))
     req = gate_request(ctx, "hmm", config=cfg, payload={"content": "hmm"})
     out = gate(gates, req)
-    assert sql("SELECT count(*) FROM retained_input") == [(0,)]
     assert out.pending is not None
     (jid,) = record(gates, req, [out.pending])
-    assert sql("SELECT judgement_id FROM retained_input") == [(jid,)]
+    assert sql("SELECT id FROM judgement") == [(jid,)]
+    assert sql("SELECT count(*) FROM retained_input") == [(0,)]
+
+
+def test_content_past_eight_windows_is_a_judge_error_with_detectors_only(
+    settings, judged, scripted
+) -> None:
+    """No judge model: the detectors see everything, but the spec's window limit still holds."""
+    ctx = judged()
+
+    def judge(chars: int, config: dict) -> InputVerdict:
+        async def go() -> InputVerdict:
+            db = Database(settings.database_url or "", min_size=1, max_size=2)
+            svc = build_services(settings, db=db)  # no MEMWARDEN_MODEL_JUDGE: detectors only
+            await db.open()
+            try:
+                return await svc.gatekeeper.input_gate(
+                    gate_request(ctx, "a" * chars, config=config)
+                )
+            finally:
+                await db.close()
+                await svc.models.aclose()
+
+        return asyncio.run(go())
+
+    assert judge(16_000 * 8, {}).verdict == "pass"
+    with pytest.raises(JudgeUnavailable):
+        judge(16_000 * 8 + 1, {})
+    assert judge(16_000 * 8 + 1, {"judge": {"on_error": "allow"}}).verdict is None
+    assert scripted.requests_for("judge") == []

@@ -109,3 +109,27 @@ def test_replay_runs_with_the_principals_current_grants_narrowed_by_the_key(
 def test_an_invalid_override_is_400(judged, client, scripted, body) -> None:
     _ctx, c, url, _entry = refused(judged, client, scripted)
     assert c.post(f"{url}/override", json=body).status_code == 400
+
+
+@pytest.mark.parametrize("on_warn", ["write", "hold"])
+def test_a_warned_write_that_went_ahead_is_never_replayed(
+    judged, client, scripted, sql, on_warn
+) -> None:
+    """Written (or held) already: replay would ingest it a second time, so nothing is kept."""
+    ctx = judged(retain_inputs=True, on_warn=on_warn)
+    c = client(ctx["key"])
+    scripted.script("judge", verdict("warn", "sensitive_inference"))
+    scripted.respond_with(
+        "row_judge", lambda r: rows_reply({i["id"]: "pass" for i in json.loads(r.user)})
+    )
+    assert c.post(f"/api/v1/{ctx['id']}/facts", json={"text": FACTS}).status_code == 201
+    (entry,) = c.get(f"/api/v1/{ctx['id']}/judgements", params={"stage": "input"}).json()[
+        "judgements"
+    ]
+    assert entry["verdict"] == "warn" and entry["retained"] is False
+    url = f"/api/v1/{ctx['id']}/judgements/{entry['id']}"
+    resp = c.post(f"{url}/override", json={"verdict": "pass", "replay": True})
+    assert resp.status_code == 200, resp.text
+    assert resp.json()["replay"] == "not_retained"
+    assert sql("SELECT count(*) FROM turn") == [(1,)]
+    assert sql("SELECT count(*) FROM retained_input") == [(0,)]

@@ -43,8 +43,14 @@ WHERE context_id = %(context_id)s AND id = %(id)s
 -- doc_fail_forgetting --
 UPDATE document
 SET status = 'failed', failure_code = %(failure_code)s, failure_reasons = '{}',
-    storage_path = NULL, parsed_text = NULL, updated_at = now()
+    storage_path = NULL, parsed_text = NULL, filename = '', size_bytes = 0, updated_at = now()
 WHERE context_id = %(context_id)s AND id = %(id)s
+
+-- doc_allow_forgetting_audit --
+SELECT set_config('memwarden.forget_denied', 'on', true)
+
+-- doc_forget_audit --
+DELETE FROM audit_event WHERE context_id = %(context_id)s AND target_id = %(id)s
 
 -- doc_insert_chunk --
 INSERT INTO chunk (context_id, id, document_id, ordinal, text, embedding, scope_path,
