@@ -76,6 +76,16 @@ _STREET: Final = re.compile(
     r"Court|Ct\.?|Close|Crescent|Terrace|Place|Square|Gardens|Parkway|Highway|Hwy)\b"
 )
 _ANY_DIGIT: Final = re.compile(r"\d")
+# A number introduced by one of these labels is a record number, not a phone: "Case #00412345",
+# "PO 4509053618", "ref: 737-865-2088". Underscores count as boundaries (`order_id: ...`).
+_RECORD_LABEL: Final = re.compile(
+    r"(?i:(?<![A-Za-z])(?:case|ticket|tkt|incident|inc|order|po|purchase\s+order|invoice|inv|"
+    r"claim|ref|reference|rma|tracking|shipment|parcel|sku|part|serial|build|job|run|pid|"
+    r"issue|bug|pr|request|req|transaction|txn|confirmation|booking|reservation|"
+    r"policy\s+claim|account\s+(?:no|number)|acct)(?![A-Za-z]))"
+    r"(?:[\s_-]*(?:id|no\.?|num(?:ber)?|ref(?:erence)?|#))?[\s:#.=-]*$"
+)
+_RECORD_LABEL_REACH: Final = 32
 _PHONE_REGIONS: Final = ("US", "GB")
 _DIGIT_RUN: Final = re.compile(r"\+?\(?\d[\d ()./-]{5,22}\d")
 _ID_WORDS: Final = (
@@ -157,6 +167,8 @@ def _phones(text: str) -> Iterator[Finding]:
             continue
         lo = max(0, run.start() - 2)
         window = text[lo : run.end() + 12]
+        if _record_number(text, run.start()):
+            continue
         for region in _PHONE_REGIONS:
             for match in phonenumbers.PhoneNumberMatcher(
                 window, region, phonenumbers.Leniency.VALID
@@ -165,6 +177,13 @@ def _phones(text: str) -> Iterator[Finding]:
                 if span not in seen:
                     seen.add(span)
                     yield _finding("phone", *span, 0.9)
+
+
+def _record_number(text: str, start: int) -> bool:
+    """True when the digits at `start` follow a record label on the same line."""
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[max(line_start, start - _RECORD_LABEL_REACH) : start]
+    return _RECORD_LABEL.search(before) is not None
 
 
 def _identifiers(text: str) -> Iterator[Finding]:

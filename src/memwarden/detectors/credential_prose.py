@@ -1,0 +1,198 @@
+"""Credentials said in sentences and typed into commands, not written as `key = value`.
+
+People hand secrets to an assistant the way they would to a colleague: "the router login is
+root / Tr0ub4dor&3", "username jdoe, password K_Gj3...", "the alarm code is 8842", a
+`curl -u user:pass` line, a list of one-time backup codes. Each rule needs a credential word
+*and* a value shaped like a secret, so prose about passwords ("the password must be 12
+characters") and identifiers next to such words ("login 09:14") stay silent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final
+
+from memwarden.detectors.findings import CREDENTIAL, Finding
+from memwarden.detectors.secret_values import (
+    char_classes,
+    is_identifier_shaped,
+    is_placeholder,
+)
+
+# "<key> [for|of|on the NAS|my account] (is|was|:|=|nothing) <value>".
+_PLAIN: Final = re.compile(
+    r"(?i:\b(?P<key>password|passwort|passcode|passphrase|passwd|pwd|pw|pass|pin|contraseña|"
+    r"mot de passe|api key|access token|secret key|auth token|recovery key|wi-?fi key|key|"
+    r"(?:2fa|mfa|totp|otp)\s+(?:seed|secret|key)|"
+    r"(?:alarm|door|gate|garage|access|entry|keypad|security|unlock|safe)\s+code|"
+    r"(?:safe\s+|lock\s+)?combination)\b)"
+    r"(?P<about>\s+(?:for|of|to|on|at)\s+(?:the\s+|my\s+|our\s+|your\s+|this\s+|that\s+)?"
+    r"[\w'.-]+(?:\s+[\w'.-]+){0,2}?)?"
+    r"(?:\s+(?P<verb>is|was|are|ist|es|est|=|->)|\s*(?P<colon>[:=])|(?(about)(?!)|(?P<bare>)))"
+    r"\s+(?P<q>[\"'`]?)(?P<val>[^\s\"'`]+)(?P=q)"
+)
+_CODE_KEYS: Final = ("code", "combination", "pin")
+_SEED_KEYS: Final = ("seed", "2fa", "mfa", "totp", "otp")
+_BASE32: Final = re.compile(r"^[A-Z2-7]{16,}=*$")
+_CODE_VALUE: Final = re.compile(r"^\d(?:[\d-]*\d)?$")
+
+# "login is root / pw", "creds: jdoe:pw", "user sam / ...": a cue word, then within the same
+# line a user, a slash or colon, and a value.
+_PAIR_CUE: Final = re.compile(
+    r"(?i:\b(?:log\s?in|logon|sign[\s-]?in|creds|credentials|account|user(?:name)?)\b)"
+)
+_PAIR: Final = re.compile(
+    r"(?<![\w@.+/:-])(?P<user>[A-Za-z0-9._@+-]{2,64})[ \t]*(?:/|:)[ \t]*(?P<val>[^\s,;'\"]{6,})"
+)
+_PAIR_WINDOW: Final = 60
+# "sign in as jdoe with BbC^...", "log in as admin using pw".
+_SIGN_IN_AS: Final = re.compile(
+    r"(?i:\b(?:sign|log)(?:ged)?[\s-]?in\s+as\s+)[^\s,]+\s+(?i:with|using)"
+    r"(?:\s+(?i:password|pw|pass))?\s+(?P<q>[\"'`]?)(?P<val>[^\s\"'`]+)(?P=q)"
+)
+
+# Command lines: `curl -u user:pw`, `--password pw`, `mysql -pPW`, `docker login -p pw`,
+# requests' `auth=('user', 'pw')`.
+_USER_COLON_PASS: Final = re.compile(
+    r"(?:^|\s)(?:-u|--user)[ \t]+(?P<q>['\"]?)[^\s:'\"]+:(?P<val>[^\s'\"]+)(?P=q)"
+)
+_LONG_FLAG: Final = re.compile(
+    r"(?:^|\s)--(?:password|passwd|pass|token|api-key|apikey|secret|client-secret)"
+    r"(?:=|[ \t]+)(?P<q>['\"]?)(?P<val>[^\s'\"-][^\s'\"]*)(?P=q)"
+)
+_SHORT_FLAG_COMMANDS: Final = re.compile(
+    r"\b(?:mysql\w*|mariadb\w*|(?:docker|podman|nerdctl|helm\s+registry|oras)\s+login|"
+    r"sshpass|redis-cli)\b"
+)
+_SHORT_FLAG: Final = re.compile(
+    r"(?:^|\s)-[pa](?:[ \t]+)?(?P<q>['\"]?)(?P<val>[^\s'\"-][^\s'\"]*)(?P=q)"
+)
+_AUTH_TUPLE: Final = re.compile(
+    r"\bauth\s*=\s*[(\[]\s*(['\"])[^'\"\n]*\1\s*,\s*(['\"])(?P<val>[^'\"\n]+)\2"
+)
+
+# "backup codes: 4821-9932 1177-0456 ..." - three or more one-time codes after the cue.
+_CODES_CUE: Final = re.compile(
+    r"(?i:\b(?:backup|recovery|scratch|one[\s-]time|2fa|mfa|emergency|verification)"
+    r"(?:\s+[\w-]+){0,2}?\s+codes?\b)"
+)
+_CODE_TOKEN: Final = re.compile(
+    r"(?<![\w-])(?:[A-Za-z0-9]{4,5}-[A-Za-z0-9]{4,5}|\d{6,10})(?![\w-])"
+)
+_CODES_WINDOW: Final = 400
+_MIN_CODES: Final = 3
+
+
+def _finding(detector: str, start: int, end: int, score: float) -> Finding:
+    return Finding(CREDENTIAL, detector, start, end, score)
+
+
+def _looks_generated(value: str, *, min_length: int = 6) -> bool:
+    """Mixed characters with a digit or symbol: `K_Gj3UGw`, `Blue-Harbor-1987`, not `reset`."""
+    if len(value) < min_length or "://" in value or value.startswith(("/", "~", "./")):
+        return False
+    if is_identifier_shaped(value) or value.isdigit():
+        return False
+    has_digit_or_symbol = any(c.isdigit() or not c.isalnum() for c in value)
+    return char_classes(value) >= 2 and has_digit_or_symbol
+
+
+def _plain_value_ok(key: str, value: str, match: re.Match[str]) -> bool:
+    lowered = key.lower()
+    quoted = bool(match.group("q"))
+    bare = match.group("bare") is not None
+    if lowered.endswith(_CODE_KEYS):
+        digits = sum(c.isdigit() for c in value)
+        return bool(_CODE_VALUE.match(value)) and digits >= 4
+    if lowered.startswith(_SEED_KEYS) and lowered.endswith(("seed", "secret", "key")):
+        return bool(_BASE32.match(value)) or _looks_generated(value, min_length=12)
+    if lowered == "key":  # a bare "key" is everywhere: only a clearly generated value counts
+        return char_classes(value) >= 3 and _looks_generated(value, min_length=8)
+    if value.isdigit():
+        return not bare and len(value) >= 4
+    if bare and not quoted:
+        return _looks_generated(value)
+    # Outside quotes, a lowercase word is probably prose ("password is required").
+    return quoted or char_classes(value) >= 2
+
+
+def _plain_language(text: str) -> Iterator[Finding]:
+    for match in _PLAIN.finditer(text):
+        key = re.sub(r"\s+", " ", match.group("key"))
+        value = match.group("val").rstrip(".,;:!?)")
+        if not value or is_placeholder(value, key):
+            continue
+        if not _plain_value_ok(key, value, match):
+            continue
+        start = match.start("val")
+        yield _finding("plain_language_password", start, start + len(value), 0.8)
+
+
+def _pair_values(text: str) -> Iterator[re.Match[str]]:
+    for cue in _PAIR_CUE.finditer(text):
+        line_end = text.find("\n", cue.end())
+        end = min(cue.end() + _PAIR_WINDOW, len(text) if line_end < 0 else line_end)
+        position = cue.end()
+        # Candidates overlap ("NAS: deploy / pw"), so step one character past each start.
+        while (match := _PAIR.search(text, position, end)) is not None:
+            yield match
+            position = match.start() + 1
+    yield from _SIGN_IN_AS.finditer(text)
+
+
+def _pairs(text: str) -> Iterator[Finding]:
+    seen: set[int] = set()
+    for match in _pair_values(text):
+        value = match.group("val").rstrip(".,;:!?)")
+        start = match.start("val")
+        if start in seen or "/" in value:  # a path or URL, not a password
+            continue
+        if is_placeholder(value) or not _looks_generated(value):
+            continue
+        seen.add(start)
+        yield _finding("login_pair", start, start + len(value), 0.8)
+
+
+def _command_lines(text: str) -> Iterator[Finding]:
+    for pattern in (_USER_COLON_PASS, _LONG_FLAG, _AUTH_TUPLE):
+        for match in pattern.finditer(text):
+            value = match.group("val")
+            if is_placeholder(value) or len(value) < 4:
+                continue
+            yield _finding("command_line_secret", match.start("val"), match.end("val"), 0.9)
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        if _SHORT_FLAG_COMMANDS.search(line):
+            for match in _SHORT_FLAG.finditer(line):
+                value = match.group("val")
+                if is_placeholder(value) or len(value) < 4 or value.isdigit():
+                    continue
+                start = offset + match.start("val")
+                yield _finding("command_line_secret", start, start + len(value), 0.9)
+        offset += len(line)
+
+
+def _code_lists(text: str) -> Iterator[Finding]:
+    for cue in _CODES_CUE.finditer(text):
+        window_end = min(len(text), cue.end() + _CODES_WINDOW)
+        codes = [
+            m
+            for m in _CODE_TOKEN.finditer(text, cue.end(), window_end)
+            if any(c.isdigit() for c in m.group())
+        ]
+        if len(codes) >= _MIN_CODES:
+            yield _finding("backup_codes", codes[0].start(), codes[-1].end(), 0.9)
+
+
+def find_credentials_in_prose(text: str) -> list[Finding]:
+    """Credential spans said in words, login pairs, command lines and one-time code lists."""
+    findings = list(_plain_language(text))
+    lowered = text.lower()
+    if "/" in text or ":" in text or " as " in lowered:
+        findings.extend(_pairs(text))
+    if "-" in text or "auth" in lowered:
+        findings.extend(_command_lines(text))
+    if "code" in lowered:
+        findings.extend(_code_lists(text))
+    return findings
