@@ -21,12 +21,17 @@ from memwarden.detectors.secret_values import (
 )
 
 # "<key> [for|of|on the NAS|my account] (is|was|:|=|nothing) <value>".
-_PLAIN: Final = re.compile(
-    r"(?i:\b(?P<key>password|passwort|passcode|passphrase|passwd|pwd|pw|pass|pin|contraseña|"
+_PLAIN_KEYS: Final = (
+    r"password|passwort|passcode|passphrase|passwd|pwd|pw|pass|pin|contraseña|"
     r"mot de passe|api key|access token|secret key|auth token|recovery key|wi-?fi key|key|"
     r"(?:2fa|mfa|totp|otp)\s+(?:seed|secret|key)|"
     r"(?:alarm|door|gate|garage|access|entry|keypad|security|unlock|safe)\s+code|"
-    r"(?:safe\s+|lock\s+)?combination)\b)"
+    r"(?:safe\s+|lock\s+)?combination"
+)
+# The keys alone, matched on lowercased text: far cheaper than the case-insensitive pattern.
+_PLAIN_KEY_LOWER: Final = re.compile(r"\b(?:" + _PLAIN_KEYS + r")\b")
+_PLAIN: Final = re.compile(
+    r"(?i:\b(?P<key>" + _PLAIN_KEYS + r")\b)"
     r"(?P<about>\s+(?:for|of|to|on|at)\s+(?:the\s+|my\s+|our\s+|your\s+|this\s+|that\s+)?"
     r"[\w'.-]+(?:\s+[\w'.-]+){0,2}?)?"
     r"(?:\s+(?P<verb>is|was|are|ist|es|est|=|->)|\s*(?P<colon>[:=])|(?(about)(?!)|(?P<bare>)))"
@@ -39,8 +44,8 @@ _CODE_VALUE: Final = re.compile(r"^\d(?:[\d-]*\d)?$")
 
 # "login is root / pw", "creds: jdoe:pw", "user sam / ...": a cue word, then within the same
 # line a user, a slash or colon, and a value.
-_PAIR_CUE: Final = re.compile(
-    r"(?i:\b(?:log\s?in|logon|sign[\s-]?in|creds|credentials|account|user(?:name)?)\b)"
+_PAIR_CUE: Final = re.compile(  # matched on lowercased text
+    r"\b(?:log\s?in|logon|sign[\s-]?in|creds|credentials|account|user(?:name)?)\b"
 )
 _PAIR: Final = re.compile(
     r"(?<![\w@.+/:-])(?P<user>[A-Za-z0-9._@+-]{2,64})[ \t]*(?:/|:)[ \t]*(?P<val>[^\s,;'\"]{6,})"
@@ -65,6 +70,7 @@ _SHORT_FLAG_COMMANDS: Final = re.compile(
     r"\b(?:mysql\w*|mariadb\w*|(?:docker|podman|nerdctl|helm\s+registry|oras)\s+login|"
     r"sshpass|redis-cli)\b"
 )
+_SHORT_FLAG_WORDS: Final = ("mysql", "mariadb", "login", "sshpass", "redis-cli")
 _SHORT_FLAG: Final = re.compile(
     r"(?:^|\s)-[pa](?:[ \t]+)?(?P<q>['\"]?)(?P<val>[^\s'\"-][^\s'\"]*)(?P=q)"
 )
@@ -73,9 +79,9 @@ _AUTH_TUPLE: Final = re.compile(
 )
 
 # "backup codes: 4821-9932 1177-0456 ..." - three or more one-time codes after the cue.
-_CODES_CUE: Final = re.compile(
-    r"(?i:\b(?:backup|recovery|scratch|one[\s-]time|2fa|mfa|emergency|verification)"
-    r"(?:\s+[\w-]+){0,2}?\s+codes?\b)"
+_CODES_CUE: Final = re.compile(  # matched on lowercased text
+    r"\b(?:backup|recovery|scratch|one[\s-]time|2fa|mfa|emergency|verification)"
+    r"(?:\s+[\w-]+){0,2}?\s+codes?\b"
 )
 _CODE_TOKEN: Final = re.compile(
     r"(?<![\w-])(?:[A-Za-z0-9]{4,5}-[A-Za-z0-9]{4,5}|\d{6,10})(?![\w-])"
@@ -117,8 +123,19 @@ def _plain_value_ok(key: str, value: str, match: re.Match[str]) -> bool:
     return quoted or char_classes(value) >= 2
 
 
+def _plain_matches(text: str) -> Iterator[re.Match[str]]:
+    lowered = _lowered(text)
+    if lowered is text:  # lowercasing would move offsets (rare scripts), or nothing to lower
+        yield from _PLAIN.finditer(text)
+        return
+    for key in _PLAIN_KEY_LOWER.finditer(lowered):
+        if (match := _PLAIN.match(text, key.start())) is not None:
+            yield match
+
+
 def _plain_language(text: str) -> Iterator[Finding]:
-    for match in _PLAIN.finditer(text):
+    seen: set[int] = set()
+    for match in _plain_matches(text):
         key = re.sub(r"\s+", " ", match.group("key"))
         value = match.group("val").rstrip(".,;:!?)")
         if not value or is_placeholder(value, key):
@@ -126,11 +143,19 @@ def _plain_language(text: str) -> Iterator[Finding]:
         if not _plain_value_ok(key, value, match):
             continue
         start = match.start("val")
-        yield _finding("plain_language_password", start, start + len(value), 0.8)
+        if start not in seen:
+            seen.add(start)
+            yield _finding("plain_language_password", start, start + len(value), 0.8)
+
+
+def _lowered(text: str) -> str:
+    """Lowercased text with the same offsets; unchanged text when lowercasing would move them."""
+    lowered = text.lower()
+    return lowered if len(lowered) == len(text) else text
 
 
 def _pair_values(text: str) -> Iterator[re.Match[str]]:
-    for cue in _PAIR_CUE.finditer(text):
+    for cue in _PAIR_CUE.finditer(_lowered(text)):
         line_end = text.find("\n", cue.end())
         end = min(cue.end() + _PAIR_WINDOW, len(text) if line_end < 0 else line_end)
         position = cue.end()
@@ -155,12 +180,17 @@ def _pairs(text: str) -> Iterator[Finding]:
 
 
 def _command_lines(text: str) -> Iterator[Finding]:
-    for pattern in (_USER_COLON_PASS, _LONG_FLAG, _AUTH_TUPLE):
+    patterns = [_USER_COLON_PASS, _LONG_FLAG] if "-" in text else []
+    if "auth" in text:
+        patterns.append(_AUTH_TUPLE)
+    for pattern in patterns:
         for match in pattern.finditer(text):
             value = match.group("val")
             if is_placeholder(value) or len(value) < 4:
                 continue
             yield _finding("command_line_secret", match.start("val"), match.end("val"), 0.9)
+    if not any(word in text for word in _SHORT_FLAG_WORDS):
+        return
     offset = 0
     for line in text.splitlines(keepends=True):
         if _SHORT_FLAG_COMMANDS.search(line):
@@ -174,7 +204,7 @@ def _command_lines(text: str) -> Iterator[Finding]:
 
 
 def _code_lists(text: str) -> Iterator[Finding]:
-    for cue in _CODES_CUE.finditer(text):
+    for cue in _CODES_CUE.finditer(_lowered(text)):
         window_end = min(len(text), cue.end() + _CODES_WINDOW)
         codes = [
             m
@@ -185,14 +215,45 @@ def _code_lists(text: str) -> Iterator[Finding]:
             yield _finding("backup_codes", codes[0].start(), codes[-1].end(), 0.9)
 
 
+_PLAIN_ANCHORS: Final = (
+    "pass",
+    "pw",
+    "pin",
+    "key",
+    "token",
+    "seed",
+    "secret",
+    "code",
+    "combination",
+    "contraseña",
+)
+_PAIR_ANCHORS: Final = ("log", "sign", "cred", "account", "user")
+_CODES_ANCHORS: Final = (
+    "backup",
+    "recovery",
+    "scratch",
+    "one-time",
+    "one time",
+    "2fa",
+    "mfa",
+    "emergency",
+    "verification",
+)
+
+
 def find_credentials_in_prose(text: str) -> list[Finding]:
     """Credential spans said in words, login pairs, command lines and one-time code lists."""
-    findings = list(_plain_language(text))
+    # Each rule runs only when a word it needs is in the text: most text has none of them.
     lowered = text.lower()
-    if "/" in text or ":" in text or " as " in lowered:
+    findings: list[Finding] = []
+    if any(anchor in lowered for anchor in _PLAIN_ANCHORS):
+        findings.extend(_plain_language(text))
+    if ("/" in text or ":" in text or " as " in lowered) and any(
+        anchor in lowered for anchor in _PAIR_ANCHORS
+    ):
         findings.extend(_pairs(text))
-    if "-" in text or "auth" in lowered:
+    if " -" in text or text.startswith("-") or "\n-" in text or "auth" in lowered:
         findings.extend(_command_lines(text))
-    if "code" in lowered:
+    if "code" in lowered and any(anchor in lowered for anchor in _CODES_ANCHORS):
         findings.extend(_code_lists(text))
     return findings
