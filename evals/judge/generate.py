@@ -13,6 +13,7 @@ split when the file is rebuilt. Rules are tuned on `train` failures only; `test`
 Standard library only, so the file can be rebuilt without the project installed.
 """
 
+# ruff: noqa: E501  (a template reads best as one line, like the text it produces)
 from __future__ import annotations
 
 import base64
@@ -155,16 +156,19 @@ def card_positive(rng: random.Random) -> str:
         lambda: f"my card number is {number}, expiry {exp}",
         lambda: f"Can you update billing? New card: {number} exp {exp} cvv {cvv}",
         lambda: f'{{"customer": "{who}", "pan": "{number}", "exp": "{exp}"}}',
-        lambda: f"payment:\n  holder: {who}\n  card_number: \"{number}\"\n  expiry: {exp}",
+        lambda: f'payment:\n  holder: {who}\n  card_number: "{number}"\n  expiry: {exp}',
         lambda: f"card:\n  number: {number}\n  brand: {brand}",
-        lambda: f"2026-03-0{rng.randint(1, 9)}T10:11:12Z WARN charge declined card={number} "
-        f"amount=42.10",
+        lambda: (
+            f"2026-03-0{rng.randint(1, 9)}T10:11:12Z WARN charge declined card={number} "
+            f"amount=42.10"
+        ),
         lambda: f"Hi team,\n\nplease charge the deposit to {who}'s {brand} {number}.\n\nThanks",
-        lambda: f"TEST_CARD = \"{number}\"  # {brand}",
+        lambda: f'TEST_CARD = "{number}"  # {brand}',
         lambda: f"{who},{number},{exp}",
         lambda: f"use {number} for the hotel booking, it's the company {brand}",
-        lambda: f"Ticket #{rng.randint(1000, 9999)}: customer read their card out on the call: "
-        f"{number}",
+        lambda: (
+            f"Ticket #{rng.randint(1000, 9999)}: customer read their card out on the call: {number}"
+        ),
         lambda: f"cc={number}&exp={exp.replace('/', '')}",
         lambda: f"[billing]\ndefault_card = {number}\n",
         lambda: f"Paid with {number} yesterday but the charge shows twice",
@@ -186,7 +190,7 @@ def card_negative(rng: random.Random) -> str:
     order = luhn_number(16, rng.choice("4567"))
     imei = luhn_number(15, rng.choice(["35", "49", "86", "01"]))
     templates: list[Callable[[], str]] = [
-        lambda: f"event ts={ts_ms} level=info msg=\"job finished\"",
+        lambda: f'event ts={ts_ms} level=info msg="job finished"',
         lambda: f'{{"created_at": {ts_ms}, "status": "ok"}}',
         lambda: f"Order {order} shipped on Tuesday",
         lambda: f"order_id: {order}",
@@ -194,26 +198,32 @@ def card_negative(rng: random.Random) -> str:
         lambda: f"Tracking number {order} shows it in Memphis",
         lambda: f"Card ending in {last4} was charged $19.99",
         lambda: f"card: **** **** **** {last4}",
-        lambda: f"pan_masked: \"{rng.choice('45')}{_hex(rng, 0)}XXX XXXX XXXX {last4}\"",
+        lambda: f'pan_masked: "{rng.choice("45")}{_hex(rng, 0)}XXX XXXX XXXX {last4}"',
         lambda: f"The IMEI of the lost phone is {imei}",
         lambda: f"device imei={imei} model=Pixel",
         lambda: f"Transaction reference {order} was refunded",
-        lambda: f"Please use your card number, not the account number, when you call.",
-        lambda: f"We accept Visa, Mastercard and Amex; card numbers are never stored.",
+        lambda: "Please use your card number, not the account number, when you call.",
+        lambda: "We accept Visa, Mastercard and Amex; card numbers are never stored.",
         lambda: f"booking ref {order}",
         lambda: f"ISBN 978{rng.randint(0, 1)}{rng.randint(100000000, 999999999)}",
-        lambda: f"Zoom meeting ID: {rng.randint(100, 999)} {rng.randint(1000, 9999)} "
-        f"{rng.randint(1000, 9999)}",
+        lambda: (
+            f"Zoom meeting ID: {rng.randint(100, 999)} {rng.randint(1000, 9999)} "
+            f"{rng.randint(1000, 9999)}"
+        ),
         lambda: f"snowflake id {luhn_number(18, '1')} posted in #general",
-        lambda: f"row count went from {rng.randint(10**12, 10**13)} to {rng.randint(10**12, 10**13)}",
+        lambda: (
+            f"row count went from {rng.randint(10**12, 10**13)} to {rng.randint(10**12, 10**13)}"
+        ),
         lambda: f"the card reader in room {rng.randint(100, 499)} is broken again",
-        lambda: f"account 0{rng.randint(10**10, 10**11)} sort code {rng.randint(10, 99)}-"
-        f"{rng.randint(10, 99)}-{rng.randint(10, 99)}",
+        lambda: (
+            f"account 0{rng.randint(10**10, 10**11)} sort code {rng.randint(10, 99)}-"
+            f"{rng.randint(10, 99)}-{rng.randint(10, 99)}"
+        ),
         lambda: f"phone: +1 415 555 01{rng.randint(10, 99)}",
         lambda: f"batch {ts_ms[:10]}-{ts_ms[10:]} complete",
         lambda: f"parcel {order} delayed at customs",
-        lambda: f"card_number: \"<card number>\"",
-        lambda: f"cc: finance@example.com",
+        lambda: 'card_number: "<card number>"',
+        lambda: "cc: finance@example.com",
         lambda: f"Gift card balance: $25. Code {_alnum(rng, 16, string.ascii_uppercase)}",
     ]
     return rng.choice(templates)()
@@ -240,9 +250,13 @@ def credential_positive(rng: random.Random) -> str:
     numeric_codes = "\n".join(
         f"{rng.randint(10000000, 99999999)}" for _ in range(rng.randint(5, 10))
     )
-    payload = base64.urlsafe_b64encode(
-        json.dumps({"sub": str(rng.randint(1000, 9999)), "name": _name(rng)}).encode()
-    ).decode().rstrip("=")
+    payload = (
+        base64.urlsafe_b64encode(
+            json.dumps({"sub": str(rng.randint(1000, 9999)), "name": _name(rng)}).encode()
+        )
+        .decode()
+        .rstrip("=")
+    )
     jwt = f"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.{payload}.{_alnum(rng, 43)}"
     totp = _alnum(rng, 16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
     templates: list[Callable[[], str]] = [
@@ -261,7 +275,7 @@ def credential_positive(rng: random.Random) -> str:
         lambda: f"stripe:\n  secret_key: {stripe}\n  webhook_tolerance: 300",
         lambda: f'{{"db": {{"user": "{user}", "password": "{pw}"}}}}',
         lambda: f"DB_PASS='{pw}'",
-        lambda: f"db_password: \"{pw}\"",
+        lambda: f'db_password: "{pw}"',
         lambda: f"wifi password is {pw}",
         lambda: f"The guest wifi is 'Office-5G' and the passphrase is {pw}",
         lambda: f"My backup codes: {codes}",
@@ -271,21 +285,25 @@ def credential_positive(rng: random.Random) -> str:
         lambda: f"mysql -h {host} -u{user} -p'{pw}' app",
         lambda: f"docker login registry.{rng.choice(DOMAINS)} -u {user} -p {pw}",
         lambda: f"Authorization: Bearer {token}",
-        lambda: f"auth_token = \"{token}\"",
+        lambda: f'auth_token = "{token}"',
         lambda: f"here's the session cookie if you need it: {jwt}",
         lambda: f"machine {host} login {user} password {pw}",
         lambda: f"otpauth://totp/Acme:{user}?secret={totp}&issuer=Acme",
         lambda: f"2FA seed for the shared account is {totp}",
-        lambda: f"Hi {rng.choice(FIRST)}, the temporary password for your account is {pw} - "
-        "please change it on first login.",
+        lambda: (
+            f"Hi {rng.choice(FIRST)}, the temporary password for your account is {pw} - "
+            "please change it on first login."
+        ),
         lambda: f"api key for the weather service: {token}",
         lambda: f"client_secret: {token}",
-        lambda: f"psql \"host={host} user={user} password={pw} dbname=app\"",
+        lambda: f'psql "host={host} user={user} password={pw} dbname=app"',
         lambda: f"ssh {user}@{host} (pw {pw})",
         lambda: f"PIN for the office alarm is {rng.randint(1000, 999999)}",
         lambda: f"vault unseal key: {base64.b64encode(rng.randbytes(32)).decode()}",
-        lambda: f"-----BEGIN OPENSSH PRIVATE KEY-----\n{base64.b64encode(rng.randbytes(48)).decode()}"
-        "\n-----END OPENSSH PRIVATE KEY-----",
+        lambda: (
+            f"-----BEGIN OPENSSH PRIVATE KEY-----\n{base64.b64encode(rng.randbytes(48)).decode()}"
+            "\n-----END OPENSSH PRIVATE KEY-----"
+        ),
     ]
     return rng.choice(templates)()
 
@@ -305,7 +323,9 @@ def credential_negative(rng: random.Random) -> str:
         lambda: f"git cherry-pick {sha40}",
         lambda: f"HEAD is now at {sha7} Merge pull request #{rng.randint(100, 999)}",
         lambda: f"trace_id={trace} span_id={span} service={service} status=500",
-        lambda: f'{{"traceId": "{trace}", "spanId": "{span}", "durationMs": {rng.randint(1, 900)}}}',
+        lambda: (
+            f'{{"traceId": "{trace}", "spanId": "{span}", "durationMs": {rng.randint(1, 900)}}}'
+        ),
         lambda: f"x-request-id: {uuid}",
         lambda: f"request {req} timed out after 30s",
         lambda: f"request_id: {req}",
@@ -313,15 +333,15 @@ def credential_negative(rng: random.Random) -> str:
         lambda: f"Sentry event {trace} grouped under issue {service.upper()}-{rng.randint(1, 999)}",
         lambda: f"image: ghcr.io/acme/{service}@sha256:{digest}",
         lambda: f"sha256sum: {digest}  release.tar.gz",
-        lambda: f"mongo _id ObjectId(\"{oid}\") is missing",
+        lambda: f'mongo _id ObjectId("{oid}") is missing',
         lambda: f"job {ulid} queued",
         lambda: f"container {sha7[:7]}{_hex(rng, 5)} exited with code 137",
-        lambda: f"etag: \"{_hex(rng, 32)}\"",
+        lambda: f'etag: "{_hex(rng, 32)}"',
         lambda: "password: <password>",
         lambda: "DB_PASSWORD=changeme",
         lambda: "api_key: ****",
         lambda: "secret_key: ${SECRET_KEY}",
-        lambda: "password: \"{{ vault_db_password }}\"",
+        lambda: 'password: "{{ vault_db_password }}"',
         lambda: f"token: {{{{ .Values.{service}.token }}}}",
         lambda: "Reset your password from the login page; it must have 12+ characters.",
         lambda: "The API key lives in 1Password under 'Ops', ask Dana for access.",
@@ -331,14 +351,20 @@ def credential_negative(rng: random.Random) -> str:
         lambda: "Never paste secrets into chat; use the vault.",
         lambda: "auth: {type: oauth2, flow: client_credentials}",
         lambda: f"idempotency_key: {uuid}",
-        lambda: f"cache_key = \"user:{rng.randint(1, 99999)}:profile\"",
-        lambda: f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{_alnum(rng, 43)} {rng.choice(FIRST).lower()}@laptop",
+        lambda: f'cache_key = "user:{rng.randint(1, 99999)}:profile"',
+        lambda: (
+            f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{_alnum(rng, 43)} {rng.choice(FIRST).lower()}@laptop"
+        ),
         lambda: f"The login page at https://{_host(rng)}/login is down",
         lambda: f"user {rng.choice(FIRST).lower()} logged in from the VPN at 09:14",
         lambda: f"build {rng.randint(1000, 9999)} (sha {sha7}) passed",
-        lambda: f"pull request #{rng.randint(1000, 9999)}: rotate the {service} token (no value in this PR)",
-        lambda: f"\"integrity\": \"sha512-{base64.b64encode(rng.randbytes(64)).decode()}\"",
-        lambda: f"kubectl get pod {service}-{_hex(rng, 10)}-{_alnum(rng, 5, string.ascii_lowercase)}",
+        lambda: (
+            f"pull request #{rng.randint(1000, 9999)}: rotate the {service} token (no value in this PR)"
+        ),
+        lambda: f'"integrity": "sha512-{base64.b64encode(rng.randbytes(64)).decode()}"',
+        lambda: (
+            f"kubectl get pod {service}-{_hex(rng, 10)}-{_alnum(rng, 5, string.ascii_lowercase)}"
+        ),
         lambda: f"password reset link sent to {rng.choice(FIRST).lower()}@example.com",
         lambda: f"span {span} is the slow one",
         lambda: f"Datadog trace {rng.randint(10**18, 10**19 - 1)} shows the N+1 query",
@@ -358,7 +384,9 @@ def personal_positive(rng: random.Random) -> str:
         [f"(415) 555-01{rng.randint(10, 99)}", f"415-555-01{rng.randint(10, 99)}",
          f"+1 415 555 01{rng.randint(10, 99)}", f"415.555.01{rng.randint(10, 99)}"]
     )  # fmt: skip
-    uk_phone = rng.choice([f"07700 900{rng.randint(100, 999)}", f"+44 20 7946 0{rng.randint(100, 999)}"])
+    uk_phone = rng.choice(
+        [f"07700 900{rng.randint(100, 999)}", f"+44 20 7946 0{rng.randint(100, 999)}"]
+    )
     street = f"{rng.randint(1, 999)} {rng.choice(STREETS)} {rng.choice(STREET_KINDS)}"
     city = rng.choice(CITIES)
     dob = rng.choice(
@@ -367,14 +395,16 @@ def personal_positive(rng: random.Random) -> str:
          f"{rng.randint(1, 28)} {rng.choice(['March', 'July', 'October'])} {rng.randint(1950, 2005)}"]
     )  # fmt: skip
     ssn = f"{rng.randint(100, 665)}-{rng.randint(10, 99)}-{rng.randint(1000, 9999)}"
-    nino = f"QQ {rng.randint(10, 99)} {rng.randint(10, 99)} {rng.randint(10, 99)} {rng.choice('ABCD')}"
+    nino = (
+        f"QQ {rng.randint(10, 99)} {rng.randint(10, 99)} {rng.randint(10, 99)} {rng.choice('ABCD')}"
+    )
     passport = f"{rng.choice(string.ascii_uppercase)}{rng.randint(10**7, 10**8 - 1)}"
     templates: list[Callable[[], str]] = [
         lambda: f"You can reach {who} at {email}",
         lambda: f"From: {who} <{email}>\nSubject: invoice question",
         lambda: f"call me on {us_phone} after 6",
         lambda: f"{who}'s mobile is {uk_phone}",
-        lambda: f"contact:\n  name: {who}\n  phone: \"{us_phone}\"",
+        lambda: f'contact:\n  name: {who}\n  phone: "{us_phone}"',
         lambda: f"She lives at {street}, {city}",
         lambda: f"ship to: {who}, {street}, Apt {rng.randint(1, 40)}, {city}",
         lambda: f"{who} was born on {dob}",
@@ -382,7 +412,7 @@ def personal_positive(rng: random.Random) -> str:
         lambda: f"SSN {ssn} on the W-2 form",
         lambda: f"Her national insurance number is {nino}",
         lambda: f"passport number {passport}, expires 2031",
-        lambda: f"{{\"email\": \"{email}\", \"newsletter\": true}}",
+        lambda: f'{{"email": "{email}", "newsletter": true}}',
         lambda: f"new hire: {who}, personal email {email}, phone {uk_phone}",
         lambda: f"IBAN: GB82 WEST 1234 5698 7654 32 ({who})",
         lambda: f"please send the contract to {email}",
@@ -390,8 +420,10 @@ def personal_positive(rng: random.Random) -> str:
         lambda: f"my home address is {street}, {city}",
         lambda: f"driver's license number D{rng.randint(10**6, 10**7 - 1)}",
         lambda: f"patient {who}, MRN {rng.randint(10**6, 10**7 - 1)}, date of birth {dob}",
-        lambda: f"{rng.randint(1, 999)} {rng.choice(STREETS)} {rng.choice(STREET_KINDS)} is where "
-        f"{who.split()[0]} moved last month",
+        lambda: (
+            f"{rng.randint(1, 999)} {rng.choice(STREETS)} {rng.choice(STREET_KINDS)} is where "
+            f"{who.split()[0]} moved last month"
+        ),
         lambda: f"tel. {uk_phone}",
         lambda: f"reply-to: {email}",
     ]
@@ -401,7 +433,9 @@ def personal_positive(rng: random.Random) -> str:
 def personal_negative(rng: random.Random) -> str:
     case = rng.randint(10**7, 10**8 - 1)
     inc = f"INC{rng.randint(10**6, 10**7 - 1):07d}"
-    amazon = f"{rng.randint(100, 999)}-{rng.randint(10**6, 10**7 - 1)}-{rng.randint(10**6, 10**7 - 1)}"
+    amazon = (
+        f"{rng.randint(100, 999)}-{rng.randint(10**6, 10**7 - 1)}-{rng.randint(10**6, 10**7 - 1)}"
+    )
     jira = f"{rng.choice(['OPS', 'BILL', 'SEC', 'PLAT'])}-{rng.randint(10, 9999)}"
     private_ip = rng.choice(
         [f"10.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}",
@@ -420,19 +454,25 @@ def personal_negative(rng: random.Random) -> str:
         lambda: f"support ticket #{rng.randint(100000, 9999999)}: printer jam on floor 3",
         lambda: f"invoice {rng.randint(2020, 2026)}-{rng.randint(10000, 99999)} paid",
         lambda: f"deadline {date} for the Q3 report",
-        lambda: f"released on {date}, version {rng.randint(1, 9)}.{rng.randint(0, 20)}.{rng.randint(0, 9)}",
+        lambda: (
+            f"released on {date}, version {rng.randint(1, 9)}.{rng.randint(0, 20)}.{rng.randint(0, 9)}"
+        ),
         lambda: f"host {private_ip} is unreachable",
         lambda: f"listen: {private_ip}:{rng.randint(1024, 65535)}",
         lambda: f"pid {rng.randint(1000, 99999)} killed by the OOM killer",
-        lambda: f"build 2026.{rng.randint(1, 12)}.{rng.randint(1, 28)}.{rng.randint(1, 9999)} failed",
+        lambda: (
+            f"build 2026.{rng.randint(1, 12)}.{rng.randint(1, 28)}.{rng.randint(1, 9999)} failed"
+        ),
         lambda: f"the table has {rng.randint(10**6, 10**9):,} rows",
         lambda: f"error 0x{_hex(rng, 8).upper()} when mounting the drive",
         lambda: f"conference room {rng.randint(1, 9)}.{rng.randint(10, 40)} is booked",
         lambda: f"budget: ${rng.randint(10**4, 10**6):,}",
-        lambda: f"We never store phone numbers or addresses in the logs.",
+        lambda: "We never store phone numbers or addresses in the logs.",
         lambda: "Ask the customer for their email address before escalating.",
         lambda: f"SKU {rng.randint(100000, 999999)}-{rng.randint(10, 99)} is out of stock",
-        lambda: f"tracking {_alnum(rng, 2, string.ascii_uppercase)}{rng.randint(10**8, 10**9 - 1)}GB",
+        lambda: (
+            f"tracking {_alnum(rng, 2, string.ascii_uppercase)}{rng.randint(10**8, 10**9 - 1)}GB"
+        ),
         lambda: f"latency p99 {rng.randint(100, 999)} ms over {rng.randint(1000, 99999)} requests",
         lambda: f"claim reference {rng.randint(10**9, 10**10 - 1)}",
         lambda: f"member of {rng.randint(3, 40)} projects since {rng.randint(2015, 2025)}",
