@@ -58,7 +58,8 @@ _CARD_CONTEXT: Final = re.compile(
 _NON_CARD_WORDS: Final = re.compile(
     r"(?<![A-Za-z])(?:order|invoice|ticket|tracking|reference|confirmation|booking|shipment|"
     r"parcel|sku|serial|transaction|trace|meeting|isbn|timestamp|epoch|imei|imeisv|imsi|"
-    r"iccid|meid|device)(?![A-Za-z])|#",
+    r"iccid|meid|device|po|purchase\s+order|ref|ean|upc|gtin|activation|fax|phone|tel)"
+    r"(?![A-Za-z])|#",
     re.IGNORECASE,
 )
 _CONTEXT_WINDOW: Final = 48

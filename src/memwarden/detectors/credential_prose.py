@@ -23,7 +23,9 @@ from memwarden.detectors.secret_values import (
 # "<key> [for|of|on the NAS|my account] (is|was|:|=|nothing) <value>".
 _PLAIN_KEYS: Final = (
     r"password|passwort|passcode|passphrase|passwd|pwd|pw|pass|pin|contraseña|"
-    r"mot de passe|api key|access token|secret key|auth token|recovery key|wi-?fi key|key|"
+    r"mot de passe|api key|secret key|recovery key|wi-?fi key|wpa2? key|key|"
+    r"(?:(?:api|access|auth|bearer|bot|refresh|personal\s+access)\s+)?token|"
+    r"(?:(?:webhook|client|shared|signing)\s+)?secret|"
     r"(?:2fa|mfa|totp|otp)\s+(?:seed|secret|key)|"
     r"(?:alarm|door|gate|garage|access|entry|keypad|security|unlock|safe)\s+code|"
     r"(?:safe\s+|lock\s+)?combination"
@@ -34,8 +36,10 @@ _PLAIN: Final = re.compile(
     r"(?i:\b(?P<key>" + _PLAIN_KEYS + r")\b)"
     r"(?P<about>\s+(?:for|of|to|on|at)\s+(?:the\s+|my\s+|our\s+|your\s+|this\s+|that\s+)?"
     r"[\w'.-]+(?:\s+[\w'.-]+){0,2}?)?"
+    r"(?P<aside>\s*\([^)\n]{1,30}\))?"  # "API token (read only): ..."
     r"(?:\s+(?P<verb>is|was|are|ist|es|est|=|->)|\s*(?P<colon>[:=])|(?(about)(?!)|(?P<bare>)))"
-    r"\s+(?P<q>[\"'`]?)(?P<val>[^\s\"'`]+)(?P=q)"
+    # A quoted value may hold spaces (a passphrase); an unquoted one is one token.
+    r"\s+(?:(?P<q>[\"'`])(?P<qval>[^\"'`\n]{3,80})(?P=q)|(?P<val>[^\s\"'`]+))"
 )
 _CODE_KEYS: Final = ("code", "combination", "pin")
 _SEED_KEYS: Final = ("seed", "2fa", "mfa", "totp", "otp")
@@ -51,10 +55,17 @@ _PAIR: Final = re.compile(
     r"(?<![\w@.+/:-])(?P<user>[A-Za-z0-9._@+-]{2,64})[ \t]*(?:/|:)[ \t]*(?P<val>[^\s,;'\"]{6,})"
 )
 _PAIR_WINDOW: Final = 60
+# "u: root p: toor1234!", "user=ops pw=...": a one-letter or short user key then a password key.
+_SHORT_KEYS: Final = re.compile(  # matched on lowercased text
+    r"\bu(?:ser)?\s*[:=]\s*[^\s,;/]+\s*[,;/]?\s*\bp(?:w|wd|ass)?\s*[:=]\s*"
+    r"(?P<q>[\"'`]?)(?P<val>[^\s\"'`]+)(?P=q)"
+)
+# A `.pgpass` line: host:port:database:user:password.
+_PGPASS: Final = re.compile(r"(?m:^[\w.*-]+:(?:\d{2,5}|\*):[\w.*-]+:[\w.*@-]+:(?P<val>\S+)$)")
 # "sign in as jdoe with BbC^...", "log in as admin using pw".
-_SIGN_IN_AS: Final = re.compile(
-    r"(?i:\b(?:sign|log)(?:ged)?[\s-]?in\s+as\s+)[^\s,]+\s+(?i:with|using)"
-    r"(?:\s+(?i:password|pw|pass))?\s+(?P<q>[\"'`]?)(?P<val>[^\s\"'`]+)(?P=q)"
+_SIGN_IN_AS: Final = re.compile(  # matched on lowercased text
+    r"\b(?:sign|log)(?:ged)?[\s-]?in\s+as\s+[^\s,]+\s+(?:with|using)"
+    r"(?:\s+(?:password|pw|pass))?\s+(?P<q>[\"'`]?)(?P<val>[^\s\"'`]+)(?P=q)"
 )
 
 # Command lines: `curl -u user:pw`, `--password pw`, `mysql -pPW`, `docker login -p pw`,
@@ -106,8 +117,10 @@ def _looks_generated(value: str, *, min_length: int = 6) -> bool:
 
 def _plain_value_ok(key: str, value: str, match: re.Match[str]) -> bool:
     lowered = key.lower()
-    quoted = bool(match.group("q"))
+    quoted = match.group("q") is not None
     bare = match.group("bare") is not None
+    if quoted and " " in value:  # a quoted phrase counts only where phrases are secrets
+        return lowered.startswith("pass") and len(value) >= 8
     if lowered.endswith(_CODE_KEYS):
         digits = sum(c.isdigit() for c in value)
         return bool(_CODE_VALUE.match(value)) and digits >= 4
@@ -137,12 +150,13 @@ def _plain_language(text: str) -> Iterator[Finding]:
     seen: set[int] = set()
     for match in _plain_matches(text):
         key = re.sub(r"\s+", " ", match.group("key"))
-        value = match.group("val").rstrip(".,;:!?)")
+        quoted = match.group("q") is not None
+        value = match.group("qval") if quoted else match.group("val").rstrip(".,;:!?)")
         if not value or is_placeholder(value, key):
             continue
         if not _plain_value_ok(key, value, match):
             continue
-        start = match.start("val")
+        start = match.start("qval" if quoted else "val")
         if start not in seen:
             seen.add(start)
             yield _finding("plain_language_password", start, start + len(value), 0.8)
@@ -154,8 +168,8 @@ def _lowered(text: str) -> str:
     return lowered if len(lowered) == len(text) else text
 
 
-def _pair_values(text: str) -> Iterator[re.Match[str]]:
-    for cue in _PAIR_CUE.finditer(_lowered(text)):
+def _pair_values(text: str, *, cued: bool) -> Iterator[re.Match[str]]:
+    for cue in _PAIR_CUE.finditer(_lowered(text)) if cued else ():
         line_end = text.find("\n", cue.end())
         end = min(cue.end() + _PAIR_WINDOW, len(text) if line_end < 0 else line_end)
         position = cue.end()
@@ -163,16 +177,25 @@ def _pair_values(text: str) -> Iterator[re.Match[str]]:
         while (match := _PAIR.search(text, position, end)) is not None:
             yield match
             position = match.start() + 1
-    yield from _SIGN_IN_AS.finditer(text)
+    lowered = _lowered(text)
+    if cued and " as " in lowered:
+        yield from _SIGN_IN_AS.finditer(lowered)
+    if any(key in lowered for key in ("p:", "p=", "pw", "pass")):
+        yield from _SHORT_KEYS.finditer(lowered)
+    if text.count(":") >= 4:
+        yield from _PGPASS.finditer(text)
 
 
-def _pairs(text: str) -> Iterator[Finding]:
+def _pairs(text: str, *, cued: bool = True) -> Iterator[Finding]:
     seen: set[int] = set()
-    for match in _pair_values(text):
-        value = match.group("val").rstrip(".,;:!?)")
+    for match in _pair_values(text, cued=cued):
+        # Some candidates were matched on lowercased text: read the value from the original.
+        value = text[match.start("val") : match.end("val")].rstrip(".,;:!?)")
         start = match.start("val")
         if start in seen or "/" in value:  # a path or URL, not a password
             continue
+        if "user" in match.groupdict() and match.group("user").isdigit():
+            continue  # "account 123456789012/us-east-1": an account number and a region
         if is_placeholder(value) or not _looks_generated(value):
             continue
         seen.add(start)
@@ -248,10 +271,8 @@ def find_credentials_in_prose(text: str) -> list[Finding]:
     findings: list[Finding] = []
     if any(anchor in lowered for anchor in _PLAIN_ANCHORS):
         findings.extend(_plain_language(text))
-    if ("/" in text or ":" in text or " as " in lowered) and any(
-        anchor in lowered for anchor in _PAIR_ANCHORS
-    ):
-        findings.extend(_pairs(text))
+    if "/" in text or ":" in text or "=" in text or " as " in lowered:
+        findings.extend(_pairs(text, cued=any(anchor in lowered for anchor in _PAIR_ANCHORS)))
     if " -" in text or text.startswith("-") or "\n-" in text or "auth" in lowered:
         findings.extend(_command_lines(text))
     if "code" in lowered and any(anchor in lowered for anchor in _CODES_ANCHORS):

@@ -233,6 +233,8 @@ _IDENTIFIER_KEY_SUFFIXES: Final = (
     "revision",
     "rev",
     "ref",
+    "nonce",
+    "state",
 )
 # `user:42:profile`, `orders.v2.created`: structured names made of words and numbers.
 _STRUCTURED_NAME: Final = re.compile(r"^[A-Za-z_]+(?:[:.](?:[A-Za-z_]+|\d+|\{\w+\}))+$")

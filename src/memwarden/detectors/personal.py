@@ -56,13 +56,18 @@ _DOB: Final = re.compile(
 _PHONE_CONTEXT: Final = re.compile(
     r"(?i:\b(?:phone|mobile|mob|cell|tel|telephone|fax|desk|whatsapp|sms|"
     r"call(?:\s+me)?(?:\s+(?:at|on))?|text(?:\s+me)?(?:\s+(?:at|on))|reach\s+me\s+(?:at|on)|"
-    r"messages?\s+to|answering\s+at|registered|number\s+is|contact\s+number|ring\s+me\s+on)\b)"
+    r"messages?\s+to|answering\s+at|registered|number\s+is|contact\s+number|ring\s+me\s+on|"
+    r"(?:emergency|next\s+of\s+kin)\s+contact|contact)\b)"
     r"(?:\s+(?:number|no\.?|#))?(?:\s+(?:is|was|at|on))?[\s:.#]*"
+    # "Emergency contact: mum, 07700 ..." - who it is, then the number.
+    r"(?:[A-Za-z][\w'-]{0,20},\s*)?"
     r"(?P<num>\+?\(?\d[\d ().-]{4,18}\d(?:\s?(?:x|ext\.?)\s?\d{1,5})?)"
 )
 _ADDRESS_CUE: Final = re.compile(
     r"(?i:\b(?:lives?\s+(?:at|on|in)|resides?\s+at|moved\s+to|"
-    r"(?:home|billing|shipping|mailing|postal|delivery|street|my|his|her|their)\s+address"
+    r"(?:(?:home|billing|shipping|mailing|postal|delivery|street|my|his|her|their)\s+"
+    r"(?:(?:personal|private|current|new|old|permanent|forwarding|residential)\s+)?|"
+    r"(?:personal|private|residential|forwarding)\s+)address"
     r"(?:\s+is)?|^\s*address)\b)\s*:?\s*(?P<addr>[^\n]{4,100})",
     re.MULTILINE,
 )
@@ -73,7 +78,8 @@ _ADDRESS_PARTS: Final = re.compile(
 _STREET: Final = re.compile(
     r"\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][\w'.-]*\s+){1,4}"
     r"(?:Street|St\.|Avenue|Ave\.?|Road|Rd\.?|Lane|Ln\.?|Drive|Dr\.|Boulevard|Blvd\.?|Way|"
-    r"Court|Ct\.?|Close|Crescent|Terrace|Place|Square|Gardens|Parkway|Highway|Hwy)\b"
+    r"Court|Ct\.?|Close|Crescent|Terrace|Place|Square|Gardens|Parkway|Highway|Hwy|Grove|Mews|"
+    r"Row|Walk|Rise|Vale|Parade|Circle|Trail|Plaza)\b"
 )
 _ANY_DIGIT: Final = re.compile(r"\d")
 # A number introduced by one of these labels is a record number, not a phone: "Case #00412345",
@@ -141,6 +147,16 @@ _STREET_WORDS: Final = (
     "parkway",
     "highway",
     "hwy",
+    "grove",
+    "mews",
+    "row",
+    "walk",
+    "rise",
+    "vale",
+    "parade",
+    "circle",
+    "trail",
+    "plaza",
 )
 
 

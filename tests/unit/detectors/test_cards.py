@@ -139,3 +139,9 @@ def test_luhn_valid_device_numbers_and_labelled_ids_are_not_cards() -> None:
     order = _with_check_digit("453201511283036")
     assert not find_cards(f"order_id: {order}")
     assert find_cards(f"order paid with card {order}")
+
+
+def test_numbers_labelled_as_purchase_orders_references_or_barcodes_are_not_cards() -> None:
+    number = _with_check_digit("453201511283036")
+    for label in ("po_number:", "Ref.", "EAN", "activation code", "fax"):
+        assert not find_cards(f"{label} {number}"), label

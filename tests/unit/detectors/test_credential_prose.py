@@ -130,3 +130,35 @@ def test_identifiers_and_digests_are_not_credentials(text: str) -> None:
 def test_an_unnamed_high_entropy_value_is_still_a_credential() -> None:
     value = fake_token(32, string.ascii_letters + string.digits + "+/")
     assert _spans(f"zork={value}") == [value]
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("warehouse.lan:5432:sales:etl:Pq7!vvZ2", "Pq7!vvZ2"),  # a .pgpass line
+        ("u: admin p: Br1ck&Mortar", "Br1ck&Mortar"),
+        ("user=svc, pw=Hx9_kLq2", "Hx9_kLq2"),
+        ('passphrase: "amber lantern quietly 1987"', "amber lantern quietly 1987"),
+        ("Bot token (staging only): Zq81Xy7Lm0pW4ee2", "Zq81Xy7Lm0pW4ee2"),
+        ("the signing secret is whsk_" + "Tt4Lm9Qp2Zz8", "whsk_Tt4Lm9Qp2Zz8"),
+    ],
+)
+def test_short_keys_pgpass_lines_quoted_phrases_and_named_tokens_are_found(
+    text: str, secret: str
+) -> None:
+    assert secret in _spans(text), _spans(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: ________",
+        "password: (ask the on-call engineer)",
+        "account 210987654321/eu-west-2 owns the bucket",
+        "nonce: " + fake_token(16, "0123456789abcdef"),
+        'the secret is "out of the bag"',
+        "user: bob / role: reviewer",
+    ],
+)
+def test_blanks_asides_account_ids_and_nonces_are_not_credentials(text: str) -> None:
+    assert not _spans(text), _spans(text)

@@ -109,3 +109,12 @@ def test_a_phone_number_next_to_a_record_number_is_still_found() -> None:
     text = "Case 50912347: customer asks to be called back on (212) 555-0148"
     found = [text[f.start : f.end] for f in find_personal_data(text)]
     assert any("555-0148" in span for span in found), found
+
+
+def test_a_contact_number_after_who_it_is_is_found() -> None:
+    assert "07700 900321" in " ".join(_found("Emergency contact: dad, 07700 900321"))
+
+
+def test_a_personal_address_and_more_street_kinds_are_found() -> None:
+    assert _found("my personal address: 3 Alder Grove, York")
+    assert _found("she moved to 12 Wren Mews last spring")
