@@ -98,6 +98,8 @@ _CODE_TOKEN: Final = re.compile(
     r"(?<![\w-])(?:[A-Za-z0-9]{4,5}-[A-Za-z0-9]{4,5}|\d{6,10})(?![\w-])"
 )
 _CODES_WINDOW: Final = 400
+# An issue-tracker key ("QA-1234", "OPS-77"): "make it pass QA-1234" names a ticket.
+_TICKET_KEY: Final = re.compile(r"^[A-Z][A-Z0-9]{1,9}-\d+[.,;:!?)]*$")
 _MIN_CODES: Final = 3
 
 
@@ -109,7 +111,7 @@ def _looks_generated(value: str, *, min_length: int = 6) -> bool:
     """Mixed characters with a digit or symbol: `K_Gj3UGw`, `Blue-Harbor-1987`, not `reset`."""
     if len(value) < min_length or "://" in value or value.startswith(("/", "~", "./")):
         return False
-    if is_identifier_shaped(value) or value.isdigit():
+    if is_identifier_shaped(value) or value.isdigit() or _TICKET_KEY.match(value):
         return False
     has_digit_or_symbol = any(c.isdigit() or not c.isalnum() for c in value)
     return char_classes(value) >= 2 and has_digit_or_symbol
@@ -130,6 +132,9 @@ def _plain_value_ok(key: str, value: str, match: re.Match[str]) -> bool:
         return char_classes(value) >= 3 and _looks_generated(value, min_length=8)
     if value.isdigit():
         return not bare and len(value) >= 4
+    if bare and lowered == "pass":  # also a verb: "pass test_auth2", "pass the salt"
+        has_both_cases = any(c.islower() for c in value) and any(c.isupper() for c in value)
+        return has_both_cases and _looks_generated(value)
     if bare and not quoted:
         return _looks_generated(value)
     # Outside quotes, a lowercase word is probably prose ("password is required").

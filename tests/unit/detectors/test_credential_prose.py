@@ -162,3 +162,15 @@ def test_short_keys_pgpass_lines_quoted_phrases_and_named_tokens_are_found(
 )
 def test_blanks_asides_account_ids_and_nonces_are_not_credentials(text: str) -> None:
     assert not _spans(text), _spans(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the build must pass QA-1234 before the release",
+        "does it pass test_auth2 in CI?",
+        "password reset for OPS-2231 is done",
+    ],
+)
+def test_pass_as_a_verb_and_ticket_keys_are_not_credentials(text: str) -> None:
+    assert not _spans(text), _spans(text)
