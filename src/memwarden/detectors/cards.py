@@ -15,9 +15,13 @@ from stdnum import luhn
 
 from memwarden.detectors.findings import PAYMENT_CARD, Finding
 
-# A plain run of 12-19 digits, or groups (4 digits, then 3-6) joined by one repeated separator.
+# A plain run of 12-19 digits, or groups (4 digits, then 3-6, a last one of 1-6) joined by one
+# repeated separator. A comma before or after is a field separator (CSV) unless it groups
+# thousands (`1,234`), which the look-arounds tell apart by the digits on its far side.
 _CANDIDATE: Final = re.compile(
-    r"(?<![\w.,/+-])(?:\d{12,19}|\d{4}([ -])\d{3,6}(?:\1\d{3,6}){1,3})(?![\w]|[.,]\d|-\d)"
+    r"(?<![\w./+-])(?<!\d,)"
+    r"(?:\d{12,19}|\d{4}([ -])\d{3,6}(?:\1\d{3,6}){0,3}\1\d{1,6})"
+    r"(?![\w]|\.\d|,\d{3}(?!\d)|-\d)"
 )
 
 # (prefix low, prefix high, min length, max length); prefixes compared on their own width.
@@ -49,9 +53,13 @@ _CARD_CONTEXT: Final = re.compile(
     r"diners|unionpay|cc\d*|ccn|pan|cvv|cvc|expir\w*|exp|payment|pay|charge|billing)\b",
     re.IGNORECASE,
 )
+# Labels of numbers that are not cards. Underscores and digits count as word boundaries here,
+# so `order_id:` and `imei=` are labels too. IMEIs carry a Luhn digit by design.
 _NON_CARD_WORDS: Final = re.compile(
-    r"\b(?:order|invoice|ticket|tracking|reference|confirmation|booking|shipment|parcel|sku|"
-    r"serial|transaction|trace|meeting|isbn|timestamp|epoch)\b|#",
+    r"(?<![A-Za-z])(?:order|invoice|ticket|tracking|reference|confirmation|booking|shipment|"
+    r"parcel|sku|serial|transaction|trace|meeting|isbn|timestamp|epoch|imei|imeisv|imsi|"
+    r"iccid|meid|device|po|purchase\s+order|ref|ean|upc|gtin|activation|fax|phone|tel)"
+    r"(?![A-Za-z])|#",
     re.IGNORECASE,
 )
 _CONTEXT_WINDOW: Final = 48

@@ -35,7 +35,19 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
+from memwarden.detectors.credential_prose import find_credentials_in_prose
 from memwarden.detectors.findings import CREDENTIAL, Finding
+from memwarden.detectors.secret_values import (
+    B64_CHARS,
+    DIGEST,
+    HEX_CHARS,
+    PUBLIC_KEY_VALUE,
+    UUID,
+    char_classes,
+    is_identifier_shaped,
+    is_placeholder,
+    norm_key,
+)
 
 # Vendor formats with a fixed prefix: precise enough to need no context.
 _TOKEN_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
@@ -109,7 +121,11 @@ _PEM_PRIVATE: Final = re.compile(
 _PUTTY_PRIVATE: Final = re.compile(r"PuTTY-User-Key-File-\d[^\n]*")
 
 # scheme://user:password@host -> the password only.
-_URL_PASSWORD: Final = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@")
+# The user may be empty (`redis://:pw@host`, `amqp://:pw@mq:5672`) and the password may hold an
+# `@`: the last `@` before the host ends it.
+_URL_PASSWORD: Final = re.compile(
+    r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:([^\s/]+)@(?=[A-Za-z0-9\[])"
+)
 
 _DS_PLUGINS: Final[tuple[RegexBasedDetector, ...]] = (
     ArtifactoryDetector(),
@@ -139,13 +155,6 @@ _ASSIGNMENT: Final = re.compile(
     r"""(?P<key>[A-Za-z_$@][\w.\-$]*)["']?[ \t]*(?::=|=>|->|=|:)[ \t]*"""
     r"""(?:(?P<q>["'`])(?P<qval>[^"'`\n]*)(?P=q)|(?P<val>[^\s;,&"'`)\]}>]*))"""
 )
-# Plain language: "my password is hunter2!", "the PIN was 4821".
-_PLAIN: Final = re.compile(
-    r"(?i:\b(?P<key>password|passwort|passcode|passphrase|pin|contraseña|mot de passe|"
-    r"api key|access token|secret key)\b)"
-    r"(?:\s+(?:is|was|ist|es|est|=|:|->)|\s*[:=])\s+(?P<q>[\"'`]?)(?P<val>[^\s\"'`]+)(?P=q)"
-)
-
 _STRONG_SUFFIXES: Final = (
     "password",
     "passwd",
@@ -195,73 +204,46 @@ _NOT_SECRET_SUFFIXES: Final = (
     "policy",
     "hint",
     "format",
+    "cachekey",
+    "sortkey",
+    "primarykey",
+    "foreignkey",
+    "partitionkey",
+    "routingkey",
+    "idempotencykey",
 )
+# Keys that name an identifier or a digest: their values are never judged on entropy alone
+# (`span_id=00f067aa0ba902b7`, `"integrity": "sha512-..."`, `commit: 9fceb02`).
+_IDENTIFIER_KEY_SUFFIXES: Final = (
+    "id",
+    "ids",
+    "uid",
+    "uuid",
+    "guid",
+    "hash",
+    "sha",
+    "digest",
+    "checksum",
+    "etag",
+    "fingerprint",
+    "integrity",
+    "traceparent",
+    "tracestate",
+    "commit",
+    "revision",
+    "rev",
+    "ref",
+    "nonce",
+    "state",
+)
+# `user:42:profile`, `orders.v2.created`: structured names made of words and numbers.
+_STRUCTURED_NAME: Final = re.compile(r"^[A-Za-z_]+(?:[:.](?:[A-Za-z_]+|\d+|\{\w+\}))+$")
 _MENTION_WORDS: Final = re.compile(r"password|passwd|secret|token|apikey|credential")
-_PLACEHOLDER_WORDS: Final = frozenset(
-    {
-        "null",
-        "none",
-        "nil",
-        "true",
-        "false",
-        "undefined",
-        "empty",
-        "changeme",
-        "change_me",
-        "placeholder",
-        "password",
-        "secret",
-        "token",
-        "redacted",
-        "xxx",
-        "example",
-        "dummy",
-        "todo",
-        "tbd",
-        "notset",
-        "not_set",
-        "required",
-        "optional",
-        "string",
-        "str",
-        "test",
-        "your_password",
-        "yourpassword",
-        "mypassword",
-        "hidden",
-        "unknown",
-        "n/a",
-        "na",
-        "default",
-    }
-)
-_PLACEHOLDER_SHAPE: Final = re.compile(
-    r"""^(?:\$\$?\{.*\}|\{\{.*\}\}|\$\{.*|<.*>|%.*%|\[.*\]|\*+|x{3,}|X{3,}|\.{3,}|"""
-    r"""\$[A-Za-z_]\w*|![A-Z][a-z]+.*|(?:os\.environ|process\.env|getenv|env\().*|"""
-    r"""your[-_ ].*|.*[-_]here|.*\{\{.*|.*\$\{.*)$""",
-    re.IGNORECASE,
-)
-_CONSTANT_CASE: Final = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
-_UUID: Final = re.compile(
-    r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-)
-_DIGEST: Final = re.compile(
-    r"^(?:sha\d+[:-])?(?:[0-9a-f]{7,8}|[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64})$"
-)
-_PUBLIC_KEY_VALUE: Final = re.compile(
-    r"^(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|AAAAB3NzaC1|AAAAC3Nza)"
-)
-_B64_CHARS: Final = re.compile(r"^[A-Za-z0-9+/=_-]+$")
-_HEX_CHARS: Final = re.compile(r"^[0-9a-fA-F]+$")
-
-
-def _norm_key(key: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", key.lower())
 
 
 def _key_class(key: str) -> str:
     """'strong' (named like a secret), 'weak' (…key), 'mention' (secret word inside), ''."""
-    norm = _norm_key(key)
+    norm = norm_key(key)
     if not norm or "public" in norm:
         return ""
     if norm.endswith(_NOT_SECRET_SUFFIXES):
@@ -275,50 +257,27 @@ def _key_class(key: str) -> str:
     return ""
 
 
-def is_placeholder(value: str, key: str = "") -> bool:
-    """Values that stand for a secret without being one (templates, masks, env names)."""
-    stripped = value.strip().strip("\"'`")
-    if len(stripped) < 3:
-        return True
-    if stripped.lower() in _PLACEHOLDER_WORDS or stripped.startswith("[REDACTED"):
-        return True
-    if key and _norm_key(stripped) == _norm_key(key):
-        return True
-    if _CONSTANT_CASE.match(stripped):  # names an environment variable, not its value
-        return True
-    return bool(_PLACEHOLDER_SHAPE.match(stripped))
-
-
-def _char_classes(value: str) -> int:
-    return sum(
-        (
-            any(c.islower() for c in value),
-            any(c.isupper() for c in value),
-            any(c.isdigit() for c in value),
-            any(not c.isalnum() for c in value),
-        )
-    )
-
-
 def _secret_shaped(value: str) -> bool:
     """A token that looks generated rather than a word, path, URL or number."""
     if len(value) < 8 or "://" in value or value.startswith(("/", "~", "./", "../")):
         return False
-    if _UUID.match(value) or _DIGEST.match(value.lower()) or _PUBLIC_KEY_VALUE.match(value):
+    if is_identifier_shaped(value) or PUBLIC_KEY_VALUE.match(value):
+        return False
+    if _STRUCTURED_NAME.match(value):
         return False
     if value.isdigit():
         return len(value) >= 16
     has_letter_and_digit = any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
-    return _char_classes(value) >= 3 or (has_letter_and_digit and len(value) >= 12)
+    return char_classes(value) >= 3 or (has_letter_and_digit and len(value) >= 12)
 
 
 def _high_entropy(value: str) -> bool:
     """detect-secrets' entropy limits, on values long enough to be keys."""
-    if _UUID.match(value) or _DIGEST.match(value.lower()) or _PUBLIC_KEY_VALUE.match(value):
+    if is_identifier_shaped(value) or PUBLIC_KEY_VALUE.match(value):
         return False
-    if _HEX_CHARS.match(value):
+    if HEX_CHARS.match(value):
         return len(value) >= 16 and _HEX.calculate_shannon_entropy(value) > _HEX.entropy_limit
-    if _B64_CHARS.match(value) and len(value) >= 20 and _char_classes(value) >= 3:
+    if B64_CHARS.match(value) and len(value) >= 20 and char_classes(value) >= 3:
         return _B64.calculate_shannon_entropy(value) > _B64.entropy_limit
     return False
 
@@ -327,15 +286,17 @@ def _value_is_secret(value: str, key_class: str, key: str, *, sole_token: bool) 
     if not value or any(c.isspace() for c in value) or is_placeholder(value, key):
         return False
     if key_class == "strong":
-        if value.isdigit() and len(value) < 6 and not _norm_key(key).endswith(("pin", "pwd")):
-            return "pass" in _norm_key(key) and len(value) >= 4
+        if value.isdigit() and len(value) < 6 and not norm_key(key).endswith(("pin", "pwd")):
+            return "pass" in norm_key(key) and len(value) >= 4
         if "://" in value or value.startswith(("/", "~", "./")):
             return False
-        if _UUID.match(value) or _DIGEST.match(value.lower()):
-            return "key" in _norm_key(key) or "token" in _norm_key(key)
-        return sole_token or _char_classes(value) >= 2
+        if UUID.match(value) or DIGEST.match(value.lower()):
+            return "key" in norm_key(key) or "token" in norm_key(key)
+        return sole_token or char_classes(value) >= 2
     if key_class in {"weak", "mention"}:
         return _secret_shaped(value)
+    if norm_key(key).endswith(_IDENTIFIER_KEY_SUFFIXES):
+        return False
     return _high_entropy(value)
 
 
@@ -392,25 +353,6 @@ def _assignments(text: str) -> Iterator[Finding]:
         offset += len(line)
 
 
-def _plain_language(text: str) -> Iterator[Finding]:
-    for match in _PLAIN.finditer(text):
-        value = match.group("val").rstrip(".,;:!?)")
-        if not value or is_placeholder(value, match.group("key")):
-            continue
-        # Outside quotes, a lowercase word is probably prose ("password is required").
-        if not match.group("q") and _char_classes(value) < 2 and not value.isdigit():
-            continue
-        if match.group("key").lower() == "pin" and not value.isdigit():
-            continue
-        yield Finding(
-            CREDENTIAL,
-            "plain_language_password",
-            match.start("val"),
-            match.start("val") + len(value),
-            0.8,
-        )
-
-
 def _locate(text: str, secret: str, start_at: int = 0) -> tuple[int, int] | None:
     index = text.find(secret, start_at)
     return None if index < 0 else (index, index + len(secret))
@@ -446,5 +388,5 @@ def find_credentials(text: str) -> list[Finding]:
                     findings.append(Finding(CREDENTIAL, "detect_secrets", *span, 0.9))
     if "=" in text or ":" in text:
         findings.extend(_assignments(text))
-    findings.extend(_plain_language(text))
+    findings.extend(find_credentials_in_prose(text))
     return findings

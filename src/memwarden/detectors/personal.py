@@ -56,13 +56,18 @@ _DOB: Final = re.compile(
 _PHONE_CONTEXT: Final = re.compile(
     r"(?i:\b(?:phone|mobile|mob|cell|tel|telephone|fax|desk|whatsapp|sms|"
     r"call(?:\s+me)?(?:\s+(?:at|on))?|text(?:\s+me)?(?:\s+(?:at|on))|reach\s+me\s+(?:at|on)|"
-    r"messages?\s+to|answering\s+at|registered|number\s+is|contact\s+number|ring\s+me\s+on)\b)"
+    r"messages?\s+to|answering\s+at|registered|number\s+is|contact\s+number|ring\s+me\s+on|"
+    r"(?:emergency|next\s+of\s+kin)\s+contact|contact)\b)"
     r"(?:\s+(?:number|no\.?|#))?(?:\s+(?:is|was|at|on))?[\s:.#]*"
+    # "Emergency contact: mum, 07700 ..." - who it is, then the number.
+    r"(?:[A-Za-z][\w'-]{0,20},\s*)?"
     r"(?P<num>\+?\(?\d[\d ().-]{4,18}\d(?:\s?(?:x|ext\.?)\s?\d{1,5})?)"
 )
 _ADDRESS_CUE: Final = re.compile(
     r"(?i:\b(?:lives?\s+(?:at|on|in)|resides?\s+at|moved\s+to|"
-    r"(?:home|billing|shipping|mailing|postal|delivery|street|my|his|her|their)\s+address"
+    r"(?:(?:home|billing|shipping|mailing|postal|delivery|street|my|his|her|their)\s+"
+    r"(?:(?:personal|private|current|new|old|permanent|forwarding|residential)\s+)?|"
+    r"(?:personal|private|residential|forwarding)\s+)address"
     r"(?:\s+is)?|^\s*address)\b)\s*:?\s*(?P<addr>[^\n]{4,100})",
     re.MULTILINE,
 )
@@ -73,9 +78,20 @@ _ADDRESS_PARTS: Final = re.compile(
 _STREET: Final = re.compile(
     r"\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][\w'.-]*\s+){1,4}"
     r"(?:Street|St\.|Avenue|Ave\.?|Road|Rd\.?|Lane|Ln\.?|Drive|Dr\.|Boulevard|Blvd\.?|Way|"
-    r"Court|Ct\.?|Close|Crescent|Terrace|Place|Square|Gardens|Parkway|Highway|Hwy)\b"
+    r"Court|Ct\.?|Close|Crescent|Terrace|Place|Square|Gardens|Parkway|Highway|Hwy|Grove|Mews|"
+    r"Row|Walk|Rise|Vale|Parade|Circle|Trail|Plaza)\b"
 )
 _ANY_DIGIT: Final = re.compile(r"\d")
+# A number introduced by one of these labels is a record number, not a phone: "Case #00412345",
+# "PO 4509053618", "ref: 737-865-2088". Underscores count as boundaries (`order_id: ...`).
+_RECORD_LABEL: Final = re.compile(
+    r"(?i:(?<![A-Za-z])(?:case|ticket|tkt|incident|inc|order|po|purchase\s+order|invoice|inv|"
+    r"claim|ref|reference|rma|tracking|shipment|parcel|sku|part|serial|build|job|run|pid|"
+    r"issue|bug|pr|request|req|transaction|txn|confirmation|booking|reservation|"
+    r"policy\s+claim|account\s+(?:no|number)|acct)(?![A-Za-z]))"
+    r"(?:[\s_-]*(?:id|no\.?|num(?:ber)?|ref(?:erence)?|#))?[\s:#.=-]*$"
+)
+_RECORD_LABEL_REACH: Final = 32
 _PHONE_REGIONS: Final = ("US", "GB")
 _DIGIT_RUN: Final = re.compile(r"\+?\(?\d[\d ()./-]{5,22}\d")
 _ID_WORDS: Final = (
@@ -131,6 +147,16 @@ _STREET_WORDS: Final = (
     "parkway",
     "highway",
     "hwy",
+    "grove",
+    "mews",
+    "row",
+    "walk",
+    "rise",
+    "vale",
+    "parade",
+    "circle",
+    "trail",
+    "plaza",
 )
 
 
@@ -157,6 +183,8 @@ def _phones(text: str) -> Iterator[Finding]:
             continue
         lo = max(0, run.start() - 2)
         window = text[lo : run.end() + 12]
+        if _record_number(text, run.start()):
+            continue
         for region in _PHONE_REGIONS:
             for match in phonenumbers.PhoneNumberMatcher(
                 window, region, phonenumbers.Leniency.VALID
@@ -165,6 +193,13 @@ def _phones(text: str) -> Iterator[Finding]:
                 if span not in seen:
                     seen.add(span)
                     yield _finding("phone", *span, 0.9)
+
+
+def _record_number(text: str, start: int) -> bool:
+    """True when the digits at `start` follow a record label on the same line."""
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[max(line_start, start - _RECORD_LABEL_REACH) : start]
+    return _RECORD_LABEL.search(before) is not None
 
 
 def _identifiers(text: str) -> Iterator[Finding]:

@@ -108,3 +108,40 @@ def test_sixteen_digit_cards_are_found_in_any_common_format(
 @given(st.text(alphabet="abc xyz.,!?", max_size=80))
 def test_text_without_digits_never_has_cards(text: str) -> None:
     assert find_cards(text) == []
+
+
+def test_thirteen_digit_card_split_by_dashes_in_yaml_and_json_is_found() -> None:
+    number = _with_check_digit("400000000000")  # 13-digit Visa
+    dashed = f"{number[:4]}-{number[4:8]}-{number[8:]}"
+    assert find_cards(f'wallet:\n  primary: "{dashed}"\n')
+    assert find_cards(f'{{"instrument": {{"pan": "{dashed}"}}}}')
+    four_groups = f"{number[:4]}-{number[4:7]}-{number[7:10]}-{number[10:]}"
+    assert find_cards(f"pan: {four_groups}")
+
+
+def test_nineteen_digit_card_with_a_short_last_group_is_found() -> None:
+    number = _with_check_digit("622126000000000000")  # 19-digit UnionPay
+    grouped = " ".join(number[i : i + 4] for i in range(0, 19, 4))  # 4-4-4-4-3
+    (finding,) = find_cards(f"card {grouped} please")
+    assert finding.end - finding.start == len(grouped)
+
+
+def test_card_in_a_csv_field_is_found_but_thousands_are_not_split() -> None:
+    number = _with_check_digit("520000000000000")
+    assert find_cards(f"Ada Byron,{number},04/29")
+    assert not find_cards("total,1,234,567,890,123,456 rows")
+
+
+def test_luhn_valid_device_numbers_and_labelled_ids_are_not_cards() -> None:
+    imei = _with_check_digit("35209900176148")  # IMEIs carry a Luhn digit
+    assert not find_cards(f"handset IMEI {imei} reported stolen")
+    assert not find_cards(f"imei={imei}")
+    order = _with_check_digit("453201511283036")
+    assert not find_cards(f"order_id: {order}")
+    assert find_cards(f"order paid with card {order}")
+
+
+def test_numbers_labelled_as_purchase_orders_references_or_barcodes_are_not_cards() -> None:
+    number = _with_check_digit("453201511283036")
+    for label in ("po_number:", "Ref.", "EAN", "activation code", "fax"):
+        assert not find_cards(f"{label} {number}"), label

@@ -87,3 +87,34 @@ def test_street_addresses_are_found() -> None:
 )
 def test_everyday_text_has_no_personal_data(text: str) -> None:
     assert not find_personal_data(text), _found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Case #50912347 reopened by the customer",
+        "ticket 415-555-0199 merged into the parent",
+        "PO 4511023987 approved by finance",
+        "claim reference 6175550143 under review",
+        "ref: 212-555-0148",
+        "order_no=2125550123",
+        "RMA 8005550100 received",
+    ],
+)
+def test_record_numbers_introduced_by_their_label_are_not_phones(text: str) -> None:
+    assert not find_personal_data(text), text
+
+
+def test_a_phone_number_next_to_a_record_number_is_still_found() -> None:
+    text = "Case 50912347: customer asks to be called back on (212) 555-0148"
+    found = [text[f.start : f.end] for f in find_personal_data(text)]
+    assert any("555-0148" in span for span in found), found
+
+
+def test_a_contact_number_after_who_it_is_is_found() -> None:
+    assert "07700 900321" in " ".join(_found("Emergency contact: dad, 07700 900321"))
+
+
+def test_a_personal_address_and_more_street_kinds_are_found() -> None:
+    assert _found("my personal address: 3 Alder Grove, York")
+    assert _found("she moved to 12 Wren Mews last spring")
