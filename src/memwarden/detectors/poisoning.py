@@ -30,43 +30,49 @@ from memwarden.detectors.findings import PROMPT_INJECTION, Finding
 DETECTOR: Final = "memory_poisoning"
 SCORE: Final = 0.9
 
-_I = re.IGNORECASE
+# Patterns are written in lower case and run on lowercased text: far faster than IGNORECASE,
+# and the scan runs on every write. Only `_OWN` ("I") looks at the original case.
+_I: Final = 0
 
 # Whom the text speaks to: an AI system, not a person.
 _AI: Final = (
-    r"(?:a\.?i\.?|assistants?|agents?|models?|llms?|(?:large\s+)?language\s+models?|bots?|"
-    r"chat\s?bots?|copilots?|chat\s?gpt|claude|gemini|gpts?|crawlers?|"
+    r"(?:a\.?i\.?|assistants?|agents?|models?|llms?|(?:large\s+)?language\s+models?|"
+    r"[\w-]*bots?|copilots?|chat\s?gpt|claude|gemini|gpts?|crawlers?|machine\s+readers?|"
+    r"ai\s+helpers?|"
     r"(?:summari[sz]\w*|triage|automated|ai)\s+(?:\w+\s+)?(?:bots?|tools?|systems?|agents?)|"
     r"memory\s+(?:system|subsystem)|ki(?:-assistent\w*)?|asistentes?(?:\s+de\s+ia)?|"
     r"assistants?\s+ia)"
 )
 _ADDRESSEE: Final = re.compile(
     rf"(?:\b(?:note|message|instructions?|notice|reminder|update|attention|important|"
-    rf"heads[\s-]?up|hinweis|nota|context|memo)\b|\bp\.\s?s\.)[^.\n]{{0,40}}?"
-    rf"\b(?:for|to|für|para|pour)\s+"
-    rf"(?:(?:any|all|every|each|the|whatever|whichever|cualquier|tout|toute|tous)\s+)?"
+    rf"heads[\s-]?up|hinweis|nota|context|memo|recordatorio|aviso|avis|remarque)\b|"
+    rf"\bp\.\s?s\.)[^.\n]{{0,40}}?\b(?:for|to|für|para|pour|an)\s+"
+    rf"(?:(?:any|all|every|each|the|whatever|whichever|cualquier|tout|toute|tous|el|la|los|"
+    rf"le|les|den|die|das|alle)\s+)?"
     rf"(?:\w+[\s-]+){{0,2}}?{_AI}\b"
     rf"|\b(?:if|when)\s+(?:you(?:'re|\s+are)|an?\s+{_AI}\s+is)\s+(?:an?\s+)?(?:\w+\s+)?{_AI}\b"
     rf"|\b{_AI}\s+(?:that\s+)?(?:is\s+|are\s+)?(?:reading|processing|indexing|summari[sz]ing|"
-    rf"triaging|parsing|handling|scanning)\b"
+    rf"triaging|parsing|handling|scanning|ingesting|crawling|analy[sz]ing|encountering)\b"
     rf"|\b(?:any|all|every|whatever|whichever)\s+(?:\S+\s+)?{_AI}\s+(?:that\s+)?"
     rf"(?:reading|reads|processing|processes|should|must|indexing|parsing|summari[sz]ing)\b"
     rf"|\b(?:whoever|whatever|anyone|anything)\s+(?:is\s+)?(?:process|pars|index|summari|triag)"
     rf"\w*\s+this\b"
     rf"|\b(?:the|any|all|every)\s+{_AI}\s+(?:must|should|shall|has\s+to|needs?\s+to|is\s+to)\b"
     rf"|\b(?:to|for)\s+(?:the|any|all|every|each|whatever|whichever)\s+(?:\S+\s+){{0,2}}?"
-    rf"{_AI}(?:'s)?\b",
+    rf"{_AI}(?:'s)?\b"
+    rf"|@[\w-]*(?:bot|ai|agent|assistant|gpt|copilot)\b",
     _I | re.MULTILINE,
 )
 # Speaking to the assistant by name ("Assistant, ..."): a user does this too, so it only counts
 # when what follows is not the user's own.
 _VOCATIVE: Final = re.compile(
-    rf"(?:^|[\[(<!\-\s])(?:dear\s+|hey\s+|hello\s+|hi\s+)?{_AI}\s*(?:[,:—–]|\s-\s)",
+    rf"(?:^|[\[(<!\-\s])(?:dear\s+|hey\s+|hello\s+|hi\s+)?{_AI}\s*(?:[,:—–]|\s-\s)"
+    rf"|^\W*(?:(?:dear|hey|hello|hi|greetings|attention)\b[,\s]*)?(?:\w+\s+)?{_AI}\s*[.!]",
     _I | re.MULTILINE,
 )
 # An authority the content claims for itself.
 _SPOOF: Final = re.compile(
-    r"\[\s*(?:system|admin|developers?|ai)\s*\]|\bsystem\s*(?:notice|message|update)\b|"
+    r"\[\s*(?:system|admin|developers?|ai)\s*\]|\bsystem[\s_-]*(?:notice|message|update|note)\b|"
     r"^\W*system\s*:|\bmessage\s+from\s+the\s+(?:\w+\s+){0,2}(?:developers?|team|admins?)\b|"
     r"\bofficial\s+update\s+from\b|\badmin(?:istrator)?\s+override\b|"
     r"\b(?:updated|configured)\s+by\s+the\s+developers\b|\bmemory[_\s](?:update|directive)\b",
@@ -80,12 +86,18 @@ _MEMORY: Final = re.compile(
     r"believe|(?:long[\s-]term|permanent|persistent)\s+memory|your\s+(?:memory|memories|"
     r"knowledge\s+base)|(?:the\s+)?(?:agent|assistant)'?s?\s+(?:long[\s-]term\s+)?memory|"
     r"write\s+(?:\w+\s+){0,3}(?:to|in)\s+(?:your\s+)?(?:\w+\s+)?memory|"
+    r"(?:your|the)\s+(?:\w+\s+)?(?:permanent|persistent|long[\s-]term)\s+(?:notes|records?)|"
+    r"memory\.(?:write|append|add|set|save|store|update|put|insert)|"
     r"speicher\w*|merke?\b|recuerd\w*|retiens|retenir|guard[ae]\w*)\b",
     _I,
 )
 _TIME: Final = re.compile(
-    r"\b(?:from\s+(?:now|here|this\s+point)\s+on(?:wards?)?|going\s+forward|henceforth|"
-    r"(?:in|for)\s+(?:all|every|each|any)\s+(?:\w+\s+)?(?:future|later|upcoming|next)\s+"
+    r"\b(?:from\s+(?:now|here|today|this\s+(?:point|moment|day|time))\s+on(?:wards?)?|"
+    r"from\s+(?:now|here|today)\s+onwards?|going\s+forward|henceforth|effective\s+immediately|"
+    r"persistent\s+(?:instruction|rule|note|fact)s?|until\s+(?:told\s+otherwise|further\s+notice)|"
+    r"a\s+partir\s+de\s+ahora|de\s+ahora\s+en\s+adelante|ab\s+(?:sofort|jetzt)|dorénavant|"
+    r"(?:in|for)\s+(?:all|every|each|any)\s+(?:\w+\s+)?(?:future|later|upcoming|next|"
+    r"subsequent)\s+"
     r"(?:\w+\s+)?(?:sessions?|conversations?|chats?|answers?|quer(?:y|ies)|interactions?|runs?|"
     r"payments?|invoices?|requests?)|every\s+future\b|permanent(?:ly)?|forever|for\s+good|"
     r"across\s+(?:all\s+|every\s+)?sessions|standing\s+(?:rule|instruction|order|fact)|"
@@ -99,7 +111,7 @@ _URL: Final = r"(?:https?://|\b\d{1,3}(?:\.\d{1,3}){3}\b)"
 _CHECKS: Final = (
     r"(?:approv\w*|approvals?|approver|sign-?offs?|reviews?|verification|verif\w*|checks?|"
     r"scan\w*|confirmation|mfa|2fa|two-factor|authentication|identity|warnings?|alerts?|"
-    r"flag\w*|questions|freigabe|checks)"
+    r"flag\w*|questions|freigabe|checks|ids?|identification|kyc|filters?|reviewers?)"
 )
 _CHANGES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
     (
@@ -129,7 +141,13 @@ _CHANGES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
             rf"already\s+(?:been\s+)?(?:approved|cleared|validated|verified)|déjà\s+validé\w*|"
             rf"false\s+positives?|safe\s+to\s+(?:open|run|click|install)|whitelisted|"
             rf"as\s+(?:approved|verified|safe|trusted)|automatic\s+(?:full\s+)?refund|"
-            rf"no\s+questions(?:\s+asked)?)\b",
+            rf"no\s+questions(?:\s+asked)?|delegated\s+(?:all\s+)?approvals?)\b"
+            rf"|\bno\s+need\s+(?:to\s+)?(?:\w+\s+)?(?:route|escalat\w*|check\w*|confirm\w*|"
+            rf"verif\w*|review\w*|approv\w*|ask\w*)"
+            rf"|\bapprov\w*\s+(?:all|every|any)\s+(?:\w+\s+){{0,2}}?(?:future|upcoming|further)\b"
+            rf"|\b(?:accept\w*|approv\w*|allow\w*|trust\w*|pa(?:y|id))\s+(?:\w+\s+){{0,2}}?"
+            rf"automatically|\bautomatically\s+(?:accept|approv|allow|trust|pa)\w*"
+            rf"|\bbypass\w*\s+(?:\w+\s+){{0,3}}?(?:filters?|checks?|controls?|security)\b",
             _I,
         ),
     ),
@@ -137,7 +155,9 @@ _CHANGES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
         "data_destination",
         re.compile(
             rf"\b(?:send|sent|forward\w*|post|posted|upload\w*|share|shared|e-?mail\w*|cc|bcc|"
-            rf"cop(?:y|ies)|transmit\w*|report\w*|push\w*|sync\w*|include\w*)\b[^\n]{{0,100}}?"
+            rf"cop(?:y|ies)|transmit\w*|report\w*|push\w*|sync\w*|include\w*|mirror\w*|"
+            rf"env[ií]\w*|reenv[ií]\w*|schick\w*|sende\w*|envoie\w*|transf[eé]r\w*)\b"
+            rf"[^\n]{{0,100}}?"
             rf"(?:{_EMAIL}|{_URL})"
             rf"|\b(?:official|correct|new|real)\s+(?:\w+\s+){{0,2}}(?:address|inbox|endpoint)\s+"
             rf"(?:is|are)\s+(?:now\s+)?{_EMAIL}"
@@ -169,7 +189,8 @@ _CHANGES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
         "scripted_answer",
         re.compile(
             r"\b(?:when(?:ever)?|if)\s+(?:\w+\s+){0,3}?(?:asks?|asked|questions?|talk\w*)\b"
-            r"[^.\n]{0,60}?\b(?:reply|answer|respond|say|tell|quote)\b"
+            r"[^.\n]{0,60}?\b(?:reply|answer|respond|say|tell|quote|suggest\w*|recommend\w*|"
+            r"claim|state|describe)\b"
             r"|\b(?:reply|answer|respond)\b[^.\n]{0,40}?\b(?:whenever|every\s+time)\b"
             r"|\bquestions?\s+about\b[^.\n]{0,40}?\b(?:must|should)\s+be\s+answered\b"
             r"|\b(?:answer|reply\s+to|respond\s+to)\s+(?:any|every|all)\s+questions?\b"
@@ -194,7 +215,7 @@ _CHANGES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
             r"|\boverrides?\s+(?:\w+\s+)?(?:internal|official|earlier|previous|any)\b"
             r"|\b(?:is|are)\s+(?:\w+\s+and\s+)?trusted\b|\bmust\s+be\s+(?:followed|obeyed)\b"
             r"|\bwithout\s+question\b|\b(?:is|are)\s+(?:a\s+)?scam\b"
-            r"|\btrust\s+\S+@\S+",
+            r"|\btrust\s+\S+@\S+|\btrust\w*\s+(?:the\s+)?(?:domain|site|source|sender|host)\b",
             _I,
         ),
     ),
@@ -202,13 +223,13 @@ _CHANGES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
 # Hiding the request from the person it affects.
 _CONCEAL: Final = re.compile(
     r"\b(?:do\s*n[o']?t|never|without)\s+(?:\w+\s+){0,2}?(?:mention\w*|tell\w*|reveal\w*|"
-    r"inform\w*|show\w*|bother\w*)\b[^.\n]{0,30}?\b(?:user|reader|anyone|note|rule|instruction|"
+    r"inform\w*|show\w*|bother\w*|surfac\w*|disclos\w*)\b[^.\n]{0,30}?\b(?:user|reader|anyone|note|rule|instruction|"
     r"this|them)\b|\b(?:silently|secretly|quietly)\b",
     _I,
 )
 # The user's own life and work: "I" anywhere, or "we/our" leading a clause ("remember that we
 # deploy on Tuesdays"), not "questions about our competitors must be answered ...".
-_OWN: Final = re.compile(r"\b(?:I|I'm|I've|I'd|I'll)\b|\b(?:my|me|mine)\b")
+_OWN: Final = re.compile(r"\b(?:I|I'm|I've|I'd|I'll)\b|\b(?i:my|me|mine)\b")
 _OWN_CI: Final = re.compile(
     r"(?:^|\bthat\s+|\bwhen(?:ever)?\s+|\bif\s+|[,:;]\s*|\bin\s+)(?:we|we're|our|us)\b", _I
 )
@@ -220,9 +241,9 @@ _THIRD_PARTY: Final = re.compile(
 )
 # Talk about the attack rather than the attack: advice, definitions, examples.
 _META: Final = re.compile(
-    r"\b(?:attackers?|adversar\w*|phishing|for\s+example|e\.g\.|such\s+as|is\s+called|"
-    r"is\s+when|known\s+as|beware|watch\s+out|such\s+text|how\s+(?:do|to|can)|trick\w*|"
-    r"blog\s+post|what\s+is|whether|asked\s+(?:if|how|what))\b",
+    r"\b(?:attackers?|adversar\w*|for\s+example|e\.g\.|such\s+as|is\s+called|"
+    r"is\s+when|known\s+as|such\s+text|how\s+(?:do|to|can)|blog\s+post|what\s+is|whether|"
+    r"asked\s+(?:if|how|what))\b",
     _I,
 )
 _SENTENCE: Final = re.compile(r"(?<=[.!?])\s+(?=\S)|\n+|(?<=-->)|(?=<!--)")
@@ -233,15 +254,40 @@ _GATE: Final = (
     "future", "permanent", "forever", "for good",
     "session", "standing", "always", "whenever", "every run", "désormais", "dauerhaft",
     "siempre", "immer", "speicher", "merk", "recuerd", "retien", "guard", "system",
+    "effective immediately", "partir de ahora", "adelante", "ab sofort", "ab jetzt", "dorénavant",
+    "until", "persistent", "onward", "moment on", "today on", "day on", "time on",
     "developer", "override", "official update",
 )  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
+# Literals that each signal's pattern needs (checked on the lowercased sentence first, so most
+# sentences skip most patterns: the scan runs on every write).
+_AI_WORDS: Final = frozenset(
+    {
+        "ai", "a.i", "assistant", "assistants", "agent", "agents", "model", "models", "llm",
+        "llms", "copilot", "copilots", "chatgpt", "gpt", "gpts", "claude", "gemini", "crawler",
+        "crawlers", "reader", "readers", "helper", "helpers", "ki", "asistente", "asistentes",
+        "whoever", "whatever", "anyone", "anything", "language", "automated", "ia", "memory",
+    }
+)  # fmt: skip
+_WORD: Final = re.compile(r"[@\w][\w.'-]*")
+_SPOOF_HINTS: Final = ("system", "admin", "developer", "official", "memory", "[")
+_CONCEAL_HINTS: Final = ("n't", "not", "never", "without", "silent", "secret", "quiet")
+
+
+@dataclass(slots=True)
 class _Sentence:
+    """One sentence and the cheap signals every decision needs."""
+
     start: int
     end: int
     text: str
+    low: str = ""
+    addressed: bool = False
+    vocative: bool = False
+    memory: bool = False
+    lasting: bool = False
+    concealed: bool = False
 
 
 def _sentences(text: str) -> list[_Sentence]:
@@ -256,41 +302,64 @@ def _sentences(text: str) -> list[_Sentence]:
     return [s for s in out if s.text.strip()]
 
 
+def _speaks_to_ai(low: str) -> bool:
+    for word in _WORD.findall(low):
+        word = word.strip(".'-")
+        if word in _AI_WORDS or word.startswith(("@", "ki-")) or word.endswith(("bot", "bots")):
+            return True
+    return False
+
+
+def _signal(sentence: _Sentence) -> None:
+    low = sentence.low
+    if _speaks_to_ai(low):
+        sentence.addressed = bool(_ADDRESSEE.search(low))
+        sentence.vocative = bool(_VOCATIVE.search(low))
+    if not sentence.addressed and any(hint in low for hint in _SPOOF_HINTS):
+        sentence.addressed = bool(_SPOOF.search(low))
+    if any(anchor in low for anchor in _GATE):
+        sentence.memory = bool(_MEMORY.search(low))
+        sentence.lasting = sentence.memory or bool(_TIME.search(low))
+    if any(hint in low for hint in _CONCEAL_HINTS):
+        sentence.concealed = bool(_CONCEAL.search(low))
+
+
 def changes(text: str) -> tuple[str, ...]:
     """The kinds of change a sentence asks for (empty for an ordinary fact or preference)."""
-    return tuple(name for name, pattern in _CHANGES if pattern.search(text))
+    low = text.lower()
+    return tuple(name for name, pattern in _CHANGES if pattern.search(low))
 
 
 def is_own(text: str) -> bool:
     """First person and nobody else's rights as the subject: the user speaking about themself."""
-    first_person = bool(_OWN.search(text) or _OWN_CI.search(text.strip()))
-    return first_person and not _THIRD_PARTY.search(text)
+    low = text.strip().lower()
+    first_person = bool(_OWN.search(text) or _OWN_CI.search(low))
+    return first_person and not _THIRD_PARTY.search(low)
 
 
 def _poisoned(sentences: list[_Sentence], i: int) -> bool:
-    here = sentences[i].text
-    before = sentences[i - 1].text if i else ""
-    after = sentences[i + 1].text if i + 1 < len(sentences) else ""
-    near = f"{before} {here} {after}"
-    own = is_own(here)
-    addressed = any(
-        _ADDRESSEE.search(part) or _SPOOF.search(part) or (not own and _VOCATIVE.search(part))
-        for part in (before, here, after)
-    )
-    memory = bool(_MEMORY.search(here))
-    lasting = memory or bool(_TIME.search(here))
-    persists_near = lasting or bool(_MEMORY.search(near) or _TIME.search(near))
-    changed = changes(here)
-    concealed = bool(_CONCEAL.search(near))
-    if _META.search(here) and not concealed:
+    here = sentences[i]
+    near = sentences[max(i - 1, 0) : i + 2]
+    concealed = any(s.concealed for s in near)
+    persists_near = any(s.lasting for s in near)
+    own = None
+    addressed = any(s.addressed for s in near)
+    if not addressed and any(s.vocative for s in near):
+        own = is_own(here.text)
+        addressed = not own
+    if not (addressed or concealed or persists_near):
+        return False  # every rule below needs one of these
+    if _META.search(here.low) and not concealed:
         return False
-    if addressed and ((changed and persists_near) or (lasting and not own)):
+    changed = changes(here.text)
+    own = is_own(here.text) if own is None else own
+    if addressed and ((changed and persists_near) or (here.lasting and not own)):
         return True
     if not changed or own:
         return False
-    if memory or concealed:
+    if here.memory or concealed:
         return True
-    return persists_near and (len(changed) >= 2 or bool(_MEMORY.search(near)))
+    return persists_near and (len(changed) >= 2 or any(s.memory for s in near))
 
 
 def find_poisoning(text: str) -> list[Finding]:
@@ -299,6 +368,9 @@ def find_poisoning(text: str) -> list[Finding]:
     if not any(anchor in gate for anchor in _GATE):
         return []
     sentences = _sentences(text)
+    for sentence in sentences:
+        sentence.low = sentence.text.lower()
+        _signal(sentence)
     return [
         Finding(PROMPT_INJECTION, DETECTOR, s.start, s.end, SCORE)
         for i, s in enumerate(sentences)
