@@ -38,23 +38,25 @@ _I: Final = 0
 _AI: Final = (
     r"(?:a\.?i\.?|assistants?|agents?|models?|llms?|(?:large\s+)?language\s+models?|"
     r"[\w-]*bots?|copilots?|chat\s?gpt|claude|gemini|gpts?|crawlers?|machine\s+readers?|"
-    r"ai\s+helpers?|"
+    r"ai\s+helpers?|summari[sz]ers?|automated\s+readers?|language-models?(?:\s+based\s+\w+)?|"
     r"(?:summari[sz]\w*|triage|automated|ai)\s+(?:\w+\s+)?(?:bots?|tools?|systems?|agents?)|"
     r"memory\s+(?:system|subsystem)|ki(?:-assistent\w*)?|asistentes?(?:\s+de\s+ia)?|"
     r"assistants?\s+ia)"
 )
 _ADDRESSEE: Final = re.compile(
     rf"(?:\b(?:note|message|instructions?|notice|reminder|update|attention|important|"
-    rf"heads[\s-]?up|hinweis|nota|context|memo|recordatorio|aviso|avis|remarque)\b|"
-    rf"\bp\.\s?s\.)[^.\n]{{0,40}}?\b(?:for|to|für|para|pour|an)\s+"
+    rf"heads[\s-]?up|hinweis|nota|context|memo|recordatorio|aviso|avis|remarque|rules?|"
+    rf"override|adresse)\b|\bp\.\s?s\.)[^.\n]{{0,40}}?(?:\b(?:for|to|für|para|pour|an)|à)\s+"
     rf"(?:(?:any|all|every|each|the|whatever|whichever|cualquier|tout|toute|tous|el|la|los|"
-    rf"le|les|den|die|das|alle)\s+)?"
+    rf"le|les|l'|den|die|das|alle)\s*)?"
     rf"(?:\w+[\s-]+){{0,2}}?{_AI}\b"
     rf"|\b(?:if|when)\s+(?:you(?:'re|\s+are)|an?\s+{_AI}\s+is)\s+(?:an?\s+)?(?:\w+\s+)?{_AI}\b"
     rf"|\b{_AI}\s+(?:that\s+)?(?:is\s+|are\s+)?(?:reading|processing|indexing|summari[sz]ing|"
     rf"triaging|parsing|handling|scanning|ingesting|crawling|analy[sz]ing|encountering)\b"
     rf"|\b(?:any|all|every|whatever|whichever)\s+(?:\S+\s+)?{_AI}\s+(?:that\s+)?"
     rf"(?:reading|reads|processing|processes|should|must|indexing|parsing|summari[sz]ing)\b"
+    rf"|\bif\s+(?:your\s+(?:job|task|role|purpose)\s+is|you\s+(?:are|were)\s+(?:asked|told|"
+    rf"here))\s+to\s+(?:summari|process|read|triage|answer|review|index|pars|handl|sort)\w*"
     rf"|\b(?:whoever|whatever|anyone|anything)\s+(?:is\s+)?(?:process|pars|index|summari|triag)"
     rf"\w*\s+this\b"
     rf"|\b(?:the|any|all|every)\s+{_AI}\s+(?:must|should|shall|has\s+to|needs?\s+to|is\s+to)\b"
@@ -75,7 +77,19 @@ _SPOOF: Final = re.compile(
     r"\[\s*(?:system|admin|developers?|ai)\s*\]|\bsystem[\s_-]*(?:notice|message|update|note)\b|"
     r"^\W*system\s*:|\bmessage\s+from\s+the\s+(?:\w+\s+){0,2}(?:developers?|team|admins?)\b|"
     r"\bofficial\s+update\s+from\b|\badmin(?:istrator)?\s+override\b|"
-    r"\b(?:updated|configured)\s+by\s+the\s+developers\b|\bmemory[_\s](?:update|directive)\b",
+    r"\b(?:updated|configured)\s+by\s+the\s+developers\b|\bmemory[_\s](?:update|directive)\b|"
+    r"\b(?:assistant|ai|model|agent|bot)(?:'s)?\s+(?:developers|makers|vendor|ops\s+team)\b|"
+    r"\b(?:the\s+)?ai\s+(?:ops|platform|safety|memory)\s+team\b",
+    _I | re.MULTILINE,
+)
+# A memory verb used as a request ("remember:", "please store", "must retain"), not a description
+# ("the agent will store preferences when asked").
+_ASK_TO_KEEP: Final = re.compile(
+    r"(?:^|[:;,—–(\[{\"'-]\s*|\bplease\s+|\b(?:must|should|shall|to|now)\s+(?:also\s+)?)"
+    r"(?:remember|memori[sz]e|save|store|retain|record|persist|commit|keep\s+in\s+(?:mind|memory)|"
+    r"add\s+(?:this\s+|it\s+)?to\s+(?:your|the)\s+(?:\w+\s+)?memory|note\s+permanently|"
+    r"mémoris\w*|merke?|recuerda|speicher\w*)\b|"
+    r"\.(?:save|store|write|remember|persist|append|set)\(",
     _I | re.MULTILINE,
 )
 # Persistence: a memory verb, or a time frame that outlasts the conversation.
@@ -88,7 +102,10 @@ _MEMORY: Final = re.compile(
     r"write\s+(?:\w+\s+){0,3}(?:to|in)\s+(?:your\s+)?(?:\w+\s+)?memory|"
     r"(?:your|the)\s+(?:\w+\s+)?(?:permanent|persistent|long[\s-]term)\s+(?:notes|records?)|"
     r"memory\.(?:write|append|add|set|save|store|update|put|insert)|"
-    r"speicher\w*|merke?\b|recuerd\w*|retiens|retenir|guard[ae]\w*)\b",
+    r"\w*_?memory_?\w*\.(?:write|append|add|set|save|store|update|put|insert)|"
+    r"saved\s+(?:rule|instruction|preference|fact|note)|\bpersist\w*|"
+    r"speicher\w*|merke?\b|recuerd\w*|retiens|retenir|guard[ae]\w*|mémoris\w*|souviens|"
+    r"enregistre\w*)\b",
     _I,
 )
 _TIME: Final = re.compile(
@@ -96,10 +113,10 @@ _TIME: Final = re.compile(
     r"from\s+(?:now|here|today)\s+onwards?|going\s+forward|henceforth|effective\s+immediately|"
     r"persistent\s+(?:instruction|rule|note|fact)s?|until\s+(?:told\s+otherwise|further\s+notice)|"
     r"a\s+partir\s+de\s+ahora|de\s+ahora\s+en\s+adelante|ab\s+(?:sofort|jetzt)|dorénavant|"
-    r"(?:in|for)\s+(?:all|every|each|any)\s+(?:\w+\s+)?(?:future|later|upcoming|next|"
-    r"subsequent)\s+"
-    r"(?:\w+\s+)?(?:sessions?|conversations?|chats?|answers?|quer(?:y|ies)|interactions?|runs?|"
-    r"payments?|invoices?|requests?)|every\s+future\b|permanent(?:ly)?|forever|for\s+good|"
+    r"(?:in|for|to)\s+(?:all|every|each|any)\s+(?:\w+\s+)?(?:future|later|upcoming|next|"
+    r"subsequent|following)\s+\w+|every\s+future\b|permanent(?:ly|e)?|forever|for\s+good|"
+    r"starting\s+(?:today|now)|as\s+of\s+(?:today|now)|de\s+façon\s+permanente|"
+    r"pour\s+toujours|définitivement|für\s+immer|para\s+siempre|"
     r"across\s+(?:all\s+|every\s+)?sessions|standing\s+(?:rule|instruction|order|fact)|"
     r"on\s+every\s+run|always|whenever|for\s+future\s+reference|désormais|dauerhaft|siempre|"
     r"immer)\b",
@@ -223,8 +240,9 @@ _CHANGES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
 # Hiding the request from the person it affects.
 _CONCEAL: Final = re.compile(
     r"\b(?:do\s*n[o']?t|never|without)\s+(?:\w+\s+){0,2}?(?:mention\w*|tell\w*|reveal\w*|"
-    r"inform\w*|show\w*|bother\w*|surfac\w*|disclos\w*)\b[^.\n]{0,30}?\b(?:user|reader|anyone|note|rule|instruction|"
-    r"this|them)\b|\b(?:silently|secretly|quietly)\b",
+    r"inform\w*|show\w*|bother\w*|surfac\w*|disclos\w*)\b[^.\n]{0,30}?\b(?:user|reader|"
+    r"anyone|note|rule|instruction|this|them|humans?|people|person)\b|"
+    r"\b(?:silently|secretly|quietly)\b",
     _I,
 )
 # The user's own life and work: "I" anywhere, or "we/our" leading a clause ("remember that we
@@ -243,7 +261,7 @@ _THIRD_PARTY: Final = re.compile(
 _META: Final = re.compile(
     r"\b(?:attackers?|adversar\w*|for\s+example|e\.g\.|such\s+as|is\s+called|"
     r"is\s+when|known\s+as|such\s+text|how\s+(?:do|to|can)|blog\s+post|what\s+is|whether|"
-    r"asked\s+(?:if|how|what))\b",
+    r"asked\s+(?:if|how|what)|(?:have|has)\s+been\s+reported|asking\s+(?:\w+\s+){0,3}?to)\b",
     _I,
 )
 _SENTENCE: Final = re.compile(r"(?<=[.!?])\s+(?=\S)|\n+|(?<=-->)|(?=<!--)")
@@ -255,7 +273,9 @@ _GATE: Final = (
     "session", "standing", "always", "whenever", "every run", "désormais", "dauerhaft",
     "siempre", "immer", "speicher", "merk", "recuerd", "retien", "guard", "system",
     "effective immediately", "partir de ahora", "adelante", "ab sofort", "ab jetzt", "dorénavant",
-    "until", "persistent", "onward", "moment on", "today on", "day on", "time on",
+    "until", "persistent", "subsequent", "following", "starting", "as of", "façon", "toujours",
+    "définitivement", "mémoris", "souviens", "enregistr", "memory", "onward", "moment on",
+    "today on", "day on", "time on",
     "developer", "override", "official update",
 )  # fmt: skip
 
@@ -284,6 +304,7 @@ class _Sentence:
     text: str
     low: str = ""
     addressed: bool = False
+    mentions_ai: bool = False
     vocative: bool = False
     memory: bool = False
     lasting: bool = False
@@ -305,7 +326,11 @@ def _sentences(text: str) -> list[_Sentence]:
 def _speaks_to_ai(low: str) -> bool:
     for word in _WORD.findall(low):
         word = word.strip(".'-")
-        if word in _AI_WORDS or word.startswith(("@", "ki-")) or word.endswith(("bot", "bots")):
+        if (
+            word in _AI_WORDS
+            or word.startswith(("@", "ki-", "ai-", "ai_", "agent_", "llm-", "llm_"))
+            or word.endswith(("bot", "bots", "-model", "_memory", "summariser", "summarizer"))
+        ):
             return True
     return False
 
@@ -313,8 +338,11 @@ def _speaks_to_ai(low: str) -> bool:
 def _signal(sentence: _Sentence) -> None:
     low = sentence.low
     if _speaks_to_ai(low):
+        sentence.mentions_ai = True
         sentence.addressed = bool(_ADDRESSEE.search(low))
         sentence.vocative = bool(_VOCATIVE.search(low))
+    elif "if you" in low:  # "if your job is to summarise this": the AI's task names it
+        sentence.addressed = bool(_ADDRESSEE.search(low))
     if not sentence.addressed and any(hint in low for hint in _SPOOF_HINTS):
         sentence.addressed = bool(_SPOOF.search(low))
     if any(anchor in low for anchor in _GATE):
@@ -351,6 +379,13 @@ def _poisoned(sentences: list[_Sentence], i: int) -> bool:
         return False  # every rule below needs one of these
     if _META.search(here.low) and not concealed:
         return False
+    if (
+        any(s.mentions_ai for s in near)
+        and here.memory
+        and _ASK_TO_KEEP.search(here.low)
+        and not (own if own is not None else is_own(here.text))
+    ):
+        return True  # an AI is asked to keep something that is not the user's own
     changed = changes(here.text)
     own = is_own(here.text) if own is None else own
     if addressed and ((changed and persists_near) or (here.lasting and not own)):
