@@ -33,6 +33,8 @@ SCORE: Final = 0.9
 # Patterns are written in lower case and run on lowercased text: far faster than IGNORECASE,
 # and the scan runs on every write. Only `_OWN` ("I") looks at the original case.
 _I: Final = 0
+# Sentence-bounded spans below use "(?:[^.\n]|\.(?=\w))": no sentence end, but the dots of a
+# domain name or address ("rook-files.example") do not end the span.
 
 # Whom the text speaks to: an AI system, not a person.
 _AI: Final = (
@@ -46,7 +48,7 @@ _AI: Final = (
 _ADDRESSEE: Final = re.compile(
     rf"(?:\b(?:note|message|instructions?|notice|reminder|update|attention|important|"
     rf"heads[\s-]?up|hinweis|nota|context|memo|recordatorio|aviso|avis|remarque|rules?|"
-    rf"override|adresse)\b|\bp\.\s?s\.)[^.\n]{{0,40}}?(?:\b(?:for|to|für|para|pour|an)|à)\s+"
+    rf"override|adresse)\b|\bp\.\s?s\.)(?:[^.\n]|\.(?=\w)){{0,40}}?(?:\b(?:for|to|für|para|pour|an)|à)\s+"
     rf"(?:(?:any|all|every|each|the|whatever|whichever|cualquier|tout|toute|tous|el|la|los|"
     rf"le|les|l'|den|die|das|alle)\s*)?"
     rf"(?:\w+[\s-]+){{0,2}}?{_AI}\b"
@@ -187,7 +189,7 @@ _CHANGES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
         "secret_out",
         re.compile(
             r"\b(?:share|send|sent|paste\w*|give|post|include\w*|reveal|e-?mail\w*|upload\w*|"
-            r"export\w*)\b[^.\n]{0,60}?\b(?:passwords?|credentials?|api\s+(?:keys?|tokens?)|"
+            r"export\w*)\b(?:[^.\n]|\.(?=\w)){0,60}?\b(?:passwords?|credentials?|api\s+(?:keys?|tokens?)|"
             r"tokens?|secrets?|customer\s+(?:database|data|records|lists?)|location|"
             r"notes)\b|\bignore\s+(?:\w+\s+){0,3}privacy\b",
             _I,
@@ -206,16 +208,16 @@ _CHANGES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
         "scripted_answer",
         re.compile(
             r"\b(?:when(?:ever)?|if)\s+(?:\w+\s+){0,3}?(?:asks?|asked|questions?|talk\w*)\b"
-            r"[^.\n]{0,60}?\b(?:reply|answer|respond|say|tell|quote|suggest\w*|recommend\w*|"
+            r"(?:[^.\n]|\.(?=\w)){0,60}?\b(?:reply|answer|respond|say|tell|quote|suggest\w*|recommend\w*|"
             r"claim|state|describe)\b"
-            r"|\b(?:reply|answer|respond)\b[^.\n]{0,40}?\b(?:whenever|every\s+time)\b"
-            r"|\bquestions?\s+about\b[^.\n]{0,40}?\b(?:must|should)\s+be\s+answered\b"
+            r"|\b(?:reply|answer|respond)\b(?:[^.\n]|\.(?=\w)){0,40}?\b(?:whenever|every\s+time)\b"
+            r"|\bquestions?\s+about\b(?:[^.\n]|\.(?=\w)){0,40}?\b(?:must|should)\s+be\s+answered\b"
             r"|\b(?:answer|reply\s+to|respond\s+to)\s+(?:any|every|all)\s+questions?\b"
             r"|\b(?:right|correct)\s+answer\s+to\b"
             r"|\b(?:tell|say\s+to)\s+(?:all\s+)?(?:users?|people|customers|anyone|everyone|them)\s+"
             r"(?:that|to)\b"
             r"|\b(?:should|must)\s+(?:never\s+|always\s+)?be\s+(?:recommended|quoted|ranked)\b"
-            r"|\brecommend\w*\b[^.\n]{0,40}?\b(?:in\s+every\s+answer|over\s+every|only\s+approved)"
+            r"|\brecommend\w*\b(?:[^.\n]|\.(?=\w)){0,40}?\b(?:in\s+every\s+answer|over\s+every|only\s+approved)"
             r"|\bofficial\s+figures\b",
             _I,
         ),
@@ -225,7 +227,7 @@ _CHANGES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
         re.compile(
             r"\b(?:trust\w*|obey\w*|follow\w*)\s+(?:\w+\s+){0,4}?(?:instructions?|messages?|"
             r"e-?mails?|requests?|documents?)\s+(?:from|signed\s+by|in)\b"
-            r"|\btreat\w*\s+[^.\n]{0,60}?\bas\s+(?:if\s+)?(?:\w+\s+)?(?:coming|came|come|official|"
+            r"|\btreat\w*\s+(?:[^.\n]|\.(?=\w)){0,60}?\bas\s+(?:if\s+)?(?:\w+\s+)?(?:coming|came|come|official|"
             r"trusted|verified|authoritative|internal|the\s+\w+'?s?\s+address)"
             r"|\b(?:official|trusted|verified|authoritative)\s+(?:source|address|sender|supplier|"
             r"domain)\b"
@@ -240,7 +242,7 @@ _CHANGES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
 # Hiding the request from the person it affects.
 _CONCEAL: Final = re.compile(
     r"\b(?:do\s*n[o']?t|never|without)\s+(?:\w+\s+){0,2}?(?:mention\w*|tell\w*|reveal\w*|"
-    r"inform\w*|show\w*|bother\w*|surfac\w*|disclos\w*)\b[^.\n]{0,30}?\b(?:user|reader|"
+    r"inform\w*|show\w*|bother\w*|surfac\w*|disclos\w*)\b(?:[^.\n]|\.(?=\w)){0,30}?\b(?:user|reader|"
     r"anyone|note|rule|instruction|this|them|humans?|people|person)\b|"
     r"\b(?:silently|secretly|quietly)\b",
     _I,
