@@ -94,6 +94,7 @@ _ASK_TO_KEEP: Final = re.compile(
     r"\.(?:save|store|write|remember|persist|append|set)\(",
     _I | re.MULTILINE,
 )
+_TASK: Final = re.compile(r"\b(?:remember|don't\s+forget|do\s+not\s+forget)\s+to\s+\w+")
 # Persistence: a memory verb, or a time frame that outlasts the conversation.
 _MEMORY: Final = re.compile(
     r"\b(?:remember(?:ing)?|memori[sz]e|save|store|record|persist|retain|"
@@ -120,7 +121,7 @@ _TIME: Final = re.compile(
     r"starting\s+(?:today|now)|as\s+of\s+(?:today|now)|de\s+façon\s+permanente|"
     r"pour\s+toujours|définitivement|für\s+immer|para\s+siempre|"
     r"across\s+(?:all\s+|every\s+)?sessions|standing\s+(?:rule|instruction|order|fact)|"
-    r"on\s+every\s+run|always|whenever|for\s+future\s+reference|désormais|dauerhaft|siempre|"
+    r"on\s+every\s+run|keep\s+(?:on\s+)?doing|always|whenever|for\s+future\s+reference|désormais|dauerhaft|siempre|"
     r"immer)\b",
     _I,
 )
@@ -309,6 +310,7 @@ class _Sentence:
     mentions_ai: bool = False
     vocative: bool = False
     memory: bool = False
+    task: bool = False
     lasting: bool = False
     concealed: bool = False
 
@@ -348,8 +350,13 @@ def _signal(sentence: _Sentence) -> None:
     if not sentence.addressed and any(hint in low for hint in _SPOOF_HINTS):
         sentence.addressed = bool(_SPOOF.search(low))
     if any(anchor in low for anchor in _GATE):
-        sentence.memory = bool(_MEMORY.search(low))
-        sentence.lasting = sentence.memory or bool(_TIME.search(low))
+        lasting = bool(_TIME.search(low))
+        # "remember to send the contract" is a task to do, not a rule to keep, unless a lasting
+        # time frame makes it one ("remember to always ...").
+        if _MEMORY.search(low):
+            sentence.memory = lasting or bool(_MEMORY.search(_TASK.sub(" ", low)))
+            sentence.task = not sentence.memory
+        sentence.lasting = sentence.memory or lasting
     if any(hint in low for hint in _CONCEAL_HINTS):
         sentence.concealed = bool(_CONCEAL.search(low))
 
@@ -377,7 +384,7 @@ def _poisoned(sentences: list[_Sentence], i: int) -> bool:
     if not addressed and any(s.vocative for s in near):
         own = is_own(here.text)
         addressed = not own
-    if not (addressed or concealed or persists_near):
+    if not (addressed or concealed or persists_near or any(s.task for s in near)):
         return False  # every rule below needs one of these
     if _META.search(here.low) and not concealed:
         return False
@@ -390,7 +397,9 @@ def _poisoned(sentences: list[_Sentence], i: int) -> bool:
         return True  # an AI is asked to keep something that is not the user's own
     changed = changes(here.text)
     own = is_own(here.text) if own is None else own
-    if addressed and ((changed and persists_near) or (here.lasting and not own)):
+    # An AI told to "remember to" do something is told to keep doing it; a person is not.
+    kept_near = persists_near or any(s.task for s in near)
+    if addressed and ((changed and kept_near) or ((here.lasting or here.task) and not own)):
         return True
     if not changed or own:
         return False
