@@ -40,7 +40,7 @@ _I: Final = 0
 _AI: Final = (
     r"(?:a\.?i\.?|assistants?|agents?|models?|llms?|(?:large\s+)?language\s+models?|"
     r"[\w-]*bots?|copilots?|chat\s?gpt|claude|gemini|gpts?|crawlers?|machine\s+readers?|"
-    r"ai\s+helpers?|summari[sz]ers?|automated\s+readers?|language-models?(?:\s+based\s+\w+)?|"
+    r"ai\s+helpers?|summari[sz]ers?|automated\s+\w+(?:ers?|ors?|ants?)|language-models?(?:\s+based\s+\w+)?|"
     r"(?:summari[sz]\w*|triage|automated|ai)\s+(?:\w+\s+)?(?:bots?|tools?|systems?|agents?)|"
     r"memory\s+(?:system|subsystem)|ki(?:-assistent\w*)?|asistentes?(?:\s+de\s+ia)?|"
     r"assistants?\s+ia)"
@@ -64,7 +64,8 @@ _ADDRESSEE: Final = re.compile(
     rf"|\b(?:the|any|all|every)\s+{_AI}\s+(?:must|should|shall|has\s+to|needs?\s+to|is\s+to)\b"
     rf"|\b(?:to|for)\s+(?:the|any|all|every|each|whatever|whichever)\s+(?:\S+\s+){{0,2}}?"
     rf"{_AI}(?:'s)?\b"
-    rf"|@[\w-]*(?:bot|ai|agent|assistant|gpt|copilot)\b",
+    rf"|@[\w-]*(?:bot|ai|agent|assistant|gpt|copilot)\b"
+    rf"|[(\[]\s*(?:for|to)\s+(?:\w+\s+){{0,2}}?{_AI}\s*[)\]]",
     _I | re.MULTILINE,
 )
 # Speaking to the assistant by name ("Assistant, ..."): a user does this too, so it only counts
@@ -87,8 +88,10 @@ _SPOOF: Final = re.compile(
 # A memory verb used as a request ("remember:", "please store", "must retain"), not a description
 # ("the agent will store preferences when asked").
 _ASK_TO_KEEP: Final = re.compile(
-    r"(?:^|[:;,—–(\[{\"'-]\s*|\bplease\s+|\b(?:must|should|shall|to|now)\s+(?:also\s+)?)"
-    r"(?:remember|memori[sz]e|save|store|retain|record|persist|commit|keep\s+in\s+(?:mind|memory)|"
+    r"(?:^|[:;,—–()\[\]{}\"'-]\s*|\bplease\s+|\b(?:must|should|shall|to|now)\s+(?:also\s+)?)"
+    r"(?:remember|memori[sz]e|save|store|retain|record|persist|commit|keep\s+in\s+mind|"
+    r"(?:add|keep|put)\s+(?:\w+\s+)?(?:to|in|into)\s+(?:your\s+|the\s+)?(?:\w+[\s-]+){0,2}?memory|"
+    r"make\s+it\s+a\s+(?:standing|permanent|lasting)|"
     r"add\s+(?:this\s+|it\s+)?to\s+(?:your|the)\s+(?:\w+\s+)?memory|note\s+permanently|"
     r"mémoris\w*|merke?|recuerda|speicher\w*)\b|"
     r"\.(?:save|store|write|remember|persist|append|set)\(",
@@ -107,6 +110,8 @@ _MEMORY: Final = re.compile(
     r"memory\.(?:write|append|add|set|save|store|update|put|insert)|"
     r"\w*_?memory_?\w*\.(?:write|append|add|set|save|store|update|put|insert)|"
     r"saved\s+(?:rule|instruction|preference|fact|note)|\bpersist\w*|"
+    r"(?:add|keep|put|save|store)\s+(?:\w+\s+)?(?:to|in|into)\s+(?:your\s+|the\s+)?"
+    r"(?:\w+[\s-]+){0,2}?memory|"
     r"speicher\w*|merke?\b|recuerd\w*|retiens|retenir|guard[ae]\w*|mémoris\w*|souviens|"
     r"enregistre\w*)\b",
     _I,
@@ -120,7 +125,9 @@ _TIME: Final = re.compile(
     r"subsequent|following)\s+\w+|every\s+future\b|permanent(?:ly|e)?|forever|for\s+good|"
     r"starting\s+(?:today|now)|as\s+of\s+(?:today|now)|de\s+façon\s+permanente|"
     r"pour\s+toujours|définitivement|für\s+immer|para\s+siempre|"
-    r"across\s+(?:all\s+|every\s+)?sessions|standing\s+(?:rule|instruction|order|fact)|"
+    r"across\s+(?:all\s+|every\s+)?(?:sessions|runs|chats)|standing\s+(?:rules?|instructions?|"
+    r"orders?|facts?|beliefs?|preferences?|polic(?:y|ies)|notes?)|lasting\s+(?:rules?|beliefs?|"
+    r"preferences?|polic(?:y|ies))|"
     r"on\s+every\s+run|keep\s+(?:on\s+)?doing|always|whenever|for\s+future\s+reference|désormais|dauerhaft|siempre|"
     r"immer)\b",
     _I,
@@ -251,6 +258,7 @@ _CONCEAL: Final = re.compile(
 # The user's own life and work: "I" anywhere, or "we/our" leading a clause ("remember that we
 # deploy on Tuesdays"), not "questions about our competitors must be answered ...".
 _OWN: Final = re.compile(r"\b(?:I|I'm|I've|I'd|I'll)\b|\b(?i:my|me|mine)\b")
+_OWN_SINGULAR: Final = _OWN
 _OWN_CI: Final = re.compile(
     r"(?:^|\bthat\s+|\bwhen(?:ever)?\s+|\bif\s+|[,:;]\s*|\bin\s+)(?:we|we're|our|us)\b", _I
 )
@@ -381,6 +389,7 @@ def _poisoned(sentences: list[_Sentence], i: int) -> bool:
     persists_near = any(s.lasting for s in near)
     own = None
     addressed = any(s.addressed for s in near)
+    strong = addressed
     if not addressed and any(s.vocative for s in near):
         own = is_own(here.text)
         addressed = not own
@@ -401,6 +410,8 @@ def _poisoned(sentences: list[_Sentence], i: int) -> bool:
     kept_near = persists_near or any(s.task for s in near)
     if addressed and ((changed and kept_near) or ((here.lasting or here.task) and not own)):
         return True
+    if strong and (here.lasting or here.task) and not _OWN_SINGULAR.search(here.text):
+        return True  # a text that names its AI reader speaks for its author: "our" is theirs
     if not changed or own:
         return False
     if here.memory or concealed:
