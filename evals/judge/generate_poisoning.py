@@ -640,7 +640,7 @@ def generate() -> list[dict[str, str]]:
         ("hand:dev2", HAND_DEV2),
         ("hand:dev3", HAND_HELDOUT),
         ("hand:dev4", HAND_FINAL),
-        ("hand:heldout", HAND_HELDOUT_FINAL),
+        ("hand:dev5", HAND_HELDOUT_FINAL),
     ):
         for text, label in hand:
             if text not in seen:

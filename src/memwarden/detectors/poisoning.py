@@ -38,7 +38,11 @@ _I: Final = 0
 
 # Whom the text speaks to: an AI system, not a person.
 _AI: Final = (
-    r"(?:a\.?i\.?|assistants?|agents?|models?|llms?|(?:large\s+)?language\s+models?|"
+    r"(?:a\.?i\.?|assistants?|"
+    # people who are agents: travel, estate, support, sales ... agents are not AI systems
+    r"(?<!travel\s)(?<!estate\s)(?<!support\s)(?<!sales\s)(?<!insurance\s)(?<!customer\s)"
+    r"(?<!service\s)(?<!booking\s)(?<!letting\s)(?<!literary\s)(?<!centre\s)(?<!center\s)"
+    r"agents?|models?|llms?|(?:large\s+)?language\s+models?|"
     r"[\w-]*bots?|copilots?|chat\s?gpt|claude|gemini|gpts?|crawlers?|machine\s+readers?|"
     r"ai\s+helpers?|summari[sz]ers?|automated\s+\w+(?:ers?|ors?|ants?)|language-models?(?:\s+based\s+\w+)?|"
     r"(?:summari[sz]\w*|triage|automated|ai)\s+(?:\w+\s+)?(?:bots?|tools?|systems?|agents?)|"
@@ -53,6 +57,8 @@ _ADDRESSEE: Final = re.compile(
     rf"le|les|l'|den|die|das|alle)\s*)?"
     rf"(?:\w+[\s-]+){{0,2}}?{_AI}\b"
     rf"|\b(?:if|when)\s+(?:you(?:'re|\s+are)|an?\s+{_AI}\s+is)\s+(?:an?\s+)?(?:\w+\s+)?{_AI}\b"
+    rf"|\b(?:if|in\s+case|when)\s+(?:any|an?|the|some)\s+(?:\w+\s+)?{_AI}\s+(?:is|are)\s+"
+    rf"\w+ing\b"
     rf"|\b{_AI}\s+(?:that\s+)?(?:is\s+|are\s+)?(?:reading|processing|indexing|summari[sz]ing|"
     rf"triaging|parsing|handling|scanning|ingesting|crawling|analy[sz]ing|encountering)\b"
     rf"|\b(?:any|all|every|whatever|whichever)\s+(?:\S+\s+)?{_AI}\s+(?:that\s+)?"
@@ -117,7 +123,8 @@ _MEMORY: Final = re.compile(
     _I,
 )
 _TIME: Final = re.compile(
-    r"\b(?:from\s+(?:now|here|today|this\s+(?:point|moment|day|time))\s+on(?:wards?)?|"
+    r"\b(?:from\s+(?:now|here|today|this\s+(?:point|moment|day|time))\s+"
+    r"(?:on(?:wards?)?|forward)|"
     r"from\s+(?:now|here|today)\s+onwards?|going\s+forward|henceforth|effective\s+immediately|"
     r"persistent\s+(?:instruction|rule|note|fact)s?|until\s+(?:told\s+otherwise|further\s+notice)|"
     r"a\s+partir\s+de\s+ahora|de\s+ahora\s+en\s+adelante|ab\s+(?:sofort|jetzt)|dorénavant|"
@@ -135,6 +142,8 @@ _TIME: Final = re.compile(
 # What it would change. Each class is one structural shape, not a list of attack sentences.
 _EMAIL: Final = r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
 _URL: Final = r"(?:https?://|\b\d{1,3}(?:\.\d{1,3}){3}\b)"
+# "Never share your codes" forbids what poisoning would allow: the direction matters.
+_NOT_FORBIDDEN: Final = r"(?<!never\s)(?<!n't\s)(?<!not\s)(?<!nobody\s)"
 _CHECKS: Final = (
     r"(?:approv\w*|approvals?|approver|sign-?offs?|reviews?|verification|verif\w*|checks?|"
     r"scan\w*|confirmation|mfa|2fa|two-factor|authentication|identity|warnings?|alerts?|"
@@ -181,7 +190,8 @@ _CHANGES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
     (
         "data_destination",
         re.compile(
-            rf"\b(?:send|sent|forward\w*|post|posted|upload\w*|share|shared|e-?mail\w*|cc|bcc|"
+            rf"{_NOT_FORBIDDEN}\b(?:send|sent|forward\w*|post|posted|upload\w*|share|shared|"
+            rf"e-?mail\w*|cc|bcc|"
             rf"cop(?:y|ies)|transmit\w*|report\w*|push\w*|sync\w*|include\w*|mirror\w*|"
             rf"env[ií]\w*|reenv[ií]\w*|schick\w*|sende\w*|envoie\w*|transf[eé]r\w*)\b"
             rf"[^\n]{{0,100}}?"
@@ -196,8 +206,8 @@ _CHANGES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
     (
         "secret_out",
         re.compile(
-            r"\b(?:share|send|sent|paste\w*|give|post|include\w*|reveal|e-?mail\w*|upload\w*|"
-            r"export\w*)\b(?:[^.\n]|\.(?=\w)){0,60}?\b(?:passwords?|credentials?|api\s+(?:keys?|tokens?)|"
+            rf"{_NOT_FORBIDDEN}\b(?:share|send|sent|paste\w*|give|post|include\w*|reveal|"
+            r"e-?mail\w*|upload\w*|export\w*)\b(?:[^.\n]|\.(?=\w)){0,60}?\b(?:passwords?|credentials?|api\s+(?:keys?|tokens?)|"
             r"tokens?|secrets?|customer\s+(?:database|data|records|lists?)|location|"
             r"notes)\b|\bignore\s+(?:\w+\s+){0,3}privacy\b",
             _I,
@@ -298,9 +308,11 @@ _AI_WORDS: Final = frozenset(
         "ai", "a.i", "assistant", "assistants", "agent", "agents", "model", "models", "llm",
         "llms", "copilot", "copilots", "chatgpt", "gpt", "gpts", "claude", "gemini", "crawler",
         "crawlers", "reader", "readers", "helper", "helpers", "ki", "asistente", "asistentes",
-        "whoever", "whatever", "anyone", "anything", "language", "automated", "ia", "memory",
+        "language", "automated", "ia", "memory",
     }
 )  # fmt: skip
+# "Whoever processes this" addresses an AI too, but these words alone do not name one.
+_ANYONE: Final = ("whoever", "whatever", "anyone", "anything")
 _WORD: Final = re.compile(r"[@\w][\w.'-]*")
 _SPOOF_HINTS: Final = ("system", "admin", "developer", "official", "memory", "[")
 _CONCEAL_HINTS: Final = ("n't", "not", "never", "without", "silent", "secret", "quiet")
@@ -341,7 +353,9 @@ def _speaks_to_ai(low: str) -> bool:
         if (
             word in _AI_WORDS
             or word.startswith(("@", "ki-", "ai-", "ai_", "agent_", "llm-", "llm_"))
-            or word.endswith(("bot", "bots", "-model", "_memory", "summariser", "summarizer"))
+            or word.endswith(
+                ("bot", "bots", "-model", "_memory", "summariser", "summarizer", "_ai", "-ai")
+            )
         ):
             return True
     return False
@@ -353,7 +367,8 @@ def _signal(sentence: _Sentence) -> None:
         sentence.mentions_ai = True
         sentence.addressed = bool(_ADDRESSEE.search(low))
         sentence.vocative = bool(_VOCATIVE.search(low))
-    elif "if you" in low:  # "if your job is to summarise this": the AI's task names it
+    elif "if you" in low or any(word in low for word in _ANYONE):
+        # "if your job is to summarise this", "whoever processes this": the task names the AI
         sentence.addressed = bool(_ADDRESSEE.search(low))
     if not sentence.addressed and any(hint in low for hint in _SPOOF_HINTS):
         sentence.addressed = bool(_SPOOF.search(low))
