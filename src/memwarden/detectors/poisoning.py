@@ -103,6 +103,10 @@ _ASK_TO_KEEP: Final = re.compile(
     r"\.(?:save|store|write|remember|persist|append|set)\(",
     _I | re.MULTILINE,
 )
+_FORBIDDEN_MEMORY: Final = re.compile(
+    r"\b(?:not|never|n't|no\s+longer)\s+(?:\w+\s+)?(?:remember|memori[sz]e|store|save|persist|"
+    r"retain|record|keep)\w*"
+)
 _TASK: Final = re.compile(r"\b(?:remember|don't\s+forget|do\s+not\s+forget)\s+to\s+\w+")
 # Persistence: a memory verb, or a time frame that outlasts the conversation.
 _MEMORY: Final = re.compile(
@@ -110,7 +114,8 @@ _MEMORY: Final = re.compile(
     r"note\s+down|(?:make|keep)\s+a\s+(?:\w+\s+)?note|commit\s+to\s+memory|keep\s+in\s+mind|"
     r"keep\s+(?:this|these|the\s+following)(?:\s+\w+)?|note\s+(?:\w+\s+){0,2}?that|"
     r"believe|(?:long[\s-]term|permanent|persistent)\s+memory|your\s+(?:memory|memories|"
-    r"knowledge\s+base)|(?:the\s+)?(?:agent|assistant)'?s?\s+(?:long[\s-]term\s+)?memory|"
+    r"knowledge\s+base)|(?:the\s+)?(?:agent|assistant)'?s?\s+(?:long[\s-]term\s+)?memory"
+    r"(?!\s+(?:feature|view|usage|settings|limit|size|page|tab|api|leak))|"
     r"write\s+(?:\w+\s+){0,3}(?:to|in)\s+(?:your\s+)?(?:\w+\s+)?memory|"
     r"(?:your|the)\s+(?:\w+\s+)?(?:permanent|persistent|long[\s-]term)\s+(?:notes|records?)|"
     r"memory\.(?:write|append|add|set|save|store|update|put|insert)|"
@@ -376,6 +381,7 @@ def _signal(sentence: _Sentence) -> None:
         lasting = bool(_TIME.search(low))
         # "remember to send the contract" is a task to do, not a rule to keep, unless a lasting
         # time frame makes it one ("remember to always ...").
+        low = _FORBIDDEN_MEMORY.sub(" ", low)  # "the bot must not store payment details"
         if _MEMORY.search(low):
             sentence.memory = lasting or bool(_MEMORY.search(_TASK.sub(" ", low)))
             sentence.task = not sentence.memory

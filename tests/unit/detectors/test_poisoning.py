@@ -135,6 +135,9 @@ def test_hiding_the_request_from_the_user_counts_as_intent() -> None:
         # meeting notes that mention memory
         "Minutes: agreed that the assistant's memory should be wiped after 60 days.",
         "Action item: Noor to check whether the bot stores approvals or asks each time.",
+        "Release notes: the assistant's memory view now lets admins export what it stored.",
+        # a rule against keeping something
+        "House rule for our support bot: it must never store card numbers from admins.",
         # policies quoted as information
         "The handbook says refunds over $300 need a supervisor's approval.",
         "Company rule: only the IT team has admin rights on laptops.",
