@@ -110,7 +110,10 @@ _FORBIDDEN_MEMORY: Final = re.compile(
 _TASK: Final = re.compile(r"\b(?:remember|don't\s+forget|do\s+not\s+forget)\s+to\s+\w+")
 # Persistence: a memory verb, or a time frame that outlasts the conversation.
 _MEMORY: Final = re.compile(
-    r"\b(?:remember(?:ing)?|memori[sz]e|save|store|record|persist|retain|"
+    r"\b(?:remember(?:ing)?|memori[sz]e|persist|retain|"
+    # save / store / record are nouns too ("the app store", "every record"): only as verbs
+    r"(?:save|store|record)(?=\s*:|\s+(?:that|this|it|these|the\s+following|as|in|to|into|"
+    r"permanently|for|forever|across|a\s+(?:rule|fact|note)))|"
     r"note\s+down|(?:make|keep)\s+a\s+(?:\w+\s+)?note|commit\s+to\s+memory|keep\s+in\s+mind|"
     r"keep\s+(?:this|these|the\s+following)(?:\s+\w+)?|note\s+(?:\w+\s+){0,2}?that|"
     r"believe|(?:long[\s-]term|permanent|persistent)\s+memory|your\s+(?:memory|memories|"
@@ -221,7 +224,9 @@ _CHANGES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
     (
         "command",
         re.compile(
-            r"`[^`\n]{3,200}`|\b(?:curl|wget)\s+\S+|\|\s*(?:ba)?sh\b|\bpowershell\s+-\w+|"
+            r"`\s*(?:sudo\s+)?(?:curl|wget|bash|sh|zsh|python\d?|pip\d?|npm|npx|node|rm|chmod|"
+            r"chown|git|docker|kubectl|powershell|pwsh|cmd|ssh|scp|nc|eval|exec|make|\./|/)"
+            r"[^`\n]{0,200}`|\b(?:curl|wget)\s+\S+|\|\s*(?:ba)?sh\b|\bpowershell\s+-\w+|"
             r"\brm\s+-rf\b|\bchmod\s+\d{3}\b|\bpip\s+install\b|"
             r"\b(?:run|execute)\s+(?:\w+\s+){0,2}?(?:\S+\.(?:sh|ps1|py|exe|bat)|scripts?/\S+)",
             _I,

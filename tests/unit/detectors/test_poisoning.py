@@ -136,6 +136,8 @@ def test_hiding_the_request_from_the_user_counts_as_intent() -> None:
         "Minutes: agreed that the assistant's memory should be wiped after 60 days.",
         "Action item: Noor to check whether the bot stores approvals or asks each time.",
         "Release notes: the assistant's memory view now lets admins export what it stored.",
+        # nouns that look like memory verbs, identifiers that look like commands
+        "Every record's `embedding` column is kept permanently by the app store sync job.",
         # a rule against keeping something
         "House rule for our support bot: it must never store card numbers from admins.",
         # policies quoted as information
