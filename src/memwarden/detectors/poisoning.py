@@ -83,7 +83,10 @@ _VOCATIVE: Final = re.compile(
 )
 # An authority the content claims for itself.
 _SPOOF: Final = re.compile(
-    r"\[\s*(?:system|admin|developers?|ai)\s*\]|\bsystem[\s_-]*(?:notice|message|update|note)\b|"
+    r"\[\s*(?:system|admin|developers?|ai)\s*\]|"
+    # "system message" is also a plain technical term: only as a label ("SYSTEM NOTICE:")
+    r"\bsystem[\s_-]*(?:notice|message|update|note)\s*[:\]]|"
+    r"^\W*system[\s_-]*(?:notice|message|update|note)\b|"
     r"^\W*system\s*:|\bmessage\s+from\s+the\s+(?:\w+\s+){0,2}(?:developers?|team|admins?)\b|"
     r"\bofficial\s+update\s+from\b|\badmin(?:istrator)?\s+override\b|"
     r"\b(?:updated|configured)\s+by\s+the\s+developers\b|\bmemory[_\s](?:update|directive)\b|"
@@ -95,7 +98,9 @@ _SPOOF: Final = re.compile(
 # ("the agent will store preferences when asked").
 _ASK_TO_KEEP: Final = re.compile(
     r"(?:^|[:;,—–()\[\]{}\"'-]\s*|\bplease\s+|\b(?:must|should|shall|to|now)\s+(?:also\s+)?)"
-    r"(?:remember|memori[sz]e|save|store|retain|record|persist|commit|keep\s+in\s+mind|"
+    r"(?:(?:remember|memori[sz]e|save|store|retain|record|persist|commit)(?=\s*:|\s+(?:that|this|"
+    r"it|these|the|any|every|all|as|in|to|into|permanently|forever|for|across|going|from|a)\b)|"
+    r"keep\s+in\s+mind|"
     r"(?:add|keep|put)\s+(?:\w+\s+)?(?:to|in|into)\s+(?:your\s+|the\s+)?(?:\w+[\s-]+){0,2}?memory|"
     r"make\s+it\s+a\s+(?:standing|permanent|lasting)|"
     r"add\s+(?:this\s+|it\s+)?to\s+(?:your|the)\s+(?:\w+\s+)?memory|note\s+permanently|"
@@ -224,8 +229,8 @@ _CHANGES: Final[tuple[tuple[str, re.Pattern[str]], ...]] = (
     (
         "command",
         re.compile(
-            r"`\s*(?:sudo\s+)?(?:curl|wget|bash|sh|zsh|python\d?|pip\d?|npm|npx|node|rm|chmod|"
-            r"chown|git|docker|kubectl|powershell|pwsh|cmd|ssh|scp|nc|eval|exec|make|\./|/)"
+            r"`\s*(?:sudo\s+)?(?:(?:curl|wget|bash|sh|zsh|python\d?|pip\d?|npm|npx|node|rm|chmod|"
+            r"chown|git|docker|kubectl|powershell|pwsh|cmd|ssh|scp|nc|eval|exec|make)\b|\./)"
             r"[^`\n]{0,200}`|\b(?:curl|wget)\s+\S+|\|\s*(?:ba)?sh\b|\bpowershell\s+-\w+|"
             r"\brm\s+-rf\b|\bchmod\s+\d{3}\b|\bpip\s+install\b|"
             r"\b(?:run|execute)\s+(?:\w+\s+){0,2}?(?:\S+\.(?:sh|ps1|py|exe|bat)|scripts?/\S+)",
@@ -295,7 +300,17 @@ _META: Final = re.compile(
     r"asked\s+(?:if|how|what)|(?:have|has)\s+been\s+reported|asking\s+(?:\w+\s+){0,3}?to)\b",
     _I,
 )
-_SENTENCE: Final = re.compile(r"(?<=[.!?])\s+(?=\S)|\n+|(?<=-->)|(?=<!--)")
+# Sentence ends, blank lines, and line breaks that start a new item (list, table, header field,
+# chat line, markup); a hard-wrapped line of prose continues its sentence.
+_SENTENCE: Final = re.compile(
+    r"(?<=[.!?])\s+(?=\S)|\n\s*\n\s*|(?<=[.!?:;])\n\s*|"
+    r"\n\s*(?=[-*#|>\[<{%/]|\d+[.)]\s|[A-Za-z][\w -]{0,30}:\s)|(?<=-->)|(?=<!--)"
+)
+# Short code spans and quotations name words rather than use them ("the `remember` tool",
+# the word "save"): the persistence signals read the prose without them.
+_MENTIONS: Final = re.compile(
+    r"`[^`\n]{1,40}`|\"[^\"\n]{1,40}\"|“[^”\n]{1,40}”|(?<!\w)'[^'\n]{1,40}'(?!\w)"
+)
 # Cheap literals one of which every hit contains (lowercased text), to skip most texts fast.
 _GATE: Final = (
     "remember", "memor", "save", "store", "record", "persist", "retain", "note", "keep",
@@ -318,7 +333,7 @@ _AI_WORDS: Final = frozenset(
         "ai", "a.i", "assistant", "assistants", "agent", "agents", "model", "models", "llm",
         "llms", "copilot", "copilots", "chatgpt", "gpt", "gpts", "claude", "gemini", "crawler",
         "crawlers", "reader", "readers", "helper", "helpers", "ki", "asistente", "asistentes",
-        "language", "automated", "ia", "memory",
+        "language", "automated", "ia",
     }
 )  # fmt: skip
 # "Whoever processes this" addresses an AI too, but these words alone do not name one.
@@ -336,6 +351,7 @@ class _Sentence:
     end: int
     text: str
     low: str = ""
+    prose: str = ""
     addressed: bool = False
     mentions_ai: bool = False
     vocative: bool = False
@@ -377,12 +393,13 @@ def _signal(sentence: _Sentence) -> None:
         sentence.mentions_ai = True
         sentence.addressed = bool(_ADDRESSEE.search(low))
         sentence.vocative = bool(_VOCATIVE.search(low))
-    elif "if you" in low or any(word in low for word in _ANYONE):
+    elif "if you" in low or "memory" in low or any(word in low for word in _ANYONE):
         # "if your job is to summarise this", "whoever processes this": the task names the AI
         sentence.addressed = bool(_ADDRESSEE.search(low))
     if not sentence.addressed and any(hint in low for hint in _SPOOF_HINTS):
         sentence.addressed = bool(_SPOOF.search(low))
     if any(anchor in low for anchor in _GATE):
+        low = sentence.prose = " ".join(_MENTIONS.sub(" ", low).split())
         lasting = bool(_TIME.search(low))
         # "remember to send the contract" is a task to do, not a rule to keep, unless a lasting
         # time frame makes it one ("remember to always ...").
@@ -426,7 +443,7 @@ def _poisoned(sentences: list[_Sentence], i: int) -> bool:
     if (
         any(s.mentions_ai for s in near)
         and here.memory
-        and _ASK_TO_KEEP.search(here.low)
+        and _ASK_TO_KEEP.search(here.prose)
         and not (own if own is not None else is_own(here.text))
     ):
         return True  # an AI is asked to keep something that is not the user's own

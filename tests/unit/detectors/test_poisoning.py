@@ -138,6 +138,9 @@ def test_hiding_the_request_from_the_user_counts_as_intent() -> None:
         "Release notes: the assistant's memory view now lets admins export what it stored.",
         # nouns that look like memory verbs, identifiers that look like commands
         "Every record's `embedding` column is kept permanently by the app store sync job.",
+        # documentation: wrapped prose, code spans and technical terms
+        "The response lists the `id` of the memory\nrecord it ended as, and `remember` is a tool.",
+        "The model reads the rules in the system message; standing instructions are kept.",
         # a rule against keeping something
         "House rule for our support bot: it must never store card numbers from admins.",
         # policies quoted as information
