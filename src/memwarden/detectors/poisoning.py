@@ -14,7 +14,9 @@ It is judged by structure, sentence by sentence, not by matching known attack st
 
 A hit needs two of these together (an AI addressee with persistence or a change; persistence
 with a change that is not the user's own), so "remember that I'm vegetarian" and a policy quoted
-as information ("refunds above $500 need approval") both pass. Findings carry the reason code
+as information ("refunds above $500 need approval") both pass. Talk about the attack ("attackers
+hide lines like ..."), a task ("remember to send the slides"), a prohibition ("never store card
+numbers") and words named in quotes or code spans are not requests. Findings carry the reason code
 `prompt_injection`: the fixed reason-code list has no separate code, and poisoning is an
 injection whose effect is meant to outlast the conversation.
 """
