@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from memwarden.detectors.findings import PROMPT_INJECTION, Finding
+from memwarden.detectors.poisoning import DETECTOR as POISONING
+from memwarden.detectors.poisoning import SCORE as POISONING_WEIGHT
+from memwarden.detectors.poisoning import find_poisoning
 
 INJECTION_THRESHOLD: Final = 0.5
 
@@ -27,6 +30,11 @@ _TARGETS: Final = (
     r"context|messages?|constraints?|restrictions?|programming|policies|documents?|"
     r"conversation|tasks?|assignments?|thoughts|texts?|information|inputs?)"
 )
+
+# "Don't forget that ..." asks to remember, the opposite of an override.
+_NOT_NEGATED: Final = r"(?<!n't\s)(?<!not\s)(?<!never\s)"
+# An override aimed at the speaker's own words ("ignore my last message", "forget what I said
+# about Tuesday") is a self-correction, so "my" and "what I said" are not override targets.
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,15 +53,15 @@ _CUES: Final[tuple[_Cue, ...]] = (
     _cue(
         "override",
         0.9,
-        rf"\b{_OVERRIDE_VERBS}\s+(?:\w+\s+){{0,4}}?(?:previous|prior|above|preceding|earlier|"
-        rf"former|initial|original|system|all|any|every|your|the|these|those|my)\b"
+        rf"{_NOT_NEGATED}\b{_OVERRIDE_VERBS}\s+(?:\w+\s+){{0,4}}?(?:previous|prior|above|"
+        rf"preceding|earlier|former|initial|original|system|all|any|every|your|the|these|those)\b"
         rf"(?:\s+\w+){{0,3}}?\s+{_TARGETS}\b",
     ),
     _cue(
         "override_short",
         0.8,
-        rf"\b{_OVERRIDE_VERBS}\s+(?:(?:absolutely\s+)?everything|all(?:\s+of)?\s+(?:that|this|it)|"
-        r"(?:the\s+)?above|that|what\s+(?:i|you|we)\s+(?:said|told|wrote)|"
+        rf"{_NOT_NEGATED}\b{_OVERRIDE_VERBS}\s+(?:(?:absolutely\s+)?everything|"
+        r"all(?:\s+of)?\s+(?:that|this|it)|(?:the\s+)?above|that|what\s+(?:you|we)\s+(?:said|told|wrote)|"
         r"(?:all\s+)?(?:what|everything)\s+(?:you|we)(?:'ve|\s+have)?\s+"
         r"(?:know|learned|talked|discussed|been\s+told))\b",
     ),
@@ -183,7 +191,7 @@ _CUES: Final[tuple[_Cue, ...]] = (
         r"(?:sve|все|tutt[oie]|tudo|alles|instru\w+|инструкци\w+)\b|"
         r"\b(?:anweisungen|instruktionen|befehle|ausführungen|angaben|informationen)\s+"
         r"(?:\w+\s+){0,2}?(?:ignorieren|vergessen|missachten)\b|"
-        r"\bforget\s+(?:about\s+)?(?:everything|all|what'?s|waht'?s)\b",
+        rf"{_NOT_NEGATED}\bforget\s+(?:about\s+)?(?:everything|all|what'?s|waht'?s)\b",
     ),
     _cue(
         "previous_context",
@@ -472,6 +480,8 @@ _EMBEDDED_WEIGHT: Final = 0.3
 
 _SPACED_LETTERS: Final = _Cue("spaced_letters", 0.5, re.compile(r"(?:\b\w\s){8,}"))
 _SPACED_RUN: Final = 8
+# Memory poisoning is judged by its own module (structure, not cues); a hit counts as one cue.
+_POISONING: Final = _Cue(POISONING, POISONING_WEIGHT, re.compile(r"(?!)"))
 
 
 def _spaced_letters(gate: str) -> bool:
@@ -510,6 +520,7 @@ def scan_injection(text: str) -> InjectionResult:
             hits.append((cue, match.start(), match.end()))
     if _spaced_letters(gate):
         hits.append((_SPACED_LETTERS, 0, len(text)))
+    hits.extend((_POISONING, f.start, f.end) for f in find_poisoning(text)[:1])
     if not hits:
         return InjectionResult(0.0, (), ())
     remaining = 1.0

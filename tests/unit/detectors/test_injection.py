@@ -43,6 +43,10 @@ def test_injection_phrases_pass_the_threshold(text: str) -> None:
         "My manager said to ignore the noise from the street.",
         "Remind me to water the plants on Fridays.",
         "Write a short poem about autumn leaves.",
+        # asking to remember, and correcting one's own words, are not overrides
+        "Don't forget that my sister arrives on Friday.",
+        "Ignore my last message, I meant the red one.",
+        "Forget what I said about lunch, I already ate.",
     ],
 )
 def test_users_own_instructions_and_facts_are_not_injection(text: str) -> None:
