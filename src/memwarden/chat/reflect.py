@@ -21,18 +21,15 @@ from memwarden.chat.service import chat_model
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.reconcile_base import DIFF_KEYS
-from memwarden.domain.reconcile_rules import Incoming
 from memwarden.domain.scope import Scope, ScopeError, from_paths
 from memwarden.errors import Forbidden, InvalidInput, Unavailable, UpstreamError
 from memwarden.judge.interface import GateRequest, RowVerdicts
 from memwarden.models.base import ModelOutputError, ModelTransportError
 from memwarden.models.contracts import ExtractionOutput
-from memwarden.pipeline import gating, reconcile
-from memwarden.pipeline.embedding import Vector, embed_texts, embedder_name
+from memwarden.pipeline import commit, gating, reconcile
 from memwarden.pipeline.extraction import ExtractionDiff, sanitise
 from memwarden.retrieval.reader import reader_for
 from memwarden.store import chat as store
-from memwarden.store.audit import audit
 from memwarden.store.ingest import WriteScope
 
 if TYPE_CHECKING:
@@ -110,25 +107,19 @@ async def reflect(
         source_kind="reflection",
         derived_from=tuple(r["id"] for r, _ in picked),
     )
-    vectors = await _vectors_before(services, where, items, meta, sink)
+    write = commit.Write(
+        request=request,
+        where=where,
+        items=items,
+        pending=list(verdicts.pending),
+        meta=meta,
+        sink=sink,
+        action="reflection.write",
+        target_kind="reflection",
+    )
+    vectors = await commit.embed_draft(services, where, items, meta, sink)
     async with services.db.transaction() as conn:
-        await services.gatekeeper.record(conn, request, list(verdicts.pending))
-        await reconcile.lock_scope(conn, where)
-        known = await reconcile.load_known(conn, where, items, vectors)
-        plan = reconcile.make_plan(items, known, meta)
-        missing = [t for t in reconcile.plan_texts(plan) if t not in vectors]
-        vectors.update(zip(missing, await embed_texts(services, missing, sink), strict=True))
-        await reconcile.write_plan(conn, where, plan, meta, vectors, embedder_name(services))
-        await sink.write(conn, context_id)
-        await audit(
-            conn,
-            context_id=context_id,
-            actor_subject=caller.subject,
-            key_id=caller.key_id,
-            action="reflection.write",
-            target_kind="reflection",
-            target_id=reflection_id,
-        )
+        plan = (await commit.commit(conn, services, write, vectors)).plan
     return {
         "reflectionId": str(reflection_id),
         "extraction": {"reflectionId": str(reflection_id), **plan.diff},
@@ -139,21 +130,3 @@ async def reflect(
 
 def _empty() -> dict[str, Any]:
     return {"reflectionId": None, **{key: [] for key in DIFF_KEYS}}
-
-
-async def _vectors_before(
-    services: Services,
-    where: WriteScope,
-    items: list[Incoming],
-    meta: reconcile.WriteMeta,
-    sink: gating.Bookings,
-) -> dict[str, Vector]:
-    """Entity names and the draft plan's texts, embedded before the transaction opens."""
-    if not items:
-        return {}
-    names = [name for name, _t in reconcile.entity_names(items).values()]
-    async with services.db.connection() as conn:
-        known = await reconcile.load_known(conn, where, items, {})
-    texts = [*names, *reconcile.plan_texts(reconcile.make_plan(items, known, meta))]
-    unique = list(dict.fromkeys(texts))
-    return dict(zip(unique, await embed_texts(services, unique, sink), strict=True))

@@ -11,6 +11,7 @@ Model calls never run inside a transaction.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import structlog
@@ -35,12 +36,12 @@ from memwarden.errors import (
 )
 from memwarden.judge.interface import GateRequest, RowVerdicts
 from memwarden.models.base import BudgetExceeded, ModelTransportError
-from memwarden.pipeline import gating, reconcile
-from memwarden.pipeline.embedding import embed_texts, embedder_name
+from memwarden.pipeline import commit, gating, reconcile
+from memwarden.pipeline.embedding import Vector
 from memwarden.pipeline.extraction import ExtractionDiff, extract, merge
 from memwarden.pipeline.injection_scan import scan_items
 from memwarden.store import documents as store
-from memwarden.store.audit import audit
+from memwarden.store.db import Conn
 from memwarden.store.ingest import WriteScope
 
 if TYPE_CHECKING:
@@ -130,18 +131,29 @@ async def _process(
         verdicts = await services.gatekeeper.row_gate(request, rows)
     chunks = chunk(text)
     items = gating.apply_verdicts(items, verdicts) + scan_items(chunks)
-    chunk_vectors = await embed_texts(services, chunks, sink)
     where = WriteScope(context_id, row["scope_path"], row["visibility"], row["owner_subject"])
     meta = reconcile.WriteMeta(
         row["id"], row["owner_subject"], warned=dict(verdicts.warned), source_kind="document"
     )
-    pending = [p for p in (verdict.pending, *verdicts.pending) if p is not None]
-    async with services.db.transaction() as conn:
-        await services.gatekeeper.record(conn, request, pending, document_id=row["id"])
-        for n, (text_chunk, vector) in enumerate(zip(chunks, chunk_vectors, strict=True)):
+    write = commit.Write(
+        request=request,
+        where=where,
+        items=items,
+        pending=[p for p in (verdict.pending, *verdicts.pending) if p is not None],
+        meta=meta,
+        sink=sink,
+        action="document.processed",
+        target_kind="document",
+        document_id=row["id"],
+    )
+
+    async def document_chunks(
+        conn: Conn, _hold: uuid.UUID | None, vectors: Mapping[str, Vector]
+    ) -> None:
+        for n, text_chunk in enumerate(chunks):
             await store.insert_chunk(
                 conn,
-                vector,
+                vectors.get(text_chunk),
                 context_id=context_id,
                 id=new_id(),
                 document_id=row["id"],
@@ -151,22 +163,14 @@ async def _process(
                 visibility=row["visibility"],
                 owner_subject=row["owner_subject"],
             )
-        await reconcile.lock_scope(conn, where)
-        known = await reconcile.load_known(conn, where, items, {})
-        plan = reconcile.make_plan(items, known, meta)
-        texts = reconcile.plan_texts(plan)
-        vectors = dict(zip(texts, await embed_texts(services, texts, sink), strict=True))
-        await reconcile.write_plan(conn, where, plan, meta, vectors, embedder_name(services))
-        await sink.write(conn, context_id)
+
+    async def finish(conn: Conn) -> None:
         await store.finish(conn, context_id, row["id"], text)
-        await audit(
-            conn,
-            context_id=context_id,
-            actor_subject=row["owner_subject"],
-            key_id=None,
-            action="document.processed",
-            target_kind="document",
-            target_id=row["id"],
+
+    vectors = await commit.embed_draft(services, where, items, meta, sink, chunks)
+    async with services.db.transaction() as conn:
+        await commit.commit(
+            conn, services, write, vectors, source_rows=document_chunks, finish=finish
         )
 
 

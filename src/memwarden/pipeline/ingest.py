@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -27,14 +27,13 @@ from memwarden.domain.scope import Scope, ScopeError, from_paths
 from memwarden.errors import BudgetExhausted, Forbidden, InvalidInput, UpstreamError
 from memwarden.judge.interface import GateRequest, InputVerdict, RowVerdicts
 from memwarden.models.base import BudgetExceeded, ModelTransportError
-from memwarden.pipeline import gating, reconcile
+from memwarden.pipeline import commit, gating, reconcile
 from memwarden.pipeline.chunking import chunk_text
-from memwarden.pipeline.embedding import Vector, embed_texts, embedder_name
+from memwarden.pipeline.embedding import Vector
 from memwarden.pipeline.extraction import ExtractionDiff, extract
 from memwarden.pipeline.injection_scan import scan_items
 from memwarden.pipeline.session import Session, check_session, store_turn
 from memwarden.pipeline.textcheck import check_text
-from memwarden.store.audit import audit
 from memwarden.store.db import Conn
 from memwarden.store.ingest import WriteScope
 
@@ -141,8 +140,10 @@ async def _prepare(
     verdicts = RowVerdicts(keep=frozenset())
     if rows:
         verdicts = await services.gatekeeper.row_gate(request, rows)
-    items = gating.apply_verdicts(items, verdicts) + scan_items(chunk_text(text))
-    chunks, vectors = await _vectors_before(services, where, text, items, sink)
+    chunks = chunk_text(text)
+    items = gating.apply_verdicts(items, verdicts) + scan_items(chunks)
+    draft = reconcile.WriteMeta(new_id(), where.subject)
+    vectors = await commit.embed_draft(services, where, items, draft, sink, chunks)
     return _Prepared(request, verdict, verdicts, items, sink, chunks, vectors)
 
 
@@ -157,41 +158,32 @@ async def _commit(
     source: str,
 ) -> dict[str, Any]:
     """One transaction: review-log entries, session, turn, chunks, records, feed, usage."""
-    pending = [p for p in (ready.verdict.pending, *ready.verdicts.pending) if p is not None]
-    ids = await services.gatekeeper.record(conn, ready.request, pending, turn_id=turn_id)
-    write_hold, row_holds = gating.hold_ids(pending, ids)
-    if ready.verdict.hold and write_hold is None and ids:
-        write_hold = ids[0]
-    meta = reconcile.WriteMeta(
-        turn_id, caller.subject, write_hold, row_holds, dict(ready.verdicts.warned)
-    )
-    vectors = ready.vectors
-    chunk_vectors = [vectors.get(c) for c in ready.chunks]
-    text = ready.request.text
-    session = await store_turn(
-        conn, caller, where, session, turn_id, text, ready.chunks, chunk_vectors, write_hold
-    )
-    await reconcile.lock_scope(conn, where)
-    known = await reconcile.load_known(conn, where, ready.items, vectors)
-    plan = reconcile.make_plan(ready.items, known, meta)
-    missing = [t for t in reconcile.plan_texts(plan) if t not in vectors]
-    vectors.update(zip(missing, await embed_texts(services, missing, ready.sink), strict=True))
-    await reconcile.write_plan(conn, where, plan, meta, vectors, embedder_name(services))
-    await ready.sink.write(conn, where.context_id)
-    await audit(
-        conn,
-        context_id=where.context_id,
-        actor_subject=caller.subject,
-        key_id=caller.key_id,
+    write = commit.Write(
+        request=ready.request,
+        where=where,
+        items=ready.items,
+        pending=[p for p in (ready.verdict.pending, *ready.verdicts.pending) if p is not None],
+        meta=reconcile.WriteMeta(turn_id, caller.subject, warned=dict(ready.verdicts.warned)),
+        sink=ready.sink,
         action=f"{source}.write",
         target_kind="turn",
-        target_id=turn_id,
+        input_hold=ready.verdict.hold,
+        turn_id=turn_id,
     )
+
+    async def turn(conn: Conn, hold: uuid.UUID | None, vectors: Mapping[str, Vector]) -> None:
+        chunk_vectors = [vectors.get(c) for c in ready.chunks]
+        text = ready.request.text
+        await store_turn(
+            conn, caller, where, session, turn_id, text, ready.chunks, chunk_vectors, hold
+        )
+
+    written = await commit.commit(conn, services, write, ready.vectors, source_rows=turn)
     return {
         "sessionId": str(session.id),
         "turnId": str(turn_id),
-        "held": write_hold is not None,
-        "extraction": {"turnId": str(turn_id), **plan.diff},
+        "held": written.write_hold is not None,
+        "extraction": {"turnId": str(turn_id), **written.plan.diff},
     }
 
 
@@ -220,25 +212,3 @@ async def _extract(
     if result.windows_failed:
         log.warning("extraction_partial", failed=result.windows_failed, run=result.windows_run)
     return result.diff
-
-
-async def _vectors_before(
-    services: Services,
-    where: WriteScope,
-    text: str,
-    items: list[Incoming],
-    sink: gating.Bookings,
-) -> tuple[list[str], dict[str, Vector]]:
-    """Embed chunks, entity names and the draft plan's texts in one call, before the
-    transaction. The draft resolves names exactly; the plan under the lock may resolve one
-    by similarity too and then embeds the few texts that changed."""
-    chunks = chunk_text(text)
-    names = [name for name, _t in reconcile.entity_names(items).values()]
-    texts = [*chunks, *names]
-    if items:
-        async with services.db.connection() as conn:
-            known = await reconcile.load_known(conn, where, items, {})
-        draft = reconcile.make_plan(items, known, reconcile.WriteMeta(new_id(), where.subject))
-        texts += reconcile.plan_texts(draft)
-    unique = list(dict.fromkeys(texts))
-    return chunks, dict(zip(unique, await embed_texts(services, unique, sink), strict=True))
