@@ -12,7 +12,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memwarden import budget
 from memwarden.admin.settings_service import read_config
@@ -23,17 +23,15 @@ from memwarden.domain.ids import new_id
 from memwarden.domain.reconcile_base import DIFF_KEYS
 from memwarden.domain.scope import Scope, ScopeError, from_paths
 from memwarden.errors import Forbidden, InvalidInput, Unavailable, UpstreamError
-from memwarden.judge.interface import GateRequest, RowVerdicts
+from memwarden.gatekeeper import GateRequest, RowVerdicts
 from memwarden.models.base import ModelOutputError, ModelTransportError
 from memwarden.models.contracts import ExtractionOutput
 from memwarden.pipeline import commit, gating, reconcile
 from memwarden.pipeline.extraction import ExtractionDiff, sanitise
 from memwarden.retrieval.reader import reader_for
+from memwarden.services import Services
 from memwarden.store import chat as store
 from memwarden.store.ingest import WriteScope
-
-if TYPE_CHECKING:
-    from memwarden.bootstrap import Services
 
 STAGE = "chat"  # the spec books reflection under the chat stage and applies its addendum
 MAX_TOKENS = 2048

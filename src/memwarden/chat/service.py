@@ -20,7 +20,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from memwarden import budget
 from memwarden.admin.settings_service import read_config
@@ -31,7 +31,7 @@ from memwarden.detectors.redaction import redact
 from memwarden.domain.grants import Caller
 from memwarden.domain.scope import ScopeError, from_paths
 from memwarden.errors import InvalidInput, Unavailable, UpstreamError
-from memwarden.judge.interface import GateRequest
+from memwarden.gatekeeper import GateRequest
 from memwarden.models.base import ChatProvider, ModelOutputError, ModelSpec, ModelTransportError
 from memwarden.pipeline import gating
 from memwarden.pipeline.ingest import FactsInput, write_facts
@@ -39,11 +39,9 @@ from memwarden.pipeline.textcheck import check_text
 from memwarden.retrieval import traffic
 from memwarden.retrieval.query import QueryInput, run_query
 from memwarden.retrieval.reader import reader_for
+from memwarden.services import Services
 from memwarden.store import chat as store
 from memwarden.store.recall import Reader
-
-if TYPE_CHECKING:
-    from memwarden.bootstrap import Services
 
 STAGE = "chat"
 MAX_TOKENS = 1024

@@ -13,7 +13,7 @@ import contextlib
 import json
 import uuid
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import structlog
 
@@ -23,9 +23,7 @@ from memwarden.domain.grants import Caller
 from memwarden.errors import UpstreamError
 from memwarden.models.base import ModelError, ModelTransportError
 from memwarden.pipeline import gating
-
-if TYPE_CHECKING:
-    from memwarden.bootstrap import Services
+from memwarden.services import Services
 
 log = structlog.get_logger(__name__)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import structlog
 
@@ -34,18 +34,16 @@ from memwarden.errors import (
     JudgeRefused,
     JudgeUnavailable,
 )
-from memwarden.judge.interface import GateRequest, RowVerdicts
+from memwarden.gatekeeper import GateRequest, RowVerdicts
 from memwarden.models.base import BudgetExceeded, ModelTransportError
 from memwarden.pipeline import commit, gating, reconcile
 from memwarden.pipeline.embedding import Vector
 from memwarden.pipeline.extraction import ExtractionDiff, extract, merge
 from memwarden.pipeline.injection_scan import scan_items
+from memwarden.services import Services
 from memwarden.store import documents as store
 from memwarden.store.db import Conn
 from memwarden.store.ingest import WriteScope
-
-if TYPE_CHECKING:
-    from memwarden.bootstrap import Services
 
 log = structlog.get_logger(__name__)
 _FORMATS: dict[str, Format] = {v: k for k, v in CONTENT_TYPES.items()}

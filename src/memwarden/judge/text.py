@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from memwarden.config import ContextConfig
 from memwarden.detectors import redact
-from memwarden.judge.interface import RowInput
+from memwarden.gatekeeper import RowInput
 
 EXCERPT_CHARS: Final = 500
 _LEAD: Final = 100

@@ -13,7 +13,7 @@ from typing import Any
 
 from memwarden.config import ContextConfig
 from memwarden.domain.reconcile_rules import Incoming
-from memwarden.judge.interface import PendingJudgement, RowInput, RowVerdicts
+from memwarden.gatekeeper import PendingJudgement, RowInput, RowVerdicts
 from memwarden.models.base import Usage
 from memwarden.pipeline.extraction import ExtractionDiff
 from memwarden.store import audit

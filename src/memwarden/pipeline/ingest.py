@@ -11,7 +11,7 @@ import uuid
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import structlog
 
@@ -25,7 +25,7 @@ from memwarden.domain.ids import new_id
 from memwarden.domain.reconcile_rules import Incoming
 from memwarden.domain.scope import Scope, ScopeError, from_paths
 from memwarden.errors import BudgetExhausted, Forbidden, InvalidInput, UpstreamError
-from memwarden.judge.interface import GateRequest, InputVerdict, RowVerdicts
+from memwarden.gatekeeper import GateRequest, InputVerdict, RowVerdicts
 from memwarden.models.base import BudgetExceeded, ModelTransportError
 from memwarden.pipeline import commit, gating, reconcile
 from memwarden.pipeline.chunking import chunk_text
@@ -34,11 +34,9 @@ from memwarden.pipeline.extraction import ExtractionDiff, extract
 from memwarden.pipeline.injection_scan import scan_items
 from memwarden.pipeline.session import Session, check_session, store_turn
 from memwarden.pipeline.textcheck import check_text
+from memwarden.services import Services
 from memwarden.store.db import Conn
 from memwarden.store.ingest import WriteScope
-
-if TYPE_CHECKING:
-    from memwarden.bootstrap import Services
 
 log = structlog.get_logger(__name__)
 
@@ -59,7 +57,7 @@ class FactsInput:
 
 def counters(services: Services) -> Counter[str]:
     """Process-wide write-path counters (dropped extraction bytes, windows that failed)."""
-    return services.extras.setdefault("write_counters", Counter())
+    return services.write_counters
 
 
 def authorise(caller: Caller, context_id: uuid.UUID, item: FactsInput) -> Scope:

@@ -7,7 +7,7 @@ import uuid
 import pytest
 
 from memwarden.errors import BudgetExhausted, JudgeDenied, JudgeRefused, JudgeUnavailable
-from memwarden.judge.interface import InputVerdict
+from memwarden.gatekeeper import InputVerdict
 from tests.integration.judge.conftest import gate_request
 from tests.integration.judge.helpers import (
     CARD,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from memwarden.config import ContextConfig
-from memwarden.judge.interface import RowInput
+from memwarden.gatekeeper import RowInput
 from memwarden.judge.text import excerpt, guarded, guarded_value, rows_payload, window_message
 
 CARD = "4111 1111 1111 1111"
