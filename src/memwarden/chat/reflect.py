@@ -32,6 +32,7 @@ from memwarden.retrieval.reader import reader_for
 from memwarden.services import Services
 from memwarden.store import chat as store
 from memwarden.store.ingest import WriteScope
+from memwarden.usage import Bookings
 
 STAGE = "chat"  # the spec books reflection under the chat stage and applies its addendum
 MAX_TOKENS = 2048
@@ -78,7 +79,7 @@ async def reflect(
     private = any(r["visibility"] == "private" for r, _ in picked)
     written = Scope(scope.path, "private" if private else "shared")
     where = WriteScope(context_id, written.path, written.visibility, caller.subject)
-    sink = gating.Bookings()
+    sink = Bookings()
     system = prompting.reflect_system(config.prompt_addendums.chat)
     user = prompting.reflect_user([line for _, line in picked])
     parsed = True

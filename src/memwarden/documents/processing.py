@@ -27,6 +27,7 @@ from memwarden.documents.parse import ParseError, parse
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.scope import Scope
+from memwarden.embedding import Vector
 from memwarden.errors import (
     AppError,
     BudgetExhausted,
@@ -35,15 +36,15 @@ from memwarden.errors import (
     JudgeUnavailable,
 )
 from memwarden.gatekeeper import GateRequest, RowVerdicts
-from memwarden.models.base import BudgetExceeded, ModelTransportError
+from memwarden.models.base import ModelTransportError
 from memwarden.pipeline import commit, gating, reconcile
-from memwarden.pipeline.embedding import Vector
 from memwarden.pipeline.extraction import ExtractionDiff, extract, merge
 from memwarden.pipeline.injection_scan import scan_items
 from memwarden.services import Services
 from memwarden.store import documents as store
 from memwarden.store.db import Conn
 from memwarden.store.ingest import WriteScope
+from memwarden.usage import Bookings
 
 log = structlog.get_logger(__name__)
 _FORMATS: dict[str, Format] = {v: k for k, v in CONTENT_TYPES.items()}
@@ -121,7 +122,7 @@ async def _process(
         raise DocumentFailed("judge_fail", tuple(refused.extra.get("reasons", ()))) from None
     except JudgeUnavailable:
         raise DocumentFailed("judge_unavailable") from None
-    sink = gating.Bookings()
+    sink = Bookings()
     diff = await _extract(services, text, config, sink)
     items, rows = gating.diff_rows(diff)
     verdicts = RowVerdicts(keep=frozenset())
@@ -173,7 +174,7 @@ async def _process(
 
 
 async def _extract(
-    services: Services, text: str, config: ContextConfig, sink: gating.Bookings
+    services: Services, text: str, config: ContextConfig, sink: Bookings
 ) -> ExtractionDiff:
     """The Context's extraction model, part by part (each part at most 10 windows)."""
     choice = config.models.extraction
@@ -184,8 +185,6 @@ async def _extract(
     for part in extraction_parts(text):
         try:
             result = await extract(part, provider, config.prompt_addendums.extraction, sink)
-        except BudgetExceeded:
-            raise DocumentFailed("token_budget_exhausted") from None
         except ModelTransportError:
             raise DocumentFailed("model_provider_error") from None
         diffs.append(result.diff)

@@ -15,6 +15,7 @@ import structlog
 
 from memwarden.admin.access import require_manage
 from memwarden.domain.grants import Caller
+from memwarden.embedding import embed_records
 from memwarden.errors import Conflict, NotFound
 from memwarden.judge.review import render
 from memwarden.services import Services
@@ -98,8 +99,6 @@ async def _embed(services: Services, context_id: uuid.UUID, record_ids: list[uui
     A failure here leaves the records released but unembedded (found by text search only
     until something embeds them); the decision itself stands.
     """
-    from memwarden.pipeline.embedding import embed_records
-
     try:
         async with services.db.transaction() as conn:
             await embed_records(conn, services, context_id, record_ids)

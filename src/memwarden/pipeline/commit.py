@@ -21,15 +21,15 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from memwarden.domain.reconcile_rules import Incoming, Plan
+from memwarden.embedding import Vector, embed_texts, embedder_name
 from memwarden.gatekeeper import GateRequest, PendingJudgement
 from memwarden.pipeline import gating, reconcile
-from memwarden.pipeline.embedding import Vector, embed_texts, embedder_name
-from memwarden.pipeline.gating import Bookings
 from memwarden.pipeline.reconcile import WriteMeta
 from memwarden.services import Services
 from memwarden.store.audit import audit
 from memwarden.store.db import Conn
 from memwarden.store.ingest import WriteScope
+from memwarden.usage import Bookings
 
 # Rows a source stores beside its records, in the same transaction and before the scope lock
 # (a turn and its chunks; a document's chunks): given the write's hold and the vectors.

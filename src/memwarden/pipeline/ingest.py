@@ -24,12 +24,12 @@ from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.reconcile_rules import Incoming
 from memwarden.domain.scope import Scope, ScopeError, from_paths
-from memwarden.errors import BudgetExhausted, Forbidden, InvalidInput, UpstreamError
+from memwarden.embedding import Vector
+from memwarden.errors import Forbidden, InvalidInput, UpstreamError
 from memwarden.gatekeeper import GateRequest, InputVerdict, RowVerdicts
-from memwarden.models.base import BudgetExceeded, ModelTransportError
+from memwarden.models.base import ModelTransportError
 from memwarden.pipeline import commit, gating, reconcile
 from memwarden.pipeline.chunking import chunk_text
-from memwarden.pipeline.embedding import Vector
 from memwarden.pipeline.extraction import ExtractionDiff, extract
 from memwarden.pipeline.injection_scan import scan_items
 from memwarden.pipeline.session import Session, check_session, store_turn
@@ -37,6 +37,7 @@ from memwarden.pipeline.textcheck import check_text
 from memwarden.services import Services
 from memwarden.store.db import Conn
 from memwarden.store.ingest import WriteScope
+from memwarden.usage import Bookings
 
 log = structlog.get_logger(__name__)
 
@@ -83,7 +84,7 @@ class _Prepared:
     verdict: InputVerdict
     verdicts: RowVerdicts
     items: list[Incoming]
-    sink: gating.Bookings
+    sink: Bookings
     chunks: list[str]
     vectors: dict[str, Vector]
 
@@ -130,7 +131,7 @@ async def _prepare(
     retain = gating.retain_payload(text, body, config)
     request = GateRequest(where.context_id, caller, config, source, scope, text, retain)
     verdict = await services.gatekeeper.input_gate(request)
-    sink = gating.Bookings()
+    sink = Bookings()
     diff = ExtractionDiff()
     if item.infer == "full":
         diff = await _extract(services, where.context_id, text, config, sink)
@@ -190,19 +191,17 @@ async def _extract(
     context_id: uuid.UUID,
     text: str,
     config: ContextConfig,
-    sink: gating.Bookings,
+    sink: Bookings,
 ) -> ExtractionDiff:
     """Provider and transport errors are the deployment's problem: 502, nothing written
     (tokens already spent on earlier windows are still booked)."""
     addendum = config.prompt_addendums.extraction
     try:
         result = await extract(text, services.models.extraction, addendum, sink)
-    except (ModelTransportError, BudgetExceeded) as exc:
+    except ModelTransportError as exc:
         if sink.entries:
             async with services.db.transaction() as conn:
                 await sink.write(conn, context_id)
-        if isinstance(exc, BudgetExceeded):
-            raise BudgetExhausted("the Context's token budget for this period is spent") from exc
         raise UpstreamError("the extraction model could not be reached") from exc
     count = counters(services)
     count["extraction_dropped_bytes"] += result.dropped_bytes

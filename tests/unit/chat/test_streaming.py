@@ -12,8 +12,8 @@ from memwarden.chat.service import ChatTurn
 from memwarden.chat.streaming import _modelled, event
 from memwarden.config import ContextConfig
 from memwarden.models.base import ModelTransportError
-from memwarden.pipeline.gating import Bookings
 from memwarden.ttl_cache import TtlCache
+from memwarden.usage import Bookings
 
 
 def test_an_event_is_one_name_line_one_json_data_line_and_a_blank_line() -> None:

@@ -16,10 +16,10 @@ import structlog
 
 from memwarden.models.base import CountingEmbedder, Usage, UsageSink
 from memwarden.models.local_embedder import EmbedderUnavailable
-from memwarden.pipeline.gating import Bookings
 from memwarden.services import Services
 from memwarden.store import ingest as store
 from memwarden.store.db import Conn
+from memwarden.usage import Bookings
 
 log = structlog.get_logger(__name__)
 
