@@ -23,10 +23,10 @@ from memwarden.domain.ids import new_id
 from memwarden.domain.reconcile_base import DIFF_KEYS
 from memwarden.domain.scope import Scope, ScopeError, from_paths
 from memwarden.errors import Forbidden, InvalidInput, Unavailable, UpstreamError
-from memwarden.gatekeeper import GateRequest, RowVerdicts
+from memwarden.gatekeeper import GateRequest
 from memwarden.models.base import ModelOutputError, ModelTransportError
 from memwarden.models.contracts import ExtractionOutput
-from memwarden.pipeline import commit, gating, reconcile
+from memwarden.pipeline import commit, reconcile
 from memwarden.pipeline.extraction import ExtractionDiff, sanitise
 from memwarden.retrieval.reader import reader_for
 from memwarden.services import Services
@@ -93,16 +93,11 @@ async def reflect(
     except ModelOutputError:
         diff, parsed = ExtractionDiff(), False  # tokens were spent: booked below, nothing else
     request = GateRequest(context_id, caller, config, "reflection", written, "")
-    items, judged = gating.diff_rows(diff)
-    verdicts = RowVerdicts(keep=frozenset())
-    if judged:
-        verdicts = await services.gatekeeper.row_gate(request, judged)
-    items = gating.apply_verdicts(items, verdicts)
+    items, verdicts = await commit.gate_rows(services, request, diff)
     reflection_id = new_id()
     meta = reconcile.WriteMeta(
         reflection_id,
         caller.subject,
-        warned=dict(verdicts.warned),
         source_kind="reflection",
         derived_from=tuple(r["id"] for r, _ in picked),
     )
@@ -110,15 +105,13 @@ async def reflect(
         request=request,
         where=where,
         items=items,
-        pending=list(verdicts.pending),
+        verdicts=verdicts,
         meta=meta,
         sink=sink,
         action="reflection.write",
         target_kind="reflection",
     )
-    vectors = await commit.embed_draft(services, where, items, meta, sink)
-    async with services.db.transaction() as conn:
-        plan = (await commit.commit(conn, services, write, vectors)).plan
+    plan = (await commit.run(services, write)).plan
     return {
         "reflectionId": str(reflection_id),
         "extraction": {"reflectionId": str(reflection_id), **plan.diff},

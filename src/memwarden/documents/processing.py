@@ -35,9 +35,9 @@ from memwarden.errors import (
     JudgeRefused,
     JudgeUnavailable,
 )
-from memwarden.gatekeeper import GateRequest, RowVerdicts
+from memwarden.gatekeeper import GateRequest
 from memwarden.models.base import ModelTransportError
-from memwarden.pipeline import commit, gating, reconcile
+from memwarden.pipeline import commit, reconcile
 from memwarden.pipeline.extraction import ExtractionDiff, extract, merge
 from memwarden.pipeline.injection_scan import scan_items
 from memwarden.services import Services
@@ -124,25 +124,18 @@ async def _process(
         raise DocumentFailed("judge_unavailable") from None
     sink = Bookings()
     diff = await _extract(services, text, config, sink)
-    items, rows = gating.diff_rows(diff)
-    verdicts = RowVerdicts(keep=frozenset())
-    if rows:
-        verdicts = await services.gatekeeper.row_gate(request, rows)
+    items, verdicts = await commit.gate_rows(services, request, diff)
     chunks = chunk(text)
-    items = gating.apply_verdicts(items, verdicts) + scan_items(chunks)
-    where = WriteScope(context_id, row["scope_path"], row["visibility"], row["owner_subject"])
-    meta = reconcile.WriteMeta(
-        row["id"], row["owner_subject"], warned=dict(verdicts.warned), source_kind="document"
-    )
     write = commit.Write(
         request=request,
-        where=where,
-        items=items,
-        pending=[p for p in (verdict.pending, *verdicts.pending) if p is not None],
-        meta=meta,
+        where=WriteScope(context_id, row["scope_path"], row["visibility"], row["owner_subject"]),
+        items=items + scan_items(chunks),
+        verdicts=verdicts,
+        meta=reconcile.WriteMeta(row["id"], row["owner_subject"], source_kind="document"),
         sink=sink,
         action="document.processed",
         target_kind="document",
+        input=verdict,
         document_id=row["id"],
     )
 
@@ -166,11 +159,7 @@ async def _process(
     async def finish(conn: Conn) -> None:
         await store.finish(conn, context_id, row["id"], text)
 
-    vectors = await commit.embed_draft(services, where, items, meta, sink, chunks)
-    async with services.db.transaction() as conn:
-        await commit.commit(
-            conn, services, write, vectors, source_rows=document_chunks, finish=finish
-        )
+    await commit.run(services, write, texts=chunks, source_rows=document_chunks, finish=finish)
 
 
 async def _extract(

@@ -1,8 +1,8 @@
 """The reconciled write: the one sequence every source of facts ends in.
 
 Turns (/facts, /facts/batch, chat with remember, replays), documents and reflections each
-gate their own rows, then hand the gated items here. Two steps, one before and one inside
-the transaction:
+extract their own rows, pass them through `gate_rows`, then hand a `Write` to `run`, which
+runs two steps, one before and one inside the transaction:
 
 1. `embed_draft` (no transaction open): the source's own texts (chunks), entity names and
    the texts of a draft plan, embedded in one call, so a transaction rarely waits on a model.
@@ -22,8 +22,9 @@ from dataclasses import dataclass
 
 from memwarden.domain.reconcile_rules import Incoming, Plan
 from memwarden.embedding import Vector, embed_texts, embedder_name
-from memwarden.gatekeeper import GateRequest, PendingJudgement
+from memwarden.gatekeeper import GateRequest, InputVerdict, PendingJudgement, RowVerdicts
 from memwarden.pipeline import gating, reconcile
+from memwarden.pipeline.extraction import ExtractionDiff
 from memwarden.pipeline.reconcile import WriteMeta
 from memwarden.services import Services
 from memwarden.store.audit import audit
@@ -44,21 +45,67 @@ class Write:
 
     request: GateRequest  # who writes, under which configuration, from which source
     where: WriteScope
-    items: list[Incoming]  # after the row gate
-    pending: list[PendingJudgement]  # review-log entries (input and row gates) to record
-    meta: WriteMeta
+    items: list[Incoming]  # after the row gate (`gate_rows`)
+    verdicts: RowVerdicts  # the row gate's: warnings and review-log entries
+    meta: WriteMeta  # provenance; warnings and holds are filled in from the verdicts
     sink: Bookings  # every model call's usage so far; booked in the transaction
     action: str  # the audit action, e.g. "facts.write"
     target_kind: str  # what meta.source_ref names in the audit log
-    input_hold: bool = False  # the input gate holds the whole write
+    input: InputVerdict | None = None  # the input gate's, for sources that have one
     turn_id: uuid.UUID | None = None  # the review-log entries' link to their source
     document_id: uuid.UUID | None = None
+
+    @property
+    def pending(self) -> list[PendingJudgement]:
+        """Review-log entries to record in the transaction, the input gate's first."""
+        first = self.input.pending if self.input else None
+        return [p for p in (first, *self.verdicts.pending) if p is not None]
+
+    def planned_as(
+        self,
+        write_hold: uuid.UUID | None = None,
+        row_holds: Mapping[str, uuid.UUID] | None = None,
+    ) -> WriteMeta:
+        """The meta the plan is made with: the row gate's warnings, and the holds once the
+        review-log entries that hold are recorded."""
+        return dataclasses.replace(
+            self.meta,
+            warned=dict(self.verdicts.warned),
+            write_hold=write_hold,
+            row_holds=dict(row_holds or {}),
+        )
 
 
 @dataclass(frozen=True)
 class Written:
     plan: Plan
     write_hold: uuid.UUID | None
+
+
+async def gate_rows(
+    services: Services, request: GateRequest, diff: ExtractionDiff
+) -> tuple[list[Incoming], RowVerdicts]:
+    """The row gate over an extraction's rows: the items it keeps (held ones marked)."""
+    items, rows = gating.diff_rows(diff)
+    verdicts = RowVerdicts(keep=frozenset())
+    if rows:
+        verdicts = await services.gatekeeper.row_gate(request, rows)
+    return gating.apply_verdicts(items, verdicts), verdicts
+
+
+async def run(
+    services: Services,
+    write: Write,
+    *,
+    texts: Sequence[str] = (),
+    source_rows: SourceRows | None = None,
+    finish: Finish | None = None,
+) -> Written:
+    """Both steps: `texts` and the draft embedded first, then `commit` in one transaction."""
+    draft = write.planned_as()
+    vectors = await embed_draft(services, write.where, write.items, draft, write.sink, texts)
+    async with services.db.transaction() as conn:
+        return await commit(conn, services, write, vectors, source_rows=source_rows, finish=finish)
 
 
 async def embed_draft(
@@ -91,17 +138,14 @@ async def commit(
     finish: Finish | None = None,
 ) -> Written:
     """The write's one transaction (`conn`): entries, source rows, records, usage, audit."""
+    pending = write.pending
     ids = await services.gatekeeper.record(
-        conn,
-        write.request,
-        write.pending,
-        turn_id=write.turn_id,
-        document_id=write.document_id,
+        conn, write.request, pending, turn_id=write.turn_id, document_id=write.document_id
     )
-    write_hold, row_holds = gating.hold_ids(write.pending, ids)
-    if write.input_hold and write_hold is None and ids:
+    write_hold, row_holds = gating.hold_ids(pending, ids)
+    if write.input is not None and write.input.hold and write_hold is None and ids:
         write_hold = ids[0]
-    meta = dataclasses.replace(write.meta, write_hold=write_hold, row_holds=row_holds)
+    meta = write.planned_as(write_hold, row_holds)
     if source_rows is not None:
         await source_rows(conn, write_hold, vectors)
     where = write.where

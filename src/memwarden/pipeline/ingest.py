@@ -22,11 +22,10 @@ from memwarden.config import ContextConfig
 from memwarden.detectors.redaction import redact
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
-from memwarden.domain.reconcile_rules import Incoming
 from memwarden.domain.scope import Scope, ScopeError, from_paths
 from memwarden.embedding import Vector
 from memwarden.errors import Forbidden, InvalidInput, UpstreamError
-from memwarden.gatekeeper import GateRequest, InputVerdict, RowVerdicts
+from memwarden.gatekeeper import GateRequest
 from memwarden.models.base import ModelTransportError
 from memwarden.pipeline import commit, gating, reconcile
 from memwarden.pipeline.chunking import chunk_text
@@ -76,19 +75,6 @@ def authorise(caller: Caller, context_id: uuid.UUID, item: FactsInput) -> Scope:
     return scope
 
 
-@dataclass
-class _Prepared:
-    """Everything decided before the transaction: verdicts, gated items, vectors."""
-
-    request: GateRequest
-    verdict: InputVerdict
-    verdicts: RowVerdicts
-    items: list[Incoming]
-    sink: Bookings
-    chunks: list[str]
-    vectors: dict[str, Vector]
-
-
 async def write_facts(
     services: Services,
     caller: Caller,
@@ -103,12 +89,24 @@ async def write_facts(
         config = await read_config(conn, context_id)
         if item.infer == "full":
             await budget.check_budget(conn, context_id, config.token_budget)
-        session = session or await check_session(conn, caller, context_id, scope, item.session_id)
+        opened = session or await check_session(conn, caller, context_id, scope, item.session_id)
     where = WriteScope(context_id, scope.path, scope.visibility, caller.subject)
-    ready = await _prepare(services, caller, where, item, config, source)
     turn_id = new_id()
-    async with services.db.transaction() as conn:
-        return await _commit(conn, services, caller, where, ready, session, turn_id, source)
+    write, chunks = await _prepare(services, caller, where, item, config, source, turn_id)
+
+    async def turn(conn: Conn, hold: uuid.UUID | None, vectors: Mapping[str, Vector]) -> None:
+        """The session, the turn and its chunks; held with the write when the input is."""
+        chunk_vectors = [vectors.get(c) for c in chunks]
+        text = write.request.text
+        await store_turn(conn, caller, where, opened, turn_id, text, chunks, chunk_vectors, hold)
+
+    written = await commit.run(services, write, texts=chunks, source_rows=turn)
+    return {
+        "sessionId": str(opened.id),
+        "turnId": str(turn_id),
+        "held": written.write_hold is not None,
+        "extraction": {"turnId": str(turn_id), **written.plan.diff},
+    }
 
 
 async def _prepare(
@@ -118,8 +116,9 @@ async def _prepare(
     item: FactsInput,
     config: ContextConfig,
     source: WriteSource,
-) -> _Prepared:
-    """Redact, gate the input, extract, gate the rows, embed: no transaction is open."""
+    turn_id: uuid.UUID,
+) -> tuple[commit.Write, list[str]]:
+    """Redact, gate the input, extract, gate the rows, chunk: no transaction is open."""
     text = redact(item.text).text if config.pii_redaction_enabled else item.text
     scope = Scope(where.scope_path, where.visibility)  # type: ignore[arg-type]
     body: dict[str, Any] = {
@@ -135,55 +134,21 @@ async def _prepare(
     diff = ExtractionDiff()
     if item.infer == "full":
         diff = await _extract(services, where.context_id, text, config, sink)
-    items, rows = gating.diff_rows(diff)
-    verdicts = RowVerdicts(keep=frozenset())
-    if rows:
-        verdicts = await services.gatekeeper.row_gate(request, rows)
+    items, verdicts = await commit.gate_rows(services, request, diff)
     chunks = chunk_text(text)
-    items = gating.apply_verdicts(items, verdicts) + scan_items(chunks)
-    draft = reconcile.WriteMeta(new_id(), where.subject)
-    vectors = await commit.embed_draft(services, where, items, draft, sink, chunks)
-    return _Prepared(request, verdict, verdicts, items, sink, chunks, vectors)
-
-
-async def _commit(
-    conn: Conn,
-    services: Services,
-    caller: Caller,
-    where: WriteScope,
-    ready: _Prepared,
-    session: Session,
-    turn_id: uuid.UUID,
-    source: str,
-) -> dict[str, Any]:
-    """One transaction: review-log entries, session, turn, chunks, records, feed, usage."""
     write = commit.Write(
-        request=ready.request,
+        request=request,
         where=where,
-        items=ready.items,
-        pending=[p for p in (ready.verdict.pending, *ready.verdicts.pending) if p is not None],
-        meta=reconcile.WriteMeta(turn_id, caller.subject, warned=dict(ready.verdicts.warned)),
-        sink=ready.sink,
+        items=items + scan_items(chunks),
+        verdicts=verdicts,
+        meta=reconcile.WriteMeta(turn_id, caller.subject),
+        sink=sink,
         action=f"{source}.write",
         target_kind="turn",
-        input_hold=ready.verdict.hold,
+        input=verdict,
         turn_id=turn_id,
     )
-
-    async def turn(conn: Conn, hold: uuid.UUID | None, vectors: Mapping[str, Vector]) -> None:
-        chunk_vectors = [vectors.get(c) for c in ready.chunks]
-        text = ready.request.text
-        await store_turn(
-            conn, caller, where, session, turn_id, text, ready.chunks, chunk_vectors, hold
-        )
-
-    written = await commit.commit(conn, services, write, ready.vectors, source_rows=turn)
-    return {
-        "sessionId": str(session.id),
-        "turnId": str(turn_id),
-        "held": written.write_hold is not None,
-        "extraction": {"turnId": str(turn_id), **written.plan.diff},
-    }
+    return write, chunks
 
 
 async def _extract(
