@@ -16,10 +16,11 @@ from typing import Any
 from psycopg.types.json import Jsonb
 from rich.console import Console
 
-from memwarden.bootstrap import Services, build_services
+from memwarden.bootstrap import build_services
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.logging_setup import configure_logging
+from memwarden.services import Services
 from memwarden.settings import Settings
 from memwarden.store.db import Database
 from memwarden.store.embedded import embedded_url, start_embedded

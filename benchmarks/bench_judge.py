@@ -23,8 +23,8 @@ sys.path.insert(0, str(REPO))
 
 from memwarden.config import ContextConfig  # noqa: E402
 from memwarden.detectors import redact, scan, verdict_for  # noqa: E402
+from memwarden.gatekeeper import RowInput  # noqa: E402
 from memwarden.judge.assess import assess  # noqa: E402
-from memwarden.judge.interface import RowInput  # noqa: E402
 from memwarden.judge.model import ModelChoice, judge_rows  # noqa: E402
 from memwarden.judge.usage import DeferredSink  # noqa: E402
 from memwarden.models.openai_compat import OpenAICompatProvider  # noqa: E402

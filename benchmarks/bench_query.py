@@ -31,7 +31,7 @@ from rich.progress import track
 from rich.table import Table
 
 from memwarden.domain.ids import new_id
-from memwarden.pipeline.embedding import _CACHE, embed_texts
+from memwarden.embedding import _CACHE, embed_texts
 from memwarden.retrieval.query import QueryInput, run_query
 from memwarden.retrieval.search import search_memory
 

@@ -26,8 +26,8 @@ from rich.progress import track
 from rich.table import Table
 
 from memwarden.models.base import JsonResult, SchemaLike, UsageSink
+from memwarden.models.rule_extractor import RuleExtractor
 from memwarden.pipeline.ingest import FactsInput, write_facts
-from memwarden.pipeline.rule_extractor import RuleExtractor
 
 NAMES = ["Alice", "Bruno", "Chen", "Dara", "Emeka", "Farah", "Gus", "Hana", "Ivo", "Jun"]
 ROLES = ["engineer", "teacher", "nurse", "designer", "pilot", "chef", "lawyer", "CTO"]

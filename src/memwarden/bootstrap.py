@@ -1,20 +1,18 @@
-"""Wires the database, job queue, model providers and judge into one Services object.
+"""The composition root: wires the database, job queue, model providers and judge into
+one Services object.
 
-Tests build Services against their own database and scripted model server; the API,
-CLI, MCP server and worker all receive the same object.
+It sits above the service packages and below the interfaces (api, mcp, cli, web): it
+imports what it wires (the judge, the job tasks), and only interfaces and tests import it.
+Use cases take `Services` from `memwarden.services`, never from here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
-from procrastinate import App
-
 from memwarden.jobs.app import build_job_app
+from memwarden.jobs.tasks import register
 from memwarden.judge.gate import Judge
-from memwarden.judge.interface import Gatekeeper, PassThrough
 from memwarden.models.registry import Models, ModelSettings
+from memwarden.services import Services
 from memwarden.settings import STAGES, Settings
 from memwarden.store.db import Database, prepare
 
@@ -30,25 +28,6 @@ def model_settings(settings: Settings) -> ModelSettings:
     )
 
 
-@dataclass
-class Services:
-    settings: Settings
-    db: Database
-    jobs: App
-    models: Models
-    gatekeeper: Gatekeeper = field(default_factory=PassThrough)
-    extras: dict[str, Any] = field(default_factory=dict)
-
-    async def open(self) -> None:
-        await self.db.open()
-        await self.jobs.open_async()
-
-    async def close(self) -> None:
-        await self.jobs.close_async()
-        await self.models.aclose()  # model clients hold keep-alive connections
-        await self.db.close()
-
-
 def build_services(
     settings: Settings, db: Database | None = None, models: Models | None = None
 ) -> Services:
@@ -61,4 +40,5 @@ def build_services(
         models=models or Models(model_settings(settings)),
     )
     services.gatekeeper = Judge(services)  # the ingest judge; PassThrough only when unbuilt
+    register(services.jobs, services)  # tasks run the use cases with these Services
     return services

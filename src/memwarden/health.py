@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from memwarden.bootstrap import Services
+from memwarden.services import Services
 from memwarden.settings import inactive_settings
 
 HEARTBEAT_WINDOW_S = 60
@@ -27,7 +27,7 @@ async def _database(svc: Services) -> dict[str, Any]:
 
 
 async def _workers(svc: Services) -> dict[str, Any]:
-    task = svc.extras.get("worker_task")
+    task = svc.worker
     in_process = bool(task is not None and not task.done())
     try:
         async with svc.db.connection() as conn:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from typing import Any
 
 import httpx
 import uvicorn
 
 from memwarden.api.app import create_app
-from memwarden.bootstrap import Services, build_services
+from memwarden.bootstrap import build_services
+from memwarden.services import Services
 from memwarden.settings import Settings
 from memwarden.store.db import Database
 
@@ -25,10 +25,9 @@ def free_port() -> int:
 class LiveServer:
     """Serves one app for one test; `services` is built inside the server's event loop."""
 
-    def __init__(self, settings: Settings, *, run_worker: bool = False, **extras: Any) -> None:
+    def __init__(self, settings: Settings, *, run_worker: bool = False) -> None:
         db = Database(settings.database_url or "", min_size=1, max_size=5)
         self.services: Services = build_services(settings, db=db)
-        self.services.extras.update(extras)
         self.port = free_port()
         self.app = create_app(self.services, run_worker=run_worker, open_services=True)
         config = uvicorn.Config(

@@ -406,9 +406,8 @@ class Booking:
 
 @dataclass
 class RecordingSink:
-    """A UsageSink that keeps every booking; `budget` (total tokens) makes it raise."""
+    """A UsageSink that keeps every booking."""
 
-    budget: int | None = None
     bookings: list[Booking] = field(default_factory=list)
 
     async def book(self, stage: str, model: str, usage: Any) -> None:
@@ -421,10 +420,6 @@ class RecordingSink:
                 bool(getattr(usage, "estimated", False)),
             )
         )
-        if self.budget is not None and self.total_tokens > self.budget:
-            from memwarden.models.base import BudgetExceeded
-
-            raise BudgetExceeded("token budget spent")
 
     @property
     def total_tokens(self) -> int:

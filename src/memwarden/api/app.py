@@ -24,9 +24,9 @@ from memwarden.api.routes import (
     memory,
     recall,
 )
-from memwarden.bootstrap import Services, build_services
-from memwarden.jobs import runtime
+from memwarden.bootstrap import build_services
 from memwarden.mcp.http import mount_mcp
+from memwarden.services import Services
 from memwarden.settings import Settings, get_settings
 
 log = structlog.get_logger(__name__)
@@ -34,18 +34,17 @@ log = structlog.get_logger(__name__)
 
 async def start_worker(services: Services) -> asyncio.Task[None]:
     """An in-process worker for `memwarden serve` (the default)."""
-    runtime.set_services(services)
     task = asyncio.create_task(
         services.jobs.run_worker_async(
             install_signal_handlers=False, concurrency=2, name="in-process"
         )
     )
-    services.extras["worker_task"] = task
+    services.worker = task
     return task
 
 
 async def stop_worker(services: Services) -> None:
-    task = services.extras.pop("worker_task", None)
+    task, services.worker = services.worker, None
     if task is None:
         return
     task.cancel()

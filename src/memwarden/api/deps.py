@@ -5,8 +5,8 @@ from __future__ import annotations
 from fastapi import Request
 
 from memwarden.admin.auth import authenticate
-from memwarden.bootstrap import Services
 from memwarden.domain.grants import Caller
+from memwarden.services import Services
 
 
 def services(request: Request) -> Services:

@@ -13,7 +13,7 @@ from importlib import resources
 from typing import Any
 
 from memwarden.models.prompts import ADDENDUM_HEADING, system_prompt
-from memwarden.pipeline.sanitize import clean_line, frame_untrusted
+from memwarden.models.sanitize import clean_line, frame_untrusted
 
 MEMORY_TAG = "MEMORIES"
 LINE_CHARS = 500  # one memory's text in a prompt

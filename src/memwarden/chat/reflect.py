@@ -12,7 +12,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memwarden import budget
 from memwarden.admin.settings_service import read_config
@@ -21,22 +21,18 @@ from memwarden.chat.service import chat_model
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.reconcile_base import DIFF_KEYS
-from memwarden.domain.reconcile_rules import Incoming
 from memwarden.domain.scope import Scope, ScopeError, from_paths
 from memwarden.errors import Forbidden, InvalidInput, Unavailable, UpstreamError
-from memwarden.judge.interface import GateRequest, RowVerdicts
+from memwarden.gatekeeper import GateRequest
 from memwarden.models.base import ModelOutputError, ModelTransportError
 from memwarden.models.contracts import ExtractionOutput
-from memwarden.pipeline import gating, reconcile
-from memwarden.pipeline.embedding import Vector, embed_texts, embedder_name
+from memwarden.pipeline import commit, reconcile
 from memwarden.pipeline.extraction import ExtractionDiff, sanitise
 from memwarden.retrieval.reader import reader_for
+from memwarden.services import Services
 from memwarden.store import chat as store
-from memwarden.store.audit import audit
 from memwarden.store.ingest import WriteScope
-
-if TYPE_CHECKING:
-    from memwarden.bootstrap import Services
+from memwarden.usage import Bookings
 
 STAGE = "chat"  # the spec books reflection under the chat stage and applies its addendum
 MAX_TOKENS = 2048
@@ -83,7 +79,7 @@ async def reflect(
     private = any(r["visibility"] == "private" for r, _ in picked)
     written = Scope(scope.path, "private" if private else "shared")
     where = WriteScope(context_id, written.path, written.visibility, caller.subject)
-    sink = gating.Bookings()
+    sink = Bookings()
     system = prompting.reflect_system(config.prompt_addendums.chat)
     user = prompting.reflect_user([line for _, line in picked])
     parsed = True
@@ -97,38 +93,25 @@ async def reflect(
     except ModelOutputError:
         diff, parsed = ExtractionDiff(), False  # tokens were spent: booked below, nothing else
     request = GateRequest(context_id, caller, config, "reflection", written, "")
-    items, judged = gating.diff_rows(diff)
-    verdicts = RowVerdicts(keep=frozenset())
-    if judged:
-        verdicts = await services.gatekeeper.row_gate(request, judged)
-    items = gating.apply_verdicts(items, verdicts)
+    items, verdicts = await commit.gate_rows(services, request, diff)
     reflection_id = new_id()
     meta = reconcile.WriteMeta(
         reflection_id,
         caller.subject,
-        warned=dict(verdicts.warned),
         source_kind="reflection",
         derived_from=tuple(r["id"] for r, _ in picked),
     )
-    vectors = await _vectors_before(services, where, items, meta, sink)
-    async with services.db.transaction() as conn:
-        await services.gatekeeper.record(conn, request, list(verdicts.pending))
-        await reconcile.lock_scope(conn, where)
-        known = await reconcile.load_known(conn, where, items, vectors)
-        plan = reconcile.make_plan(items, known, meta)
-        missing = [t for t in reconcile.plan_texts(plan) if t not in vectors]
-        vectors.update(zip(missing, await embed_texts(services, missing, sink), strict=True))
-        await reconcile.write_plan(conn, where, plan, meta, vectors, embedder_name(services))
-        await sink.write(conn, context_id)
-        await audit(
-            conn,
-            context_id=context_id,
-            actor_subject=caller.subject,
-            key_id=caller.key_id,
-            action="reflection.write",
-            target_kind="reflection",
-            target_id=reflection_id,
-        )
+    write = commit.Write(
+        request=request,
+        where=where,
+        items=items,
+        verdicts=verdicts,
+        meta=meta,
+        sink=sink,
+        action="reflection.write",
+        target_kind="reflection",
+    )
+    plan = (await commit.run(services, write)).plan
     return {
         "reflectionId": str(reflection_id),
         "extraction": {"reflectionId": str(reflection_id), **plan.diff},
@@ -139,21 +122,3 @@ async def reflect(
 
 def _empty() -> dict[str, Any]:
     return {"reflectionId": None, **{key: [] for key in DIFF_KEYS}}
-
-
-async def _vectors_before(
-    services: Services,
-    where: WriteScope,
-    items: list[Incoming],
-    meta: reconcile.WriteMeta,
-    sink: gating.Bookings,
-) -> dict[str, Vector]:
-    """Entity names and the draft plan's texts, embedded before the transaction opens."""
-    if not items:
-        return {}
-    names = [name for name, _t in reconcile.entity_names(items).values()]
-    async with services.db.connection() as conn:
-        known = await reconcile.load_known(conn, where, items, {})
-    texts = [*names, *reconcile.plan_texts(reconcile.make_plan(items, known, meta))]
-    unique = list(dict.fromkeys(texts))
-    return dict(zip(unique, await embed_texts(services, unique, sink), strict=True))

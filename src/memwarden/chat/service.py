@@ -20,7 +20,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from memwarden import budget
 from memwarden.admin.settings_service import read_config
@@ -31,19 +31,17 @@ from memwarden.detectors.redaction import redact
 from memwarden.domain.grants import Caller
 from memwarden.domain.scope import ScopeError, from_paths
 from memwarden.errors import InvalidInput, Unavailable, UpstreamError
-from memwarden.judge.interface import GateRequest
+from memwarden.gatekeeper import GateRequest
 from memwarden.models.base import ChatProvider, ModelOutputError, ModelSpec, ModelTransportError
-from memwarden.pipeline import gating
 from memwarden.pipeline.ingest import FactsInput, write_facts
 from memwarden.pipeline.textcheck import check_text
 from memwarden.retrieval import traffic
 from memwarden.retrieval.query import QueryInput, run_query
 from memwarden.retrieval.reader import reader_for
+from memwarden.services import Services
 from memwarden.store import chat as store
 from memwarden.store.recall import Reader
-
-if TYPE_CHECKING:
-    from memwarden.bootstrap import Services
+from memwarden.usage import Bookings
 
 STAGE = "chat"
 MAX_TOKENS = 1024
@@ -204,7 +202,7 @@ async def check_budget(services: Services, turn: ChatTurn) -> None:
         await budget.check_budget(conn, turn.context_id, turn.config.token_budget)
 
 
-async def book(services: Services, context_id: uuid.UUID, sink: gating.Bookings) -> None:
+async def book(services: Services, context_id: uuid.UUID, sink: Bookings) -> None:
     if sink.entries:
         async with services.db.transaction() as conn:
             await sink.write(conn, context_id)
@@ -219,7 +217,7 @@ async def answer(services: Services, turn: ChatTurn) -> dict[str, Any]:
         return turn.body(prompting.fallback_answer(turn.memories), NO_MODEL, cached=False)
     await check_budget(services, turn)
     system, user = prompts(turn)
-    sink = gating.Bookings()
+    sink = Bookings()
     try:
         result = await provider.complete_text(STAGE, system, user, MAX_TOKENS, usage_sink=sink)
     except ModelTransportError as exc:

@@ -13,7 +13,7 @@ import contextlib
 import json
 import uuid
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import structlog
 
@@ -22,10 +22,8 @@ from memwarden.chat.service import ChatInput, ChatTurn
 from memwarden.domain.grants import Caller
 from memwarden.errors import UpstreamError
 from memwarden.models.base import ModelError, ModelTransportError
-from memwarden.pipeline import gating
-
-if TYPE_CHECKING:
-    from memwarden.bootstrap import Services
+from memwarden.services import Services
+from memwarden.usage import Bookings
 
 log = structlog.get_logger(__name__)
 
@@ -50,7 +48,7 @@ async def open_stream(
         return _fixed(turn, prompting.fallback_answer(turn.memories), service.NO_MODEL, False)
     await service.check_budget(services, turn)
     system, user = service.prompts(turn)
-    sink = gating.Bookings()
+    sink = Bookings()
     deltas = provider.stream_text(
         service.STAGE, system, user, service.MAX_TOKENS, usage_sink=sink
     ).__aiter__()
@@ -82,7 +80,7 @@ def _done(turn: ChatTurn, model: str, cached: bool, usage: dict[str, int]) -> st
     )
 
 
-def _usage(sink: gating.Bookings) -> dict[str, int]:
+def _usage(sink: Bookings) -> dict[str, int]:
     return {
         "promptTokens": sum(u.prompt_tokens for _, _, u in sink.entries),
         "completionTokens": sum(u.completion_tokens for _, _, u in sink.entries),
@@ -101,7 +99,7 @@ async def _modelled(
     turn: ChatTurn,
     deltas: AsyncIterator[str],
     first: str | None,
-    sink: gating.Bookings,
+    sink: Bookings,
 ) -> AsyncIterator[str]:
     parts: list[str] = []
     failed = True
@@ -131,7 +129,7 @@ async def _modelled(
 
 
 async def _settle(
-    services: Services, turn: ChatTurn, deltas: AsyncIterator[str], sink: gating.Bookings
+    services: Services, turn: ChatTurn, deltas: AsyncIterator[str], sink: Bookings
 ) -> None:
     """Close the model stream (which books its usage into the sink) and write the booking,
     shielded so a client that goes away mid-answer is still charged for the tokens spent."""

@@ -85,10 +85,8 @@ def worker_cmd(
     concurrency: Annotated[int, typer.Option(help="Jobs run at once.")] = 2,
 ) -> None:
     """Run a job worker (document processing, retention purge) until interrupted."""
-    from memwarden.jobs import runtime
 
     async def work(services: Any) -> None:
-        runtime.set_services(services)
         console.print("[green]worker started[/] (Ctrl-C to stop)")
         await services.jobs.run_worker_async(concurrency=concurrency, name="cli-worker")
 

@@ -11,10 +11,11 @@ from typing import Any, TypeVar
 import typer
 from rich.console import Console
 
-from memwarden.bootstrap import Services, build_services
+from memwarden.bootstrap import build_services
 from memwarden.domain.grants import Caller
 from memwarden.errors import AppError
 from memwarden.logging_setup import configure_logging
+from memwarden.services import Services
 from memwarden.settings import get_settings
 from memwarden.store.embedded import EmbeddedServerError
 

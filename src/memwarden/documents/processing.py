@@ -11,7 +11,8 @@ Model calls never run inside a transaction.
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 import structlog
 
@@ -26,6 +27,7 @@ from memwarden.documents.parse import ParseError, parse
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.scope import Scope
+from memwarden.embedding import Vector
 from memwarden.errors import (
     AppError,
     BudgetExhausted,
@@ -33,18 +35,16 @@ from memwarden.errors import (
     JudgeRefused,
     JudgeUnavailable,
 )
-from memwarden.judge.interface import GateRequest, RowVerdicts
-from memwarden.models.base import BudgetExceeded, ModelTransportError
-from memwarden.pipeline import gating, reconcile
-from memwarden.pipeline.embedding import embed_texts, embedder_name
+from memwarden.gatekeeper import GateRequest
+from memwarden.models.base import ModelTransportError
+from memwarden.pipeline import commit, reconcile
 from memwarden.pipeline.extraction import ExtractionDiff, extract, merge
 from memwarden.pipeline.injection_scan import scan_items
+from memwarden.services import Services
 from memwarden.store import documents as store
-from memwarden.store.audit import audit
+from memwarden.store.db import Conn
 from memwarden.store.ingest import WriteScope
-
-if TYPE_CHECKING:
-    from memwarden.bootstrap import Services
+from memwarden.usage import Bookings
 
 log = structlog.get_logger(__name__)
 _FORMATS: dict[str, Format] = {v: k for k, v in CONTENT_TYPES.items()}
@@ -122,29 +122,33 @@ async def _process(
         raise DocumentFailed("judge_fail", tuple(refused.extra.get("reasons", ()))) from None
     except JudgeUnavailable:
         raise DocumentFailed("judge_unavailable") from None
-    sink = gating.Bookings()
+    sink = Bookings()
     diff = await _extract(services, text, config, sink)
-    items, rows = gating.diff_rows(diff)
-    verdicts = RowVerdicts(keep=frozenset())
-    if rows:
-        try:
-            verdicts = await services.gatekeeper.row_gate(request, rows)
-        except JudgeUnavailable:
-            raise DocumentFailed("judge_unavailable") from None
+    try:
+        items, verdicts = await commit.gate_rows(services, request, diff)
+    except JudgeUnavailable:  # a row-gate failure under on_error=fail: the document's own code
+        raise DocumentFailed("judge_unavailable") from None
     chunks = chunk(text)
-    items = gating.apply_verdicts(items, verdicts) + scan_items(chunks)
-    chunk_vectors = await embed_texts(services, chunks, sink)
-    where = WriteScope(context_id, row["scope_path"], row["visibility"], row["owner_subject"])
-    meta = reconcile.WriteMeta(
-        row["id"], row["owner_subject"], warned=dict(verdicts.warned), source_kind="document"
+    write = commit.Write(
+        request=request,
+        where=WriteScope(context_id, row["scope_path"], row["visibility"], row["owner_subject"]),
+        items=items + scan_items(chunks),
+        verdicts=verdicts,
+        meta=reconcile.WriteMeta(row["id"], row["owner_subject"], source_kind="document"),
+        sink=sink,
+        action="document.processed",
+        target_kind="document",
+        input=verdict,
+        document_id=row["id"],
     )
-    pending = [p for p in (verdict.pending, *verdicts.pending) if p is not None]
-    async with services.db.transaction() as conn:
-        await services.gatekeeper.record(conn, request, pending, document_id=row["id"])
-        for n, (text_chunk, vector) in enumerate(zip(chunks, chunk_vectors, strict=True)):
+
+    async def document_chunks(
+        conn: Conn, _hold: uuid.UUID | None, vectors: Mapping[str, Vector]
+    ) -> None:
+        for n, text_chunk in enumerate(chunks):
             await store.insert_chunk(
                 conn,
-                vector,
+                vectors.get(text_chunk),
                 context_id=context_id,
                 id=new_id(),
                 document_id=row["id"],
@@ -154,27 +158,15 @@ async def _process(
                 visibility=row["visibility"],
                 owner_subject=row["owner_subject"],
             )
-        await reconcile.lock_scope(conn, where)
-        known = await reconcile.load_known(conn, where, items, {})
-        plan = reconcile.make_plan(items, known, meta)
-        texts = reconcile.plan_texts(plan)
-        vectors = dict(zip(texts, await embed_texts(services, texts, sink), strict=True))
-        await reconcile.write_plan(conn, where, plan, meta, vectors, embedder_name(services))
-        await sink.write(conn, context_id)
+
+    async def finish(conn: Conn) -> None:
         await store.finish(conn, context_id, row["id"], text)
-        await audit(
-            conn,
-            context_id=context_id,
-            actor_subject=row["owner_subject"],
-            key_id=None,
-            action="document.processed",
-            target_kind="document",
-            target_id=row["id"],
-        )
+
+    await commit.run(services, write, texts=chunks, source_rows=document_chunks, finish=finish)
 
 
 async def _extract(
-    services: Services, text: str, config: ContextConfig, sink: gating.Bookings
+    services: Services, text: str, config: ContextConfig, sink: Bookings
 ) -> ExtractionDiff:
     """The Context's extraction model, part by part (each part at most 10 windows)."""
     choice = config.models.extraction
@@ -185,8 +177,6 @@ async def _extract(
     for part in extraction_parts(text):
         try:
             result = await extract(part, provider, config.prompt_addendums.extraction, sink)
-        except BudgetExceeded:
-            raise DocumentFailed("token_budget_exhausted") from None
         except ModelTransportError:
             raise DocumentFailed("model_provider_error") from None
         diffs.append(result.diff)

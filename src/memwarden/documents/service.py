@@ -9,13 +9,13 @@ from typing import Any
 from procrastinate.exceptions import AlreadyEnqueued
 
 from memwarden.admin.access import require_capability
-from memwarden.bootstrap import Services
 from memwarden.documents.formats import CONTENT_TYPES, UnsupportedFormat, detect
 from memwarden.documents.storage import FileStore
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.scope import ScopeError, Visibility, normalise_path
 from memwarden.errors import Forbidden, InvalidInput, NotFound, UnsupportedMediaType
+from memwarden.services import Services
 from memwarden.store import documents as store
 from memwarden.store.audit import audit, change
 

@@ -1,4 +1,5 @@
-"""Task definitions. Each task is thin: it calls one use case with the worker's Services.
+"""Task definitions. Each task is thin: it calls one use case with the Services it was
+registered with (`bootstrap.build_services` registers them on the Services' own App).
 
 Tasks are registered per App (not on a shared module-level Blueprint), because
 procrastinate renames a blueprint's Task objects in place when they are added.
@@ -10,47 +11,43 @@ import uuid
 
 from procrastinate import App
 
-from memwarden.jobs import runtime
+from memwarden.documents.processing import process_document
+from memwarden.documents.service import PROCESS_TASK, enqueue
 from memwarden.jobs.retention import purge_expired
+from memwarden.services import Services
+from memwarden.store.documents import stale_pending
 
 NAMESPACE = "memwarden"
 STALE_PENDING_S = 300
 
 
-async def retention_purge(timestamp: int) -> dict[str, int]:
-    report = await purge_expired(runtime.services().db)
-    return {
-        "contexts": report.contexts,
-        "judgements": report.judgements,
-        "retained_inputs": report.retained_inputs,
-    }
+def register(app: App, services: Services) -> None:
+    """The tasks and periodic jobs, each bound to `services`."""
 
+    async def retention_purge(timestamp: int) -> dict[str, int]:
+        report = await purge_expired(services.db)
+        return {
+            "contexts": report.contexts,
+            "judgements": report.judgements,
+            "retained_inputs": report.retained_inputs,
+        }
 
-async def process_document(context_id: str, document_id: str) -> str:
-    from memwarden.documents.processing import process_document as run
+    async def process_one_document(context_id: str, document_id: str) -> str:
+        return await process_document(services, uuid.UUID(context_id), uuid.UUID(document_id))
 
-    return await run(runtime.services(), uuid.UUID(context_id), uuid.UUID(document_id))
+    async def requeue_documents(timestamp: int) -> int:
+        """Documents whose job was lost (a crash between commit and enqueue) are queued again."""
+        async with services.db.connection() as conn:
+            rows = await stale_pending(conn, STALE_PENDING_S)
+        for row in rows:
+            await enqueue(services, row["context_id"], row["id"])
+        return len(rows)
 
-
-async def requeue_documents(timestamp: int) -> int:
-    """Documents whose job was lost (a crash between commit and enqueue) are queued again."""
-    from memwarden.documents.service import enqueue
-    from memwarden.store.documents import stale_pending
-
-    services = runtime.services()
-    async with services.db.connection() as conn:
-        rows = await stale_pending(conn, STALE_PENDING_S)
-    for row in rows:
-        await enqueue(services, row["context_id"], row["id"])
-    return len(rows)
-
-
-def register(app: App) -> None:
     purge = app.task(
         name=f"{NAMESPACE}:retention_purge", queue="maintenance", queueing_lock="retention_purge"
     )(retention_purge)
     app.periodic(cron="17 * * * *", periodic_id="retention_purge")(purge)
-    app.task(name=f"{NAMESPACE}:process_document", queue="documents")(process_document)
+    app.task(name=PROCESS_TASK, queue="documents")(process_one_document)
     requeue = app.task(
         name=f"{NAMESPACE}:requeue_documents", queue="maintenance", queueing_lock="requeue_docs"
     )(requeue_documents)

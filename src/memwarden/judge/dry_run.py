@@ -14,7 +14,6 @@ from typing import Any, Final
 from memwarden import budget
 from memwarden.admin.access import require_manage
 from memwarden.admin.settings_service import read_config
-from memwarden.bootstrap import Services
 from memwarden.config import ContextConfig, check_addendum
 from memwarden.domain.grants import Caller
 from memwarden.errors import InvalidInput
@@ -22,6 +21,7 @@ from memwarden.judge import usage
 from memwarden.judge.assess import Assessment, assess
 from memwarden.judge.model import JudgeError, choose_model
 from memwarden.judge.text import guarded
+from memwarden.services import Services
 from memwarden.store import judgements as store
 
 MAX_ENTRIES: Final = 50
@@ -34,7 +34,7 @@ NO_MODEL_NOTE: Final = (
 
 
 async def dry_run(
-    svc: Services,
+    services: Services,
     caller: Caller,
     context_id: uuid.UUID,
     *,
@@ -46,7 +46,7 @@ async def dry_run(
 ) -> dict[str, Any]:
     require_manage(caller, context_id)
     _validate(addendum, verdict, judgement_ids, limit)
-    async with svc.db.connection() as conn:
+    async with services.db.connection() as conn:
         config = await read_config(conn, context_id)
         rows = await _entries(conn, context_id, verdict, judgement_ids, limit)
     entries: list[dict[str, Any]] = []
@@ -57,11 +57,11 @@ async def dry_run(
         if row["gate"] != "input":
             entries.append(_skipped(row))
             continue
-        candidate = await _judge(svc, context_id, config, row, addendum)
+        candidate = await _judge(services, context_id, config, row, addendum)
         current = None
         if compare_current:
             saved = config.prompt_addendums.judge
-            current = await _judge(svc, context_id, config, row, saved)
+            current = await _judge(services, context_id, config, row, saved)
         model_used = model_used or candidate.model
         tested += 1
         moved = candidate.verdict if not candidate.error else "error"
@@ -112,19 +112,23 @@ async def _entries(
 
 
 async def _judge(
-    svc: Services, context_id: uuid.UUID, config: ContextConfig, row: dict, addendum: str | None
+    services: Services,
+    context_id: uuid.UUID,
+    config: ContextConfig,
+    row: dict,
+    addendum: str | None,
 ) -> Assessment:
     """One entry's excerpt judged as the gate would, under `addendum`."""
     text = guarded(row["excerpt"], config)
     try:
-        choice = choose_model(svc.models, config, row["source"])
+        choice = choose_model(services.models, config, row["source"])
     except JudgeError:
         return Assessment("pass", (), "", error=True)
     if choice.provider is not None:
-        async with svc.db.connection() as conn:
+        async with services.db.connection() as conn:
             await budget.check_budget(conn, context_id, config.token_budget)
     result = await assess(text, config, choice, addendum or None)
-    await usage.flush(svc.db, context_id, result.sink)
+    await usage.flush(services.db, context_id, result.sink)
     return result
 
 

@@ -11,28 +11,25 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from memwarden import budget
 from memwarden.errors import JudgeDenied, JudgeRefused, JudgeUnavailable
-from memwarden.judge import usage
-from memwarden.judge.assess import Assessment, assess, detect
-from memwarden.judge.interface import (
+from memwarden.gatekeeper import (
     GateRequest,
     InputVerdict,
     PendingJudgement,
     RowInput,
     RowVerdicts,
 )
+from memwarden.judge import usage
+from memwarden.judge.assess import Assessment, assess, detect
 from memwarden.judge.model import JudgeError, ModelChoice, Signal, choose_model, judge_rows
 from memwarden.judge.policy import combine, is_holdable_source
 from memwarden.judge.recording import write_entry
 from memwarden.judge.rows import decide_rows
 from memwarden.judge.text import excerpt, guarded, row_text
+from memwarden.services import Services
 from memwarden.store.db import Conn
-
-if TYPE_CHECKING:
-    from memwarden.bootstrap import Services
 
 
 class Judge:
@@ -65,12 +62,12 @@ class Judge:
             hold = config.judge.on_warn == "hold" and is_holdable_source(request.source)
             entry = PendingJudgement("input", "warn", result.reasons, result.excerpt, held=hold)
             return InputVerdict("warn", result.reasons, hold=hold, pending=entry)
-        entry = (
+        recorded = (
             PendingJudgement("input", "pass", (), result.excerpt)
             if config.judge.record_pass
             else None
         )
-        return InputVerdict("pass", pending=entry)
+        return InputVerdict("pass", pending=recorded)
 
     async def _assess(self, request: GateRequest, text: str) -> Assessment:
         try:

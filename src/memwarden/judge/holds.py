@@ -14,10 +14,11 @@ from typing import Any
 import structlog
 
 from memwarden.admin.access import require_manage
-from memwarden.bootstrap import Services
 from memwarden.domain.grants import Caller
+from memwarden.embedding import embed_records
 from memwarden.errors import Conflict, NotFound
 from memwarden.judge.review import render
+from memwarden.services import Services
 from memwarden.store import judgements as store
 from memwarden.store import memory as memory_store
 from memwarden.store.audit import audit, change
@@ -27,11 +28,16 @@ log = structlog.get_logger(__name__)
 
 
 async def decide(
-    svc: Services, caller: Caller, context_id: uuid.UUID, judgement_id: uuid.UUID, *, approve: bool
+    services: Services,
+    caller: Caller,
+    context_id: uuid.UUID,
+    judgement_id: uuid.UUID,
+    *,
+    approve: bool,
 ) -> dict[str, Any]:
     require_manage(caller, context_id)
     decision = "approved" if approve else "rejected"
-    async with svc.db.transaction() as conn:
+    async with services.db.transaction() as conn:
         row = await store.lock_judgement(conn, context_id, judgement_id)
         if row is None:
             raise NotFound("judgement not found")
@@ -56,7 +62,7 @@ async def decide(
         updated = await store.get_judgement(conn, context_id, judgement_id)
     assert updated is not None
     if approve and records:
-        await _embed(svc, context_id, [r["id"] for r in records])
+        await _embed(services, context_id, [r["id"] for r in records])
     return {
         "judgement": render(updated),
         "changed": {"facts": len(records), "chunks": chunks, "turns": turns},
@@ -87,17 +93,15 @@ async def _revise(
         )
 
 
-async def _embed(svc: Services, context_id: uuid.UUID, record_ids: list[uuid.UUID]) -> None:
+async def _embed(services: Services, context_id: uuid.UUID, record_ids: list[uuid.UUID]) -> None:
     """Held records were not embedded; they are once released, after the decision commits.
 
     A failure here leaves the records released but unembedded (found by text search only
     until something embeds them); the decision itself stands.
     """
-    from memwarden.pipeline.embedding import embed_records
-
     try:
-        async with svc.db.transaction() as conn:
-            await embed_records(conn, svc, context_id, record_ids)
+        async with services.db.transaction() as conn:
+            await embed_records(conn, services, context_id, record_ids)
     except Exception as exc:
         log.warning(
             "judge_release_not_embedded", error_type=type(exc).__name__, records=len(record_ids)

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Final
 
 from memwarden.config import ContextConfig
-from memwarden.judge.interface import RowInput
+from memwarden.gatekeeper import RowInput
 from memwarden.judge.policy import normalise_reasons
 from memwarden.judge.text import rows_payload, window_message
 from memwarden.judge.usage import DeferredSink
-from memwarden.models.base import BudgetExceeded, JsonProvider, ModelError, ModelSpec
+from memwarden.models.base import JsonProvider, ModelError, ModelSpec
 from memwarden.models.contracts import JudgeOutput, RowJudgeOutput
 from memwarden.models.prompts import system_prompt
 from memwarden.models.registry import Models
@@ -51,9 +51,9 @@ def choose_model(models: Models, config: ContextConfig, source: str) -> ModelCho
             return ModelChoice(models.chat_provider(spec, "judge"), str(spec))
         except ValueError as exc:
             raise JudgeError("the Context's judge model cannot be used") from exc
-    spec = models.specs.get("judge")
+    default = models.specs.get("judge")
     provider = models.judge
-    return ModelChoice(provider, str(spec) if spec and provider is not None else None)
+    return ModelChoice(provider, str(default) if default and provider is not None else None)
 
 
 async def judge_windows(
@@ -77,8 +77,6 @@ async def judge_windows(
     signals: list[Signal] = []
     failed = False
     for outcome in outcomes:
-        if isinstance(outcome, BudgetExceeded):
-            raise outcome
         if isinstance(outcome, BaseException):
             _check(outcome)
             failed = True
@@ -114,8 +112,6 @@ async def judge_rows(
                 max_tokens,
                 usage_sink=sink,
             )
-        except BudgetExceeded:
-            raise
         except Exception as exc:
             _check(exc)
             raise JudgeError("the row judge call failed") from None

@@ -13,12 +13,12 @@ import uuid
 from typing import Any, Literal
 
 from memwarden.admin.access import require_manage
-from memwarden.bootstrap import Services
 from memwarden.domain.grants import Caller, effective_grants
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.judge.policy import is_replayable_source
 from memwarden.judge.replay import ingest_retained
 from memwarden.judge.review import RECORDED_VERDICTS, render
+from memwarden.services import Services
 from memwarden.store import admin as admin_store
 from memwarden.store import judgements as store
 from memwarden.store.audit import audit
@@ -28,7 +28,7 @@ ReplayState = Literal["not_requested", "ingested", "not_retained", "not_replayab
 
 
 async def override(
-    svc: Services,
+    services: Services,
     caller: Caller,
     context_id: uuid.UUID,
     judgement_id: uuid.UUID,
@@ -41,14 +41,14 @@ async def override(
         raise InvalidInput("verdict must be pass, warn or fail", field="verdict")
     if replay and verdict != "pass":
         raise InvalidInput("only a pass verdict can replay the request", field="replay")
-    async with svc.db.transaction() as conn:
+    async with services.db.transaction() as conn:
         row = await store.lock_judgement(conn, context_id, judgement_id)
         if row is None:
             raise NotFound("judgement not found")
         state: ReplayState = "not_requested"
         written: dict[str, Any] | None = None
         if replay:
-            state, written = await _replay(svc, conn, context_id, row)
+            state, written = await _replay(services, conn, context_id, row)
         await store.set_override(
             conn,
             context_id,
@@ -72,7 +72,7 @@ async def override(
 
 
 async def _replay(
-    svc: Services, conn: Conn, context_id: uuid.UUID, row: dict[str, Any]
+    services: Services, conn: Conn, context_id: uuid.UUID, row: dict[str, Any]
 ) -> tuple[ReplayState, dict[str, Any] | None]:
     if row["gate"] != "input" or not is_replayable_source(row["source"]):
         return "not_replayable", None
@@ -80,7 +80,7 @@ async def _replay(
     if kept is None:
         return "not_retained", None
     original = await original_caller(conn, context_id, kept["principal_id"], kept["key_id"])
-    written = await ingest_retained(svc, original, context_id, kept["route"], kept["payload"])
+    written = await ingest_retained(services, original, context_id, kept["route"], kept["payload"])
     await store.consume_retained(conn, context_id, row["id"])
     return "ingested", written
 

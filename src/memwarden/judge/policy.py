@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from memwarden.judge.interface import REASON_CODES, Verdict
+from memwarden.gatekeeper import REASON_CODES, Verdict
 
 SEVERITY: Final[tuple[Verdict, ...]] = ("pass", "warn", "fail", "deny")
 DEFAULT_REASON: Final = "policy"

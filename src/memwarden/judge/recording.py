@@ -10,7 +10,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 from memwarden.domain.ids import new_id
-from memwarden.judge.interface import GateRequest, PendingJudgement
+from memwarden.gatekeeper import GateRequest, PendingJudgement
 from memwarden.judge.policy import is_replayable_source
 from memwarden.judge.text import EXCERPT_CHARS, guarded, guarded_value
 from memwarden.store import judgements as store

@@ -10,27 +10,24 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memwarden.domain.grants import Caller
-from memwarden.judge.interface import PassThrough
-
-if TYPE_CHECKING:
-    from memwarden.bootstrap import Services
+from memwarden.gatekeeper import PassThrough
+from memwarden.pipeline.ingest import FactsInput, WriteSource, write_facts
+from memwarden.services import Services
 
 
 async def ingest_retained(
-    svc: Services, caller: Caller, context_id: uuid.UUID, route: str, payload: dict[str, Any]
+    services: Services, caller: Caller, context_id: uuid.UUID, route: str, payload: dict[str, Any]
 ) -> dict[str, Any]:
     """Write the kept request once more, as `caller`, unjudged; returns the write's result."""
-    from memwarden.pipeline.ingest import FactsInput, write_facts
-
     item = FactsInput(
         text=str(payload["text"]),
         infer=payload.get("infer", "full"),
         scope=payload.get("scope") or None,
         visibility=payload.get("visibility", "shared"),
     )
-    unjudged = dataclasses.replace(svc, gatekeeper=PassThrough())
-    source = "facts_batch" if route == "facts_batch" else "facts"
+    unjudged = dataclasses.replace(services, gatekeeper=PassThrough())
+    source: WriteSource = "facts_batch" if route == "facts_batch" else "facts"
     return await write_facts(unjudged, caller, context_id, item, source=source)

@@ -6,9 +6,9 @@ import uuid
 from typing import Any
 
 from memwarden.admin.access import require_manage
-from memwarden.bootstrap import Services
 from memwarden.domain.grants import Caller
 from memwarden.errors import InvalidInput, NotFound
+from memwarden.services import Services
 from memwarden.store import judgements as store
 
 RECORDED_VERDICTS = ("pass", "warn", "fail")
@@ -67,7 +67,7 @@ def _cursor(value: str | None) -> uuid.UUID | None:
 
 
 async def list_entries(
-    svc: Services,
+    services: Services,
     caller: Caller,
     context_id: uuid.UUID,
     *,
@@ -88,7 +88,7 @@ async def list_entries(
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}", field="limit")
     before = _cursor(cursor)
-    async with svc.db.connection() as conn:
+    async with services.db.connection() as conn:
         rows = await store.list_judgements(
             conn,
             context_id,
@@ -107,10 +107,10 @@ async def list_entries(
 
 
 async def get_entry(
-    svc: Services, caller: Caller, context_id: uuid.UUID, judgement_id: uuid.UUID
+    services: Services, caller: Caller, context_id: uuid.UUID, judgement_id: uuid.UUID
 ) -> dict[str, Any]:
     require_manage(caller, context_id)
-    async with svc.db.connection() as conn:
+    async with services.db.connection() as conn:
         row = await store.get_judgement(conn, context_id, judgement_id)
     if row is None:
         raise NotFound("judgement not found")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from memwarden.judge.interface import PendingJudgement, RowInput, RowVerdicts
+from memwarden.gatekeeper import PendingJudgement, RowInput, RowVerdicts
 from memwarden.judge.policy import HOLDABLE_ROW_KINDS, UNSTORABLE_WHEN_HELD
 from memwarden.judge.text import EXCERPT_CHARS
 

@@ -13,8 +13,8 @@ from typing import Any, Final
 
 from memwarden.config import ContextConfig
 from memwarden.detectors import redact
-from memwarden.judge.interface import RowInput
-from memwarden.pipeline.sanitize import frame_untrusted
+from memwarden.gatekeeper import RowInput
+from memwarden.models.sanitize import frame_untrusted
 
 EXCERPT_CHARS: Final = 500
 _LEAD: Final = 100

@@ -16,9 +16,9 @@ from typing import Any
 from mcp.server.mcpserver import Context
 
 from memwarden.admin.auth import authenticate
-from memwarden.bootstrap import Services
 from memwarden.domain.grants import Caller
 from memwarden.errors import Forbidden
+from memwarden.services import Services
 
 CredentialSource = Callable[[Context[Any, Any]], str | None]
 

@@ -18,9 +18,9 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from memwarden.api.errors import error_response
-from memwarden.bootstrap import Services
 from memwarden.mcp.auth import bearer_header
 from memwarden.mcp.server import MemwardenMCP, build_server
+from memwarden.services import Services
 
 PATH = "/mcp"
 MAX_BODY = 2 * 1024 * 1024

@@ -19,10 +19,10 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import ValidationError
 
 from memwarden import __version__
-from memwarden.bootstrap import Services
 from memwarden.errors import AppError
 from memwarden.mcp import errors, tools_judge, tools_memory, tools_review
 from memwarden.mcp.auth import CredentialSource, Runtime
+from memwarden.services import Services
 
 log = structlog.get_logger(__name__)
 

@@ -14,10 +14,11 @@ import sys
 import structlog
 
 from memwarden import __version__
-from memwarden.bootstrap import Services, build_services
+from memwarden.bootstrap import build_services
 from memwarden.logging_setup import configure_logging
 from memwarden.mcp.auth import fixed_key
 from memwarden.mcp.server import build_server
+from memwarden.services import Services
 from memwarden.settings import Settings, get_settings
 
 KEY_ENV = "MEMWARDEN_API_KEY"

@@ -1,7 +1,6 @@
 """Model providers per stage: OpenAI-compatible endpoints, the local embedder, fallbacks."""
 
 from memwarden.models.base import (
-    BudgetExceeded,
     ChatProvider,
     Embedder,
     JsonProvider,
@@ -19,7 +18,6 @@ from memwarden.models.base import (
 )
 
 __all__ = [
-    "BudgetExceeded",
     "ChatProvider",
     "Embedder",
     "JsonProvider",

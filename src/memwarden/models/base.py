@@ -65,10 +65,6 @@ class ModelOutputError(ModelError):
     """
 
 
-class BudgetExceeded(ModelError):
-    """A Context's token budget is spent; raised by a UsageSink, surfaced as HTTP 429."""
-
-
 @dataclass(frozen=True, slots=True)
 class ModelSpec:
     """A `provider:model` choice, e.g. `openai:gpt-4o-mini` or `local:minilm`."""
@@ -129,7 +125,8 @@ class TextResult:
 
 
 class UsageSink(Protocol):
-    """Books tokens to the Context the caller bound it to; may raise BudgetExceeded."""
+    """Books tokens to the Context the caller bound it to (the budget is checked before a
+    call, by `budget.check_budget`, never by a sink)."""
 
     async def book(self, stage: str, model: str, usage: Usage) -> None: ...
 

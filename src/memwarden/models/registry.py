@@ -28,6 +28,7 @@ from memwarden.models.local_embedder import (
     default_tokenizer_path,
 )
 from memwarden.models.openai_compat import OpenAICompatEmbedder, OpenAICompatProvider
+from memwarden.models.rule_extractor import RuleExtractor
 
 OPENAI_PROVIDERS = frozenset({"openai", "openai-compatible", "vllm", "ollama", "llamacpp"})
 LOCAL_EMBEDDER_MODELS = frozenset({"minilm", "all-minilm-l6-v2", "all-minilm-l6-v2-int8"})
@@ -90,8 +91,6 @@ class Models:
         return None if spec is None else self.chat_provider(spec, stage)
 
     def _extraction(self) -> JsonProvider:
-        from memwarden.pipeline.rule_extractor import RuleExtractor
-
         spec = self.specs[Stage.EXTRACTION.value]
         if spec is None or _is_rules(spec):
             return RuleExtractor()
@@ -138,8 +137,6 @@ class Models:
             return self.extraction
         parsed = ModelSpec.parse(spec)
         if _is_rules(parsed):
-            from memwarden.pipeline.rule_extractor import RuleExtractor
-
             return RuleExtractor()
         return self.chat_provider(parsed, Stage.EXTRACTION)
 

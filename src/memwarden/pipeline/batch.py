@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memwarden.domain.grants import Caller
 from memwarden.errors import AppError, InvalidInput
 from memwarden.pipeline.ingest import FactsInput, authorise, write_facts
 from memwarden.pipeline.session import Session
-
-if TYPE_CHECKING:
-    from memwarden.bootstrap import Services
+from memwarden.services import Services
 
 MAX_BATCH = 50
 

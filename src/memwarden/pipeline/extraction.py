@@ -32,7 +32,7 @@ from memwarden.models.contracts import (
     Uncertainty,
 )
 from memwarden.models.prompts import system_prompt
-from memwarden.pipeline.sanitize import clean_line, frame_untrusted
+from memwarden.models.sanitize import clean_line, frame_untrusted
 from memwarden.pipeline.windowing import (
     EXTRACTION_MAX_WINDOWS,
     EXTRACTION_OVERLAP,

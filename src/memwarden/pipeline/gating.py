@@ -1,4 +1,4 @@
-"""Between extraction and reconciliation: rows for the row gate, usage and budget.
+"""Between extraction and reconciliation: rows for the row gate and the holds they produce.
 
 Row ids are assigned here (`e0`, `a0`, `r0`, `x0`, `i0`, `u0`, `c0`) so the judge's verdicts
 map back onto diff items; a row the gate drops never reaches reconciliation.
@@ -8,16 +8,12 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from memwarden.config import ContextConfig
 from memwarden.domain.reconcile_rules import Incoming
-from memwarden.judge.interface import PendingJudgement, RowInput, RowVerdicts
-from memwarden.models.base import Usage
+from memwarden.gatekeeper import PendingJudgement, RowInput, RowVerdicts
 from memwarden.pipeline.extraction import ExtractionDiff
-from memwarden.store import audit
-from memwarden.store.db import Conn
 
 # diff list -> (item kind, row-id prefix, row kind for the judge, fields naming entities).
 # Every field that can name an entity is listed, so a dropped entity takes along each row
@@ -71,27 +67,6 @@ def hold_ids(
         for row_id in entry.row_ids:
             rows.setdefault(row_id, jid)
     return write_hold, rows
-
-
-@dataclass
-class Bookings:
-    """A UsageSink that keeps every model call's usage to book in the write transaction."""
-
-    entries: list[tuple[str, str, Usage]] = field(default_factory=list)
-
-    async def book(self, stage: str, model: str, usage: Usage) -> None:
-        self.entries.append((stage, model, usage))
-
-    async def write(self, conn: Conn, context_id: uuid.UUID) -> None:
-        for stage, model, usage in self.entries:
-            await audit.book_usage(
-                conn,
-                context_id=context_id,
-                stage=stage,
-                model=model,
-                prompt_tokens=usage.prompt_tokens,
-                completion_tokens=usage.completion_tokens,
-            )
 
 
 def retain_payload(text: str, body: dict[str, Any], config: ContextConfig) -> dict[str, Any] | None:

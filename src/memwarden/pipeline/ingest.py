@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import uuid
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import structlog
 
@@ -22,24 +22,21 @@ from memwarden.config import ContextConfig
 from memwarden.detectors.redaction import redact
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
-from memwarden.domain.reconcile_rules import Incoming
 from memwarden.domain.scope import Scope, ScopeError, from_paths
-from memwarden.errors import BudgetExhausted, Forbidden, InvalidInput, UpstreamError
-from memwarden.judge.interface import GateRequest, InputVerdict, RowVerdicts
-from memwarden.models.base import BudgetExceeded, ModelTransportError
-from memwarden.pipeline import gating, reconcile
+from memwarden.embedding import Vector
+from memwarden.errors import Forbidden, InvalidInput, UpstreamError
+from memwarden.gatekeeper import GateRequest
+from memwarden.models.base import ModelTransportError
+from memwarden.pipeline import commit, gating, reconcile
 from memwarden.pipeline.chunking import chunk_text
-from memwarden.pipeline.embedding import Vector, embed_texts, embedder_name
 from memwarden.pipeline.extraction import ExtractionDiff, extract
 from memwarden.pipeline.injection_scan import scan_items
 from memwarden.pipeline.session import Session, check_session, store_turn
 from memwarden.pipeline.textcheck import check_text
-from memwarden.store.audit import audit
+from memwarden.services import Services
 from memwarden.store.db import Conn
 from memwarden.store.ingest import WriteScope
-
-if TYPE_CHECKING:
-    from memwarden.bootstrap import Services
+from memwarden.usage import Bookings
 
 log = structlog.get_logger(__name__)
 
@@ -60,7 +57,7 @@ class FactsInput:
 
 def counters(services: Services) -> Counter[str]:
     """Process-wide write-path counters (dropped extraction bytes, windows that failed)."""
-    return services.extras.setdefault("write_counters", Counter())
+    return services.write_counters
 
 
 def authorise(caller: Caller, context_id: uuid.UUID, item: FactsInput) -> Scope:
@@ -78,19 +75,6 @@ def authorise(caller: Caller, context_id: uuid.UUID, item: FactsInput) -> Scope:
     return scope
 
 
-@dataclass
-class _Prepared:
-    """Everything decided before the transaction: verdicts, gated items, vectors."""
-
-    request: GateRequest
-    verdict: InputVerdict
-    verdicts: RowVerdicts
-    items: list[Incoming]
-    sink: gating.Bookings
-    chunks: list[str]
-    vectors: dict[str, Vector]
-
-
 async def write_facts(
     services: Services,
     caller: Caller,
@@ -105,12 +89,24 @@ async def write_facts(
         config = await read_config(conn, context_id)
         if item.infer == "full":
             await budget.check_budget(conn, context_id, config.token_budget)
-        session = session or await check_session(conn, caller, context_id, scope, item.session_id)
+        opened = session or await check_session(conn, caller, context_id, scope, item.session_id)
     where = WriteScope(context_id, scope.path, scope.visibility, caller.subject)
-    ready = await _prepare(services, caller, where, item, config, source)
     turn_id = new_id()
-    async with services.db.transaction() as conn:
-        return await _commit(conn, services, caller, where, ready, session, turn_id, source)
+    write, chunks = await _prepare(services, caller, where, item, config, source, turn_id)
+
+    async def turn(conn: Conn, hold: uuid.UUID | None, vectors: Mapping[str, Vector]) -> None:
+        """The session, the turn and its chunks; held with the write when the input is."""
+        chunk_vectors = [vectors.get(c) for c in chunks]
+        text = write.request.text
+        await store_turn(conn, caller, where, opened, turn_id, text, chunks, chunk_vectors, hold)
+
+    written = await commit.run(services, write, texts=chunks, source_rows=turn)
+    return {
+        "sessionId": str(opened.id),
+        "turnId": str(turn_id),
+        "held": written.write_hold is not None,
+        "extraction": {"turnId": str(turn_id), **written.plan.diff},
+    }
 
 
 async def _prepare(
@@ -120,8 +116,9 @@ async def _prepare(
     item: FactsInput,
     config: ContextConfig,
     source: WriteSource,
-) -> _Prepared:
-    """Redact, gate the input, extract, gate the rows, embed: no transaction is open."""
+    turn_id: uuid.UUID,
+) -> tuple[commit.Write, list[str]]:
+    """Redact, gate the input, extract, gate the rows, chunk: no transaction is open."""
     text = redact(item.text).text if config.pii_redaction_enabled else item.text
     scope = Scope(where.scope_path, where.visibility)  # type: ignore[arg-type]
     body: dict[str, Any] = {
@@ -133,66 +130,25 @@ async def _prepare(
     retain = gating.retain_payload(text, body, config)
     request = GateRequest(where.context_id, caller, config, source, scope, text, retain)
     verdict = await services.gatekeeper.input_gate(request)
-    sink = gating.Bookings()
+    sink = Bookings()
     diff = ExtractionDiff()
     if item.infer == "full":
         diff = await _extract(services, where.context_id, text, config, sink)
-    items, rows = gating.diff_rows(diff)
-    verdicts = RowVerdicts(keep=frozenset())
-    if rows:
-        verdicts = await services.gatekeeper.row_gate(request, rows)
-    items = gating.apply_verdicts(items, verdicts) + scan_items(chunk_text(text))
-    chunks, vectors = await _vectors_before(services, where, text, items, sink)
-    return _Prepared(request, verdict, verdicts, items, sink, chunks, vectors)
-
-
-async def _commit(
-    conn: Conn,
-    services: Services,
-    caller: Caller,
-    where: WriteScope,
-    ready: _Prepared,
-    session: Session,
-    turn_id: uuid.UUID,
-    source: str,
-) -> dict[str, Any]:
-    """One transaction: review-log entries, session, turn, chunks, records, feed, usage."""
-    pending = [p for p in (ready.verdict.pending, *ready.verdicts.pending) if p is not None]
-    ids = await services.gatekeeper.record(conn, ready.request, pending, turn_id=turn_id)
-    write_hold, row_holds = gating.hold_ids(pending, ids)
-    if ready.verdict.hold and write_hold is None and ids:
-        write_hold = ids[0]
-    meta = reconcile.WriteMeta(
-        turn_id, caller.subject, write_hold, row_holds, dict(ready.verdicts.warned)
-    )
-    vectors = ready.vectors
-    chunk_vectors = [vectors.get(c) for c in ready.chunks]
-    text = ready.request.text
-    session = await store_turn(
-        conn, caller, where, session, turn_id, text, ready.chunks, chunk_vectors, write_hold
-    )
-    await reconcile.lock_scope(conn, where)
-    known = await reconcile.load_known(conn, where, ready.items, vectors)
-    plan = reconcile.make_plan(ready.items, known, meta)
-    missing = [t for t in reconcile.plan_texts(plan) if t not in vectors]
-    vectors.update(zip(missing, await embed_texts(services, missing, ready.sink), strict=True))
-    await reconcile.write_plan(conn, where, plan, meta, vectors, embedder_name(services))
-    await ready.sink.write(conn, where.context_id)
-    await audit(
-        conn,
-        context_id=where.context_id,
-        actor_subject=caller.subject,
-        key_id=caller.key_id,
+    items, verdicts = await commit.gate_rows(services, request, diff)
+    chunks = chunk_text(text)
+    write = commit.Write(
+        request=request,
+        where=where,
+        items=items + scan_items(chunks),
+        verdicts=verdicts,
+        meta=reconcile.WriteMeta(turn_id, caller.subject),
+        sink=sink,
         action=f"{source}.write",
         target_kind="turn",
-        target_id=turn_id,
+        input=verdict,
+        turn_id=turn_id,
     )
-    return {
-        "sessionId": str(session.id),
-        "turnId": str(turn_id),
-        "held": write_hold is not None,
-        "extraction": {"turnId": str(turn_id), **plan.diff},
-    }
+    return write, chunks
 
 
 async def _extract(
@@ -200,19 +156,17 @@ async def _extract(
     context_id: uuid.UUID,
     text: str,
     config: ContextConfig,
-    sink: gating.Bookings,
+    sink: Bookings,
 ) -> ExtractionDiff:
     """Provider and transport errors are the deployment's problem: 502, nothing written
     (tokens already spent on earlier windows are still booked)."""
     addendum = config.prompt_addendums.extraction
     try:
         result = await extract(text, services.models.extraction, addendum, sink)
-    except (ModelTransportError, BudgetExceeded) as exc:
+    except ModelTransportError as exc:
         if sink.entries:
             async with services.db.transaction() as conn:
                 await sink.write(conn, context_id)
-        if isinstance(exc, BudgetExceeded):
-            raise BudgetExhausted("the Context's token budget for this period is spent") from exc
         raise UpstreamError("the extraction model could not be reached") from exc
     count = counters(services)
     count["extraction_dropped_bytes"] += result.dropped_bytes
@@ -220,25 +174,3 @@ async def _extract(
     if result.windows_failed:
         log.warning("extraction_partial", failed=result.windows_failed, run=result.windows_run)
     return result.diff
-
-
-async def _vectors_before(
-    services: Services,
-    where: WriteScope,
-    text: str,
-    items: list[Incoming],
-    sink: gating.Bookings,
-) -> tuple[list[str], dict[str, Vector]]:
-    """Embed chunks, entity names and the draft plan's texts in one call, before the
-    transaction. The draft resolves names exactly; the plan under the lock may resolve one
-    by similarity too and then embeds the few texts that changed."""
-    chunks = chunk_text(text)
-    names = [name for name, _t in reconcile.entity_names(items).values()]
-    texts = [*chunks, *names]
-    if items:
-        async with services.db.connection() as conn:
-            known = await reconcile.load_known(conn, where, items, {})
-        draft = reconcile.make_plan(items, known, reconcile.WriteMeta(new_id(), where.subject))
-        texts += reconcile.plan_texts(draft)
-    unique = list(dict.fromkeys(texts))
-    return chunks, dict(zip(unique, await embed_texts(services, unique, sink), strict=True))

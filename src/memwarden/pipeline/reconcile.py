@@ -27,7 +27,7 @@ from memwarden.domain.reconcile_rules import (
     normalise_name,
     normalise_value,
 )
-from memwarden.pipeline.embedding import Vector
+from memwarden.embedding import Vector
 from memwarden.store import ingest as store
 from memwarden.store.db import Conn
 from memwarden.store.ingest import WriteScope

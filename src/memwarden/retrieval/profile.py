@@ -7,17 +7,15 @@ entity of that name contributes, so the same person in two scopes reads as one p
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memwarden.domain.grants import Caller
 from memwarden.domain.reconcile_rules import normalise_name
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.retrieval import traffic
 from memwarden.retrieval.reader import reader_for, render_record
+from memwarden.services import Services
 from memwarden.store import recall as store
-
-if TYPE_CHECKING:
-    from memwarden.bootstrap import Services
 
 MAX_FACTS = 500
 

@@ -17,24 +17,22 @@ import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from memwarden.domain.grants import Caller
+from memwarden.embedding import embed_texts
 from memwarden.errors import InvalidInput
-from memwarden.pipeline.embedding import embed_texts
-from memwarden.pipeline.gating import Bookings
 from memwarden.retrieval import traffic
 from memwarden.retrieval.reader import reader_for, render_chunk, render_record
 from memwarden.retrieval.search import RRF_K, candidate_count
+from memwarden.services import Services
 from memwarden.store import recall as store
 from memwarden.store import search as memory_search
 from memwarden.store.batch import Statement, run_all
 from memwarden.store.db import Conn
 from memwarden.store.recall import Reader
 from memwarden.store.search import SearchFilter
-
-if TYPE_CHECKING:
-    from memwarden.bootstrap import Services
+from memwarden.usage import Bookings
 
 Mode = Literal["hybrid", "lexical", "vector"]
 MAX_QUERY_WORDS = 32

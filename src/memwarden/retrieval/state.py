@@ -4,15 +4,13 @@ uncertainties and the most recent actions, all behind the shared serving gate.""
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memwarden.domain.grants import Caller
 from memwarden.retrieval import traffic
 from memwarden.retrieval.reader import reader_for, render_record
+from memwarden.services import Services
 from memwarden.store import recall as store
-
-if TYPE_CHECKING:
-    from memwarden.bootstrap import Services
 
 LIMITS = {"instruction": 50, "uncertainty": 50, "action": 20}
 

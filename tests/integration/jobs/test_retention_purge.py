@@ -12,7 +12,6 @@ from psycopg.types.json import Jsonb
 from memwarden.bootstrap import build_services
 from memwarden.config import ContextConfig, apply_patch, dump_config
 from memwarden.domain.ids import new_id
-from memwarden.jobs import runtime
 from memwarden.jobs.retention import purge_expired
 from memwarden.settings import Settings
 from memwarden.store.db import Database
@@ -134,13 +133,11 @@ def test_a_worker_runs_the_deferred_purge_job(db_url: str, tmp_path) -> None:
             Settings(database_url=db_url, data_dir=tmp_path), db=Database(db_url)
         )
         await services.open()
-        runtime.set_services(services)
         try:
             task = services.jobs.tasks["memwarden:retention_purge"]
             await task.defer_async(timestamp=0)
             await services.jobs.run_worker_async(wait=False, install_signal_handlers=False)
         finally:
-            runtime.set_services(None)
             await services.close()
 
     asyncio.run(go())
@@ -153,9 +150,9 @@ def test_a_worker_runs_the_deferred_purge_job(db_url: str, tmp_path) -> None:
 
 
 def test_the_purge_is_registered_as_a_periodic_job(tmp_path) -> None:
-    from memwarden.jobs.app import build_job_app
-
-    build_job_app("postgresql:///unused")  # building twice must not rename tasks
-    app = build_job_app("postgresql:///unused")
+    url = "postgresql:///unused"
+    settings = Settings(database_url=url, data_dir=tmp_path)
+    build_services(settings, db=Database(url))  # building twice must not rename tasks
+    app = build_services(settings, db=Database(url)).jobs
     periodic = {p.task.name for p in app.periodic_registry.periodic_tasks.values()}
     assert "memwarden:retention_purge" in periodic

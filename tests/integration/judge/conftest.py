@@ -12,11 +12,12 @@ import httpx
 import psycopg
 import pytest
 
-from memwarden.bootstrap import Services, build_services
+from memwarden.bootstrap import build_services
 from memwarden.config import ContextConfig, apply_patch
 from memwarden.domain.grants import Caller
 from memwarden.domain.scope import Scope
-from memwarden.judge.interface import GateRequest
+from memwarden.gatekeeper import GateRequest
+from memwarden.services import Services
 from memwarden.settings import Settings
 from memwarden.store.db import Database
 from tests.support.live import LiveServer

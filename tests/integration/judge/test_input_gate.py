@@ -9,7 +9,7 @@ import pytest
 
 from memwarden.bootstrap import build_services
 from memwarden.errors import BudgetExhausted, JudgeDenied, JudgeRefused, JudgeUnavailable
-from memwarden.judge.interface import InputVerdict
+from memwarden.gatekeeper import InputVerdict
 from memwarden.store.db import Database
 from tests.integration.judge.conftest import gate_request
 from tests.integration.judge.helpers import (

@@ -12,7 +12,7 @@ import pytest
 
 from memwarden.detectors import scan, verdict_for
 from memwarden.errors import JudgeRefused
-from memwarden.judge.interface import InputVerdict, RowInput, RowVerdicts
+from memwarden.gatekeeper import InputVerdict, RowInput, RowVerdicts
 from tests.integration.judge.conftest import gate_request
 from tests.integration.judge.helpers import PASS, rows_reply, verdict
 from tests.support.scripted_model import Reply

@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Sequence
 
 from memwarden.domain.ids import new_id
-from memwarden.judge.interface import (
+from memwarden.gatekeeper import (
     GateRequest,
     InputVerdict,
     PendingJudgement,

@@ -34,7 +34,7 @@ def test_text_past_ten_windows_is_dropped_and_counted(modelled, ctx, scripted) -
     with _client(modelled, ctx) as c:
         written(facts(c, ctx["id"], "w" * (kept + 1234)))
     assert len(scripted.requests_for("extraction")) == 10
-    assert modelled.services.extras["write_counters"]["extraction_dropped_bytes"] == 1234
+    assert modelled.services.write_counters["extraction_dropped_bytes"] == 1234
 
 
 def test_200000_characters_are_accepted_and_reconciled(modelled, ctx, scripted, sql) -> None:
@@ -74,7 +74,7 @@ def test_when_one_window_fails_the_facts_of_the_others_are_kept(modelled, ctx, s
     with _client(modelled, ctx) as c:
         out = written(facts(c, ctx["id"], "x" * 9000))
     assert [e["name"] for e in out["extraction"]["entities"]] == ["Bea"]
-    assert modelled.services.extras["write_counters"]["extraction_windows_failed"] == 1
+    assert modelled.services.write_counters["extraction_windows_failed"] == 1
 
 
 def test_a_provider_error_is_502_and_writes_nothing(modelled, ctx, scripted, sql) -> None:

@@ -12,7 +12,8 @@ from memwarden.chat.service import ChatTurn
 from memwarden.chat.streaming import _modelled, event
 from memwarden.config import ContextConfig
 from memwarden.models.base import ModelTransportError
-from memwarden.pipeline.gating import Bookings
+from memwarden.ttl_cache import TtlCache
+from memwarden.usage import Bookings
 
 
 def test_an_event_is_one_name_line_one_json_data_line_and_a_blank_line() -> None:
@@ -26,7 +27,7 @@ def test_a_model_failure_mid_stream_ends_with_an_error_event_and_no_done() -> No
 
     async def collect() -> list[str]:
         turn = ChatTurn(uuid.UUID(int=1), ContextConfig(), "hi", None, None)
-        services = SimpleNamespace(extras={})
+        services = SimpleNamespace(chat_cache=TtlCache())
         stream = deltas()
         first = await anext(stream)
         return [e async for e in _modelled(services, turn, stream, first, Bookings())]  # type: ignore[arg-type]

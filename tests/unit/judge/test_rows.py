@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memwarden.judge.interface import RowInput
+from memwarden.gatekeeper import RowInput
 from memwarden.judge.rows import decide_rows
 
 PASS = ("pass", ())

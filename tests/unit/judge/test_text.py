@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memwarden.config import ContextConfig
-from memwarden.judge.interface import RowInput
+from memwarden.gatekeeper import RowInput
 from memwarden.judge.text import excerpt, guarded, guarded_value, rows_payload, window_message
 
 CARD = "4111 1111 1111 1111"

@@ -9,7 +9,7 @@ import pytest
 from memwarden.models.local_embedder import LocalEmbedder
 from memwarden.models.openai_compat import OpenAICompatEmbedder, OpenAICompatProvider
 from memwarden.models.registry import Models, ModelSettings, StageHealth, build_models
-from memwarden.pipeline.rule_extractor import RuleExtractor
+from memwarden.models.rule_extractor import RuleExtractor
 from tests.support.scripted_model import ScriptedModelServer
 
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from memwarden.embedding import length_groups
 from memwarden.errors import InvalidInput
 from memwarden.pipeline.chunking import CHUNK_CHARS, chunk_text
-from memwarden.pipeline.embedding import length_groups
 from memwarden.pipeline.textcheck import check_text
 from memwarden.retrieval.query import fuse_ranks, or_query
 

@@ -11,8 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from memwarden.admin import contexts, keys, settings_service
 from memwarden.api.deps import caller, services
-from memwarden.bootstrap import Services
 from memwarden.domain.grants import Caller
+from memwarden.services import Services
 
 router = APIRouter(prefix="/api/v1/contexts", tags=["admin"])
 

@@ -10,11 +10,11 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from memwarden.api.deps import caller, services
-from memwarden.bootstrap import Services
 from memwarden.chat.reflect import ReflectInput, reflect
 from memwarden.chat.service import ChatInput, chat
 from memwarden.chat.streaming import open_stream
 from memwarden.domain.grants import Caller
+from memwarden.services import Services
 
 router = APIRouter(tags=["chat"])
 MAX_MESSAGE_CHARS = 16_000  # one judge window: a chat message is a question, not a document

@@ -9,9 +9,9 @@ from fastapi import APIRouter, Depends, File, Form, Query, UploadFile
 from fastapi.responses import JSONResponse
 
 from memwarden.api.deps import caller, services
-from memwarden.bootstrap import Services
 from memwarden.documents import service
 from memwarden.domain.grants import Caller
+from memwarden.services import Services
 
 router = APIRouter(prefix="/api/v1/{context_id}/documents", tags=["documents"])
 

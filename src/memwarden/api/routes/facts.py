@@ -9,10 +9,10 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
 from memwarden.api.deps import caller, services
-from memwarden.bootstrap import Services
 from memwarden.domain.grants import Caller
 from memwarden.pipeline.batch import MAX_BATCH, write_batch
 from memwarden.pipeline.ingest import FactsInput, write_facts
+from memwarden.services import Services
 
 router = APIRouter(tags=["facts"])
 

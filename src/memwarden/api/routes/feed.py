@@ -10,9 +10,9 @@ from fastapi import APIRouter, Depends, Query
 
 from memwarden.admin.access import require_manage
 from memwarden.api.deps import caller, services
-from memwarden.bootstrap import Services
 from memwarden.domain.grants import Caller
 from memwarden.errors import Forbidden
+from memwarden.services import Services
 from memwarden.store import audit as store
 
 router = APIRouter(tags=["feed"])

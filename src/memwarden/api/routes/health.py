@@ -9,8 +9,8 @@ from fastapi.responses import JSONResponse
 
 from memwarden import __version__
 from memwarden.api.deps import services
-from memwarden.bootstrap import Services
 from memwarden.health import check_health
+from memwarden.services import Services
 
 router = APIRouter(tags=["health"])
 

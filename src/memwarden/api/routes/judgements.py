@@ -9,10 +9,10 @@ from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from memwarden.api.deps import caller, services
-from memwarden.bootstrap import Services
 from memwarden.domain.grants import Caller
 from memwarden.judge import dry_run as dry_runs
 from memwarden.judge import holds, override, review
+from memwarden.services import Services
 
 router = APIRouter(tags=["judgements"])
 BASE = "/api/v1/{context_id}/judgements"

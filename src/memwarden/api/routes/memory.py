@@ -11,7 +11,6 @@ from typing import Any
 from fastapi import APIRouter, Depends
 
 from memwarden.api.deps import caller, services
-from memwarden.bootstrap import Services
 from memwarden.domain.grants import Caller
 from memwarden.review import commands, decisions, diagnostic, history, records
 from memwarden.review.contract import (
@@ -22,6 +21,7 @@ from memwarden.review.contract import (
     ReviewRequest,
     SearchRequest,
 )
+from memwarden.services import Services
 
 router = APIRouter(prefix="/api/v1/memory", tags=["memory"])
 

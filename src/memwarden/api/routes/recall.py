@@ -9,11 +9,11 @@ from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from memwarden.api.deps import caller, services
-from memwarden.bootstrap import Services
 from memwarden.domain.grants import Caller
 from memwarden.retrieval.profile import get_profile
 from memwarden.retrieval.query import QueryInput, run_query
 from memwarden.retrieval.state import get_state
+from memwarden.services import Services
 
 router = APIRouter(tags=["recall"])
 Kind = Literal[

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memwarden.pipeline.sanitize import (
+from memwarden.models.sanitize import (
     clean_block,
     clean_identifier,
     clean_line,

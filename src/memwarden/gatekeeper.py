@@ -11,6 +11,9 @@ the same three steps, so the judge's rules live in one place:
    produced (pass/warn), so a write that fails leaves no entry behind.
 
 `PassThrough` is the gatekeeper of a Context whose judge is off.
+
+It lives below the service packages (it was `judge/interface.py`) so that `Services` can
+type its gatekeeper and the write path can call the judge without importing `judge/`.
 """
 
 from __future__ import annotations

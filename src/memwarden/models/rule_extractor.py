@@ -16,7 +16,7 @@ from typing import Any
 
 from memwarden.models.base import JsonResult, SchemaLike, Usage, UsageSink
 from memwarden.models.contracts import ExtractionOutput, validate_output
-from memwarden.pipeline.sanitize import unframe
+from memwarden.models.sanitize import unframe
 
 MODEL_NAME = "rules"
 _MAX_OBJECT_WORDS = 8

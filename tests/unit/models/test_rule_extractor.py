@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from memwarden.pipeline.rule_extractor import extract_facts
+from memwarden.models.rule_extractor import extract_facts
 
 
 def facts(text: str) -> dict[str, Any]:

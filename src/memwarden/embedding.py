@@ -10,18 +10,16 @@ import asyncio
 import uuid
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import structlog
 
 from memwarden.models.base import CountingEmbedder, Usage, UsageSink
 from memwarden.models.local_embedder import EmbedderUnavailable
-from memwarden.pipeline.gating import Bookings
+from memwarden.services import Services
 from memwarden.store import ingest as store
 from memwarden.store.db import Conn
-
-if TYPE_CHECKING:
-    from memwarden.bootstrap import Services
+from memwarden.usage import Bookings
 
 log = structlog.get_logger(__name__)
 

@@ -1,0 +1,171 @@
+"""The reconciled write: the one sequence every source of facts ends in.
+
+Turns (/facts, /facts/batch, chat with remember, replays), documents and reflections each
+extract their own rows, pass them through `gate_rows`, then hand a `Write` to `run`, which
+runs two steps, one before and one inside the transaction:
+
+1. `embed_draft` (no transaction open): the source's own texts (chunks), entity names and
+   the texts of a draft plan, embedded in one call, so a transaction rarely waits on a model.
+2. `commit` (in the caller's transaction): record the review-log entries, store the source's
+   own rows, lock the scope, load what is known, plan, embed the few texts the draft did not
+   foresee, write the plan, book usage, audit.
+
+A change to locking, embedding or usage booking is an edit here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from memwarden.domain.reconcile_rules import Incoming, Plan
+from memwarden.embedding import Vector, embed_texts, embedder_name
+from memwarden.gatekeeper import GateRequest, InputVerdict, PendingJudgement, RowVerdicts
+from memwarden.pipeline import gating, reconcile
+from memwarden.pipeline.extraction import ExtractionDiff
+from memwarden.pipeline.reconcile import WriteMeta
+from memwarden.services import Services
+from memwarden.store.audit import audit
+from memwarden.store.db import Conn
+from memwarden.store.ingest import WriteScope
+from memwarden.usage import Bookings
+
+# Rows a source stores beside its records, in the same transaction and before the scope lock
+# (a turn and its chunks; a document's chunks): given the write's hold and the vectors.
+SourceRows = Callable[[Conn, uuid.UUID | None, Mapping[str, Vector]], Awaitable[None]]
+# What a source does after the plan is written and usage booked, before the audit entry.
+Finish = Callable[[Conn], Awaitable[None]]
+
+
+@dataclass
+class Write:
+    """One source's gated facts and where they go."""
+
+    request: GateRequest  # who writes, under which configuration, from which source
+    where: WriteScope
+    items: list[Incoming]  # after the row gate (`gate_rows`)
+    verdicts: RowVerdicts  # the row gate's: warnings and review-log entries
+    meta: WriteMeta  # provenance; warnings and holds are filled in from the verdicts
+    sink: Bookings  # every model call's usage so far; booked in the transaction
+    action: str  # the audit action, e.g. "facts.write"
+    target_kind: str  # what meta.source_ref names in the audit log
+    input: InputVerdict | None = None  # the input gate's, for sources that have one
+    turn_id: uuid.UUID | None = None  # the review-log entries' link to their source
+    document_id: uuid.UUID | None = None
+
+    @property
+    def pending(self) -> list[PendingJudgement]:
+        """Review-log entries to record in the transaction, the input gate's first."""
+        first = self.input.pending if self.input else None
+        return [p for p in (first, *self.verdicts.pending) if p is not None]
+
+    def planned_as(
+        self,
+        write_hold: uuid.UUID | None = None,
+        row_holds: Mapping[str, uuid.UUID] | None = None,
+    ) -> WriteMeta:
+        """The meta the plan is made with: the row gate's warnings, and the holds once the
+        review-log entries that hold are recorded."""
+        return dataclasses.replace(
+            self.meta,
+            warned=dict(self.verdicts.warned),
+            write_hold=write_hold,
+            row_holds=dict(row_holds or {}),
+        )
+
+
+@dataclass(frozen=True)
+class Written:
+    plan: Plan
+    write_hold: uuid.UUID | None
+
+
+async def gate_rows(
+    services: Services, request: GateRequest, diff: ExtractionDiff
+) -> tuple[list[Incoming], RowVerdicts]:
+    """The row gate over an extraction's rows: the items it keeps (held ones marked)."""
+    items, rows = gating.diff_rows(diff)
+    verdicts = RowVerdicts(keep=frozenset())
+    if rows:
+        verdicts = await services.gatekeeper.row_gate(request, rows)
+    return gating.apply_verdicts(items, verdicts), verdicts
+
+
+async def run(
+    services: Services,
+    write: Write,
+    *,
+    texts: Sequence[str] = (),
+    source_rows: SourceRows | None = None,
+    finish: Finish | None = None,
+) -> Written:
+    """Both steps: `texts` and the draft embedded first, then `commit` in one transaction."""
+    draft = write.planned_as()
+    vectors = await embed_draft(services, write.where, write.items, draft, write.sink, texts)
+    async with services.db.transaction() as conn:
+        return await commit(conn, services, write, vectors, source_rows=source_rows, finish=finish)
+
+
+async def embed_draft(
+    services: Services,
+    where: WriteScope,
+    items: Sequence[Incoming],
+    meta: WriteMeta,
+    sink: Bookings,
+    texts: Sequence[str] = (),
+) -> dict[str, Vector]:
+    """`texts`, entity names and the draft plan's texts, embedded in one call before the
+    transaction. The draft resolves names exactly; the plan under the lock may resolve one
+    by similarity too and then embeds the few texts that changed."""
+    wanted = [*texts, *(name for name, _t in reconcile.entity_names(items).values())]
+    if items:
+        async with services.db.connection() as conn:
+            known = await reconcile.load_known(conn, where, items, {})
+        wanted += reconcile.plan_texts(reconcile.make_plan(items, known, meta))
+    unique = list(dict.fromkeys(wanted))
+    return dict(zip(unique, await embed_texts(services, unique, sink), strict=True))
+
+
+async def commit(
+    conn: Conn,
+    services: Services,
+    write: Write,
+    vectors: dict[str, Vector],
+    *,
+    source_rows: SourceRows | None = None,
+    finish: Finish | None = None,
+) -> Written:
+    """The write's one transaction (`conn`): entries, source rows, records, usage, audit."""
+    pending = write.pending
+    ids = await services.gatekeeper.record(
+        conn, write.request, pending, turn_id=write.turn_id, document_id=write.document_id
+    )
+    write_hold, row_holds = gating.hold_ids(pending, ids)
+    if write.input is not None and write.input.hold and write_hold is None and ids:
+        write_hold = ids[0]
+    meta = write.planned_as(write_hold, row_holds)
+    if source_rows is not None:
+        await source_rows(conn, write_hold, vectors)
+    where = write.where
+    await reconcile.lock_scope(conn, where)
+    known = await reconcile.load_known(conn, where, write.items, vectors)
+    plan = reconcile.make_plan(write.items, known, meta)
+    missing = [t for t in reconcile.plan_texts(plan) if t not in vectors]
+    vectors.update(zip(missing, await embed_texts(services, missing, write.sink), strict=True))
+    await reconcile.write_plan(conn, where, plan, meta, vectors, embedder_name(services))
+    await write.sink.write(conn, where.context_id)
+    if finish is not None:
+        await finish(conn)
+    caller = write.request.caller
+    await audit(
+        conn,
+        context_id=where.context_id,
+        actor_subject=caller.subject,
+        key_id=caller.key_id,
+        action=write.action,
+        target_kind=write.target_kind,
+        target_id=meta.source_ref,
+    )
+    return Written(plan, write_hold)

@@ -1,0 +1,47 @@
+"""The collaborators a use case takes: one typed object, `services: Services`, first argument.
+
+It lives below the service packages and names only lower things (settings, the database,
+the model registry, the gatekeeper contract, the job queue, process caches), so a use case
+can take it without importing what builds it. `bootstrap.build_services` fills it in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from procrastinate import App
+
+from memwarden.gatekeeper import Gatekeeper, PassThrough
+from memwarden.models.registry import Models
+from memwarden.settings import Settings
+from memwarden.store.db import Database
+from memwarden.ttl_cache import TtlCache
+
+
+@dataclass
+class Services:
+    settings: Settings
+    db: Database
+    # The job queue: use cases defer a task by its name (`jobs.configure_task(name, ...)`),
+    # so none imports the task definitions (they import the use cases).
+    jobs: App
+    models: Models
+    gatekeeper: Gatekeeper = field(default_factory=PassThrough)
+    # Process-wide write-path counters (dropped extraction bytes, windows that failed).
+    write_counters: Counter[str] = field(default_factory=Counter)
+    # The chat response cache (chat/cache.py types its keys and values).
+    chat_cache: TtlCache[Any, Any] = field(default_factory=TtlCache)
+    # The in-process worker of `memwarden serve`, while it runs.
+    worker: asyncio.Task[None] | None = None
+
+    async def open(self) -> None:
+        await self.db.open()
+        await self.jobs.open_async()
+
+    async def close(self) -> None:
+        await self.jobs.close_async()
+        await self.models.aclose()  # model clients hold keep-alive connections
+        await self.db.close()
