@@ -3,31 +3,17 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Body, Depends, Query
-from pydantic import BaseModel, ConfigDict, Field
 
 from memwarden.admin import contexts, keys, settings_service
+from memwarden.admin.contract import CreateContext, CreateKey
 from memwarden.api.deps import caller, services
 from memwarden.bootstrap import Services
 from memwarden.domain.grants import Caller
 
 router = APIRouter(prefix="/api/v1/contexts", tags=["admin"])
-
-
-class CreateContext(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=200)
-
-
-class CreateKey(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    subject: str = Field(min_length=1, max_length=200)
-    grants: list[str] = Field(min_length=1, max_length=8)
-    scope: str | None = Field(default=None, max_length=512)
-    expires_at: datetime | None = None
 
 
 @router.post("", status_code=201)
