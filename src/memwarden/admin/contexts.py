@@ -10,9 +10,12 @@ from memwarden.config import ContextConfig, dump_config
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.errors import InvalidInput, NotFound
+from memwarden.paging import id_cursor, split_page
 from memwarden.store import admin as store
 from memwarden.store.audit import audit
 from memwarden.store.db import Database
+
+MAX_PAGE = 1000
 
 
 def _public(row: dict[str, Any]) -> dict[str, Any]:
@@ -38,11 +41,18 @@ async def create_context(db: Database, caller: Caller, name: str) -> dict[str, A
     return _public(row)
 
 
-async def list_contexts(db: Database, caller: Caller, limit: int = 100) -> list[dict[str, Any]]:
+async def list_contexts(
+    db: Database, caller: Caller, *, cursor: str | None = None, limit: int = 100
+) -> dict[str, Any]:
+    """Oldest first, one page: `{"contexts", "next_cursor"}`."""
     require_admin(caller)
+    if not 1 <= limit <= MAX_PAGE:
+        raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}", field="limit")
+    after = id_cursor(cursor)
     async with db.connection() as conn:
-        rows = await store.list_contexts(conn, limit)
-    return [_public(r) for r in rows]
+        rows = await store.list_contexts(conn, limit + 1, after)
+    page, next_cursor = split_page(rows, limit, lambda r: str(r["id"]))
+    return {"contexts": [_public(r) for r in page], "next_cursor": next_cursor}
 
 
 async def get_context(db: Database, caller: Caller, context_id: uuid.UUID) -> dict[str, Any]:

@@ -12,9 +12,12 @@ from memwarden.domain.grants import CAPABILITIES, Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.scope import ScopeError, normalise_path
 from memwarden.errors import InvalidInput, NotFound
+from memwarden.paging import id_cursor, split_page
 from memwarden.store import admin as store
 from memwarden.store.audit import audit
 from memwarden.store.db import Database
+
+MAX_PAGE = 1000
 
 
 def _check_grants(grants: list[str]) -> list[str]:
@@ -109,11 +112,23 @@ async def create_key(
     return {**public, "context_id": str(context_id), "key": format_key(key_id, secret)}
 
 
-async def list_keys(db: Database, caller: Caller, context_id: uuid.UUID) -> list[dict[str, Any]]:
+async def list_keys(
+    db: Database,
+    caller: Caller,
+    context_id: uuid.UUID,
+    *,
+    cursor: str | None = None,
+    limit: int = 100,
+) -> dict[str, Any]:
+    """Oldest first, one page: `{"keys", "next_cursor"}`; never a secret."""
     require_manage(caller, context_id)
+    if not 1 <= limit <= MAX_PAGE:
+        raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}", field="limit")
+    after = id_cursor(cursor)
     async with db.connection() as conn:
-        rows = await store.list_keys(conn, context_id)
-    return [_public(r) for r in rows]
+        rows = await store.list_keys(conn, context_id, limit + 1, after)
+    page, next_cursor = split_page(rows, limit, lambda r: str(r["id"]))
+    return {"keys": [_public(r) for r in page], "next_cursor": next_cursor}
 
 
 async def revoke_key(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import uuid
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,7 +19,7 @@ from memwarden.cli.evaluate import eval_app
 from memwarden.cli.judgements import judgements_app
 from memwarden.cli.mcp_cmd import mcp_stdio
 from memwarden.cli.review import review_app
-from memwarden.cli.runner import OPERATOR, console, emit_json, fail, run
+from memwarden.cli.runner import OPERATOR, all_pages, console, emit_json, fail, run
 
 app = typer.Typer(
     help="memwarden: long-term memory for AI agents in which nothing is stored blindly.",
@@ -148,7 +149,7 @@ def contexts_create(
 @contexts_app.command("list")
 def contexts_list(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """List Contexts."""
-    rows = run(lambda s: contexts_uc.list_contexts(s.db, OPERATOR, 1000))
+    rows = run(lambda s: all_pages("contexts", partial(contexts_uc.list_contexts, s.db, OPERATOR)))
     if as_json:
         emit_json(rows)
         return
@@ -185,7 +186,7 @@ def keys_create(
 def keys_list(context_id: str, as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """List a Context's keys (never their secrets)."""
     ctx = _uuid(context_id, "context id")
-    rows = run(lambda s: keys_uc.list_keys(s.db, OPERATOR, ctx))
+    rows = run(lambda s: all_pages("keys", partial(keys_uc.list_keys, s.db, OPERATOR, ctx)))
     if as_json:
         emit_json(rows)
         return

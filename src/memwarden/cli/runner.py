@@ -58,5 +58,19 @@ def run(use_case: Callable[[Services], Awaitable[T]]) -> T:
     raise AssertionError("unreachable")
 
 
+async def all_pages(
+    key: str, fetch: Callable[..., Awaitable[dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """Every row of a paged use case, `fetch(cursor=...)`: follow `next_cursor` to null."""
+    rows: list[dict[str, Any]] = []
+    cursor: str | None = None
+    while True:
+        page = await fetch(cursor=cursor)
+        rows.extend(page[key])
+        cursor = page["next_cursor"]
+        if cursor is None:
+            return rows
+
+
 def emit_json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, indent=2, default=str) + "\n")

@@ -25,11 +25,12 @@ async def create_context(
 
 @router.get("")
 async def list_contexts(
-    limit: int = Query(100, ge=1, le=1000),
+    cursor: str | None = Query(None, max_length=64, description="next_cursor of the last page"),
+    limit: int = Query(100, ge=1, le=contexts.MAX_PAGE),
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
 ) -> dict[str, Any]:
-    return {"contexts": await contexts.list_contexts(svc.db, who, limit)}
+    return await contexts.list_contexts(svc.db, who, cursor=cursor, limit=limit)
 
 
 @router.get("/{context_id}")
@@ -59,9 +60,13 @@ async def create_key(
 
 @router.get("/{context_id}/keys")
 async def list_keys(
-    context_id: uuid.UUID, svc: Services = Depends(services), who: Caller = Depends(caller)
+    context_id: uuid.UUID,
+    cursor: str | None = Query(None, max_length=64, description="next_cursor of the last page"),
+    limit: int = Query(100, ge=1, le=keys.MAX_PAGE),
+    svc: Services = Depends(services),
+    who: Caller = Depends(caller),
 ) -> dict[str, Any]:
-    return {"keys": await keys.list_keys(svc.db, who, context_id)}
+    return await keys.list_keys(svc.db, who, context_id, cursor=cursor, limit=limit)
 
 
 @router.delete("/{context_id}/keys/{key_id}")
