@@ -6,8 +6,9 @@ import uuid
 from typing import Any
 
 from memwarden.admin.access import require_admin, require_context
+from memwarden.admin.keys import issue_key
 from memwarden.config import ContextConfig, dump_config
-from memwarden.domain.grants import Caller
+from memwarden.domain.grants import CAPABILITIES, Caller
 from memwarden.domain.ids import new_id
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.paging import id_cursor, split_page
@@ -22,7 +23,12 @@ def _public(row: dict[str, Any]) -> dict[str, Any]:
     return {"id": str(row["id"]), "name": row["name"], "created_at": row["created_at"].isoformat()}
 
 
-async def create_context(db: Database, caller: Caller, name: str) -> dict[str, Any]:
+async def create_context(
+    db: Database, caller: Caller, name: str, *, owner: str | None = None
+) -> dict[str, Any]:
+    """A new Context; with `owner`, also its first key with every grant (`owner_key`, its
+    secret shown this once), in the same transaction: HTTP asks for it with `owner`, the
+    CLI always does. Without it the Context has no key until an admin issues one."""
     require_admin(caller)
     name = name.strip()
     if not name or len(name) > 200:
@@ -38,7 +44,10 @@ async def create_context(db: Database, caller: Caller, name: str) -> dict[str, A
             target_kind="context",
             target_id=row["id"],
         )
-    return _public(row)
+        if owner is None:
+            return _public(row)
+        key = await issue_key(conn, caller, row["id"], subject=owner, grants=list(CAPABILITIES))
+    return {**_public(row), "owner_key": key}
 
 
 async def list_contexts(

@@ -10,6 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 class CreateContext(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1, max_length=200)
+    # The subject of a first key with every grant, issued with the Context (optional).
+    owner: str | None = Field(default=None, min_length=1, max_length=200)
 
 
 class CreateKey(BaseModel):

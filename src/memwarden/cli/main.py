@@ -37,8 +37,6 @@ app.add_typer(judgements_app, name="judgements")
 app.add_typer(eval_app, name="eval")
 app.command("mcp")(mcp_stdio)
 
-ALL_GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
-
 
 def _uuid(value: str, what: str) -> uuid.UUID:
     try:
@@ -131,14 +129,9 @@ def contexts_create(
 ) -> None:
     """Create a Context and a first key with every grant."""
 
-    async def uc(services: Any) -> dict[str, Any]:
-        ctx = await contexts_uc.create_context(services.db, OPERATOR, name)
-        key = await keys_uc.create_key(
-            services.db, OPERATOR, uuid.UUID(ctx["id"]), subject=subject, grants=ALL_GRANTS
-        )
-        return {"context": ctx, "key": key}
-
-    result = run(uc)
+    created = run(lambda s: contexts_uc.create_context(s.db, OPERATOR, name, owner=subject))
+    key = created.pop("owner_key")
+    result = {"context": created, "key": key}
     if as_json:
         emit_json(result)
         return
