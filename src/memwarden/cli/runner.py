@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from memwarden.bootstrap import Services, build_services
 from memwarden.domain.grants import Caller
@@ -27,7 +28,8 @@ OPERATOR = Caller(None, None, "operator", None, {}, is_admin=True)
 
 
 def fail(message: str, code: int = 1) -> None:
-    err_console.print(f"[bold red]error:[/] {message}")
+    """The CLI's one error handler: one line on stderr, an exit code, never a traceback."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     raise typer.Exit(code)
 
 
