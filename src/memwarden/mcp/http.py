@@ -19,11 +19,12 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from memwarden.bootstrap import Services
+from memwarden.limits import MCP_TRANSPORT_LIMIT
 from memwarden.mcp.auth import bearer_header
 from memwarden.mcp.server import MemwardenMCP, build_server
 
 PATH = "/mcp"
-MAX_BODY = 2 * 1024 * 1024
+MAX_BODY = MCP_TRANSPORT_LIMIT
 
 
 class McpEndpoint:

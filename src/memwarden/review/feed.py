@@ -1,7 +1,8 @@
 """The change feed: what changed in the caller's Context, in commit order, ids only.
 
 A client follows it with `cursor` (the last `seq` it processed, as a string) to invalidate
-caches; entries never carry content.
+caches; entries never carry content, and a key sees only changes to records its read (or
+review) grants cover, private records only when they are its subject's.
 """
 
 from __future__ import annotations
@@ -24,6 +25,13 @@ def parse_cursor(cursor: str | None) -> int:
     if not cursor.isdigit() or len(cursor) > 19:
         raise InvalidInput("cursor is not a valid page cursor", field="cursor")
     return int(cursor)
+
+
+def visible_prefixes(caller: Caller) -> tuple[str, ...]:
+    """The scopes whose changes a key may follow: its memory_read and memory_review grants
+    (a reviewer reads state and receipts of what it may review)."""
+    both = set(caller.prefixes("memory_read")) | set(caller.prefixes("memory_review"))
+    return tuple(sorted(both))
 
 
 def _entry(row: dict[str, Any]) -> dict[str, Any]:
@@ -49,6 +57,13 @@ async def list_changes(
         raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}", field="limit")
     after = parse_cursor(cursor)
     async with db.connection() as conn:
-        rows = await store.list_changes(conn, caller.context_id, after, limit + 1)
+        rows = await store.list_changes(
+            conn,
+            caller.context_id,
+            after,
+            limit + 1,
+            prefixes=visible_prefixes(caller),
+            subject=caller.subject,
+        )
     page, next_cursor = split_page(rows, limit, lambda r: str(r["seq"]))
     return {"changes": [_entry(r) for r in page], "next_cursor": next_cursor}
