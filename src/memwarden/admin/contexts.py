@@ -27,7 +27,7 @@ async def create_context(
     db: Database, caller: Caller, name: str, *, owner: str | None = None
 ) -> dict[str, Any]:
     """A new Context; with `owner`, also its first key with every grant (`owner_key`, its
-    secret shown this once), in the same transaction: HTTP asks for it with `owner`, the
+    secret shown this once), in the same transaction: HTTP asks for it with `owner_subject`, the
     CLI always does. Without it the Context has no key until an admin issues one."""
     require_admin(caller)
     name = name.strip()

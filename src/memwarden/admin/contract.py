@@ -11,7 +11,7 @@ class CreateContext(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1, max_length=200)
     # The subject of a first key with every grant, issued with the Context (optional).
-    owner: str | None = Field(default=None, min_length=1, max_length=200)
+    owner_subject: str | None = Field(default=None, min_length=1, max_length=200)
 
 
 class CreateKey(BaseModel):

@@ -90,7 +90,7 @@ def test_keys_for_an_unknown_context_are_404_for_the_admin(admin: httpx.Client) 
 def test_a_context_created_with_an_owner_gets_a_key_with_every_grant(
     admin: httpx.Client, live
 ) -> None:
-    resp = admin.post("/api/v1/contexts", json={"name": "owned", "owner": "alice"})
+    resp = admin.post("/api/v1/contexts", json={"name": "owned", "owner_subject": "alice"})
     assert resp.status_code == 201
     body = resp.json()
     owner = body["owner_key"]
@@ -111,6 +111,6 @@ def test_a_context_created_without_an_owner_has_no_key(admin: httpx.Client) -> N
 
 
 def test_a_bad_owner_subject_creates_nothing(admin: httpx.Client) -> None:
-    resp = admin.post("/api/v1/contexts", json={"name": "x", "owner": "   "})
+    resp = admin.post("/api/v1/contexts", json={"name": "x", "owner_subject": "   "})
     assert resp.status_code == 400 and resp.json()["error"]["field"] == "subject"
     assert admin.get("/api/v1/contexts").json()["contexts"] == []

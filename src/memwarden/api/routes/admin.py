@@ -20,7 +20,7 @@ router = APIRouter(prefix="/api/v1/contexts", tags=["admin"])
 async def create_context(
     body: CreateContext, svc: Services = Depends(services), who: Caller = Depends(caller)
 ) -> dict[str, Any]:
-    return await contexts.create_context(svc.db, who, body.name, owner=body.owner)
+    return await contexts.create_context(svc.db, who, body.name, owner=body.owner_subject)
 
 
 @router.get("")
