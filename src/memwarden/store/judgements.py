@@ -121,12 +121,17 @@ async def move_held(
     conn: Conn, context_id: uuid.UUID, id: uuid.UUID, *, release: bool
 ) -> tuple[int, int, list[Row]]:
     """Release (held -> live) or reject (held -> deleted): turns, chunks, then records."""
-    prefix = "release_held" if release else "reject_held"
+    names = _RELEASE if release else _REJECT
     params = {"context_id": context_id, "id": id}
-    turns = (await conn.execute(q(f"{prefix}_turns"), params)).rowcount
-    chunks = (await conn.execute(q(f"{prefix}_chunks"), params)).rowcount
-    cur = await conn.execute(q(f"{prefix}_records"), params)
+    turns = (await conn.execute(q(names[0]), params)).rowcount
+    chunks = (await conn.execute(q(names[1]), params)).rowcount
+    cur = await conn.execute(q(names[2]), params)
     return turns, chunks, await cur.fetchall()
+
+
+# The blocks each decision runs, spelled out so every block name is greppable.
+_RELEASE = ("release_held_turns", "release_held_chunks", "release_held_records")
+_REJECT = ("reject_held_turns", "reject_held_chunks", "reject_held_records")
 
 
 async def judgements_by_ids(conn: Conn, context_id: uuid.UUID, ids: list[uuid.UUID]) -> list[Row]:

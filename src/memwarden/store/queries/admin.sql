@@ -26,15 +26,6 @@ INSERT INTO principal_grant (context_id, principal_id, capability, scope_prefix)
 VALUES (%(context_id)s, %(principal_id)s, %(capability)s, %(scope_prefix)s)
 ON CONFLICT DO NOTHING
 
--- list_principal_grants --
-SELECT capability, scope_prefix FROM principal_grant
-WHERE context_id = %(context_id)s AND principal_id = %(principal_id)s
-
--- delete_principal_grant --
-DELETE FROM principal_grant
-WHERE context_id = %(context_id)s AND principal_id = %(principal_id)s
-  AND capability = %(capability)s AND scope_prefix = %(scope_prefix)s
-
 -- insert_key --
 INSERT INTO api_key (context_id, id, principal_id, secret_hash, capabilities, scope_prefix,
                      expires_at)
