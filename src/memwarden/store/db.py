@@ -13,6 +13,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from memwarden.settings import Settings
 from memwarden.store.embedded import embedded_url, start_embedded
+from memwarden.store.errors import translated
 from memwarden.store.migrate import apply_migrations
 
 Conn = psycopg.AsyncConnection[dict[str, Any]]
@@ -53,13 +54,16 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Conn]:
-        async with self.pool.connection() as conn, conn.transaction():
-            yield conn
+        """A unique violation (at a statement or at commit) leaves as `DuplicateRow`."""
+        with translated():
+            async with self.pool.connection() as conn, conn.transaction():
+                yield conn
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[Conn]:
-        async with self.pool.connection() as conn:
-            yield conn
+        with translated():
+            async with self.pool.connection() as conn:
+                yield conn
 
 
 def prepare(settings: Settings) -> Database:
