@@ -17,6 +17,7 @@ from memwarden.admin.settings_service import read_config
 from memwarden.bootstrap import Services
 from memwarden.config import ContextConfig, check_addendum
 from memwarden.domain.grants import Caller
+from memwarden.domain.verdicts import REVIEWER_VERDICTS
 from memwarden.errors import InvalidInput
 from memwarden.judge import usage
 from memwarden.judge.assess import Assessment, assess
@@ -87,7 +88,7 @@ def _validate(addendum: str, verdict: str | None, ids: list[uuid.UUID] | None, l
         check_addendum(addendum)
     except ValueError as exc:
         raise InvalidInput(f"addendum: {exc}", field="addendum") from None
-    if verdict is not None and verdict not in ("pass", "warn", "fail"):
+    if verdict is not None and verdict not in REVIEWER_VERDICTS:
         raise InvalidInput("verdict must be pass, warn or fail", field="verdict")
     if not 1 <= limit <= MAX_ENTRIES:
         raise InvalidInput(f"limit must be between 1 and {MAX_ENTRIES}", field="limit")

@@ -8,10 +8,11 @@ from typing import Any
 from memwarden.admin.access import require_manage
 from memwarden.bootstrap import Services
 from memwarden.domain.grants import Caller
+from memwarden.domain.verdicts import REVIEWER_VERDICTS
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.store import judgements as store
 
-RECORDED_VERDICTS = ("pass", "warn", "fail")
+RECORDED_VERDICTS = REVIEWER_VERDICTS
 GATES = ("input", "row")
 MAX_PAGE = 100
 

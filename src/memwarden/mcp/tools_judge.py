@@ -14,6 +14,7 @@ from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from memwarden.api.routes.judgements import DryRunBody, OverrideBody
+from memwarden.domain.verdicts import ReviewerVerdict
 from memwarden.judge import dry_run as dry_runs
 from memwarden.judge import holds, override, review
 from memwarden.mcp.auth import Runtime
@@ -22,7 +23,6 @@ from memwarden.mcp.fields import default, rules
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
-Verdict = Literal["pass", "warn", "fail"]  # what a reviewer may record (a deny never is)
 Addendum = Annotated[str, rules(DryRunBody, "addendum")]
 DryIds = Annotated[list[uuid.UUID] | None, rules(DryRunBody, "judgement_ids")]
 DryLimit = Annotated[int, rules(DryRunBody, "limit")]
@@ -33,7 +33,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
     @server.tool(annotations=READ)
     async def judgements_list(
         ctx: Context,
-        verdict: Literal["pass", "warn", "fail"] | None = None,
+        verdict: ReviewerVerdict | None = None,
         stage: Literal["input", "row"] | None = None,
         held: bool | None = None,
         limit: PageLimit = 20,
@@ -61,7 +61,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
     @server.tool(annotations=WRITE)
     async def judgement_override(
         judgement_id: uuid.UUID,
-        verdict: Verdict,
+        verdict: ReviewerVerdict,
         ctx: Context,
         replay: bool = False,
     ) -> dict[str, Any]:
@@ -88,7 +88,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
     async def judgements_dry_run(
         addendum: Addendum,
         ctx: Context,
-        verdict: Verdict | None = None,
+        verdict: ReviewerVerdict | None = None,
         judgementIds: DryIds = None,
         limit: DryLimit = default(DryRunBody, "limit"),
         compareCurrent: bool = False,

@@ -17,6 +17,7 @@ from memwarden.api.routes.chat import ChatBody
 from memwarden.api.routes.facts import FactsBody
 from memwarden.api.routes.recall import Category, Kind, Mode, QueryBody
 from memwarden.chat.service import chat as chat_use_case
+from memwarden.domain.scope import Visibility
 from memwarden.mcp.auth import Runtime
 from memwarden.mcp.fields import default, rules
 from memwarden.pipeline.ingest import write_facts
@@ -29,7 +30,6 @@ WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world
 
 WriteScope = Annotated[list[str] | None, rules(FactsBody, "scope")]
 Infer = Literal["full", "none"]
-Visibility = Literal["shared", "private"]
 QueryText = Annotated[str, rules(QueryBody, "query")]
 Limit = Annotated[int, rules(QueryBody, "limit")]
 Categories = Annotated[list[Category] | None, rules(QueryBody, "categories")]

@@ -23,7 +23,7 @@ from memwarden.detectors.redaction import redact
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.reconcile_rules import Incoming
-from memwarden.domain.scope import Scope, ScopeError, from_paths
+from memwarden.domain.scope import Scope, ScopeError, Visibility, from_paths
 from memwarden.errors import BudgetExhausted, Forbidden, InvalidInput, UpstreamError
 from memwarden.judge.interface import GateRequest, InputVerdict, RowVerdicts
 from memwarden.models.base import BudgetExceeded, ModelTransportError
@@ -54,7 +54,7 @@ class FactsInput:
     text: str
     infer: Literal["full", "none"] = "full"
     scope: Sequence[str] | None = None
-    visibility: Literal["shared", "private"] = "shared"
+    visibility: Visibility = "shared"
     session_id: uuid.UUID | None = None
 
 

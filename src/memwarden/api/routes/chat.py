@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Depends
 from fastapi.responses import StreamingResponse
@@ -15,6 +15,7 @@ from memwarden.chat.reflect import ReflectInput, reflect
 from memwarden.chat.service import ChatInput, chat
 from memwarden.chat.streaming import open_stream
 from memwarden.domain.grants import Caller
+from memwarden.domain.scope import Visibility
 
 router = APIRouter(tags=["chat"])
 MAX_MESSAGE_CHARS = 16_000  # one judge window: a chat message is a question, not a document
@@ -26,7 +27,7 @@ class ChatBody(BaseModel):
     message: str = Field(max_length=MAX_MESSAGE_CHARS)
     session_id: uuid.UUID | None = Field(default=None, alias="sessionId")
     scope: list[str] | None = Field(default=None, max_length=16)
-    visibility: Literal["shared", "private"] = "shared"
+    visibility: Visibility = "shared"
     remember: bool = True
     limit: int = Field(default=8, ge=1, le=50)
 

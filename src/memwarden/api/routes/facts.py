@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from memwarden.api.deps import caller, services
 from memwarden.bootstrap import Services
 from memwarden.domain.grants import Caller
+from memwarden.domain.scope import Visibility
 from memwarden.pipeline.batch import MAX_BATCH, write_batch
 from memwarden.pipeline.ingest import FactsInput, write_facts
 
@@ -23,7 +24,7 @@ class FactsBody(BaseModel):
     text: str
     infer: Literal["full", "none"] = "full"
     scope: list[str] | None = Field(default=None, max_length=16)
-    visibility: Literal["shared", "private"] = "shared"
+    visibility: Visibility = "shared"
     session_id: uuid.UUID | None = Field(default=None, alias="sessionId")
 
     def to_input(self) -> FactsInput:

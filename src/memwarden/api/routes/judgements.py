@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from memwarden.api.deps import caller, services
 from memwarden.bootstrap import Services
 from memwarden.domain.grants import Caller
+from memwarden.domain.verdicts import ReviewerVerdict
 from memwarden.judge import dry_run as dry_runs
 from memwarden.judge import holds, override, review
 
@@ -21,7 +22,7 @@ BASE = "/api/v1/{context_id}/judgements"
 class OverrideBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    verdict: Literal["pass", "warn", "fail"]
+    verdict: ReviewerVerdict
     replay: bool = False
 
 
@@ -29,7 +30,7 @@ class DryRunBody(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     addendum: str = Field(max_length=4000)
-    verdict: Literal["pass", "warn", "fail"] | None = None
+    verdict: ReviewerVerdict | None = None
     judgement_ids: list[uuid.UUID] | None = Field(
         default=None, alias="judgementIds", min_length=1, max_length=50
     )
