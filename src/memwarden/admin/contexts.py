@@ -15,8 +15,8 @@ from memwarden.store.audit import audit
 from memwarden.store.db import Database
 
 
-def _public(row: dict[str, Any]) -> dict[str, Any]:
-    return {"id": str(row["id"]), "name": row["name"], "created_at": row["created_at"].isoformat()}
+def _public(row: store.ContextRow | store.ContextSummary) -> dict[str, Any]:
+    return {"id": str(row.id), "name": row.name, "created_at": row.created_at.isoformat()}
 
 
 async def create_context(db: Database, caller: Caller, name: str) -> dict[str, Any]:
@@ -28,12 +28,12 @@ async def create_context(db: Database, caller: Caller, name: str) -> dict[str, A
         row = await store.insert_context(conn, new_id(), name, dump_config(ContextConfig()))
         await audit(
             conn,
-            context_id=row["id"],
+            context_id=row.id,
             actor_subject=caller.subject,
             key_id=caller.key_id,
             action="context.create",
             target_kind="context",
-            target_id=row["id"],
+            target_id=row.id,
         )
     return _public(row)
 

@@ -90,8 +90,8 @@ async def original_caller(
 ) -> Caller:
     """The principal's current grants narrowed by the original key (none if it is gone)."""
     found = await admin_store.key_grants(conn, context_id, key_id)
-    if found is None or found["revoked_at"] is not None:
-        return Caller(context_id, principal_id, found["subject"] if found else "", key_id, {})
-    pairs = [tuple(g.split("|", 1)) for g in found["principal_grants"]]
-    grants = effective_grants(pairs, found["capabilities"], found["scope_prefix"])  # type: ignore[arg-type]
-    return Caller(context_id, principal_id, found["subject"], key_id, grants)
+    if found is None or found.revoked_at is not None:
+        return Caller(context_id, principal_id, found.subject if found else "", key_id, {})
+    pairs = [tuple(g.split("|", 1)) for g in found.principal_grants]
+    grants = effective_grants(pairs, found.capabilities, found.scope_prefix)  # type: ignore[arg-type]
+    return Caller(context_id, principal_id, found.subject, key_id, grants)

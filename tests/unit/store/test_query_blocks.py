@@ -16,6 +16,7 @@ import pytest
 from memwarden.store import queries
 
 STORE = Path(queries.__file__).parent
+ROW_HELPERS = {"fetch_one", "fetch_all"}  # store/rows.py: (conn, name, row type, params)
 
 
 def _str(node: ast.AST) -> str | None:
@@ -46,7 +47,11 @@ def named_in_source(source: str) -> tuple[set[str], list[str]]:
                     names.add(s)
                 elif not isinstance(arg, ast.Name | ast.Subscript):
                     opaque.append(ast.unparse(arg))
-            elif func.startswith("_") and len(node.args) > 1 and (s := _str(node.args[1])):
+            elif (
+                (func.startswith("_") or func in ROW_HELPERS)
+                and len(node.args) > 1
+                and (s := _str(node.args[1])) is not None
+            ):
                 names.add(s)
         elif isinstance(node, ast.Tuple) and len(node.elts) == 2 and (s := _str(node.elts[0])):
             if not isinstance(node.elts[1], ast.Constant):
@@ -94,6 +99,7 @@ def test_block_names_are_written_out_not_computed() -> None:
     [
         ('q("a_block")', {"a_block"}, []),
         ('await _one(conn, "b_block", {})', {"b_block"}, []),
+        ('await fetch_one(conn, "g_block", Row, {})', {"g_block"}, []),
         ('def f():\n    return "c_block", params', {"c_block"}, []),
         ('name = "d_one" if x else "d_two"', {"d_one", "d_two"}, []),
         ('_NAMES = ("e_one", "e_two")', {"e_one", "e_two"}, []),

@@ -1,6 +1,6 @@
 -- insert_context --
 INSERT INTO context (id, name, config) VALUES (%(id)s, %(name)s, %(config)s)
-RETURNING id, name, config, created_at
+RETURNING id, name, config, config_version, created_at, updated_at
 
 -- list_contexts --
 SELECT id, name, created_at FROM context ORDER BY created_at, id LIMIT %(limit)s
@@ -9,7 +9,8 @@ SELECT id, name, created_at FROM context ORDER BY created_at, id LIMIT %(limit)s
 SELECT id, name, config, config_version, created_at, updated_at FROM context WHERE id = %(id)s
 
 -- get_context_for_update --
-SELECT id, name, config, config_version FROM context WHERE id = %(id)s FOR UPDATE
+SELECT id, name, config, config_version, created_at, updated_at FROM context WHERE id = %(id)s
+FOR UPDATE
 
 -- update_context_config --
 UPDATE context SET config = %(config)s, config_version = config_version + 1, updated_at = now()
