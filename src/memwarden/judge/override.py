@@ -72,16 +72,16 @@ async def override(
 
 
 async def _replay(
-    svc: Services, conn: Conn, context_id: uuid.UUID, row: dict[str, Any]
+    svc: Services, conn: Conn, context_id: uuid.UUID, row: store.Judgement
 ) -> tuple[ReplayState, dict[str, Any] | None]:
-    if row["gate"] != "input" or not is_replayable_source(row["source"]):
+    if row.gate != "input" or not is_replayable_source(row.source):
         return "not_replayable", None
-    kept = await store.lock_retained(conn, context_id, row["id"])
+    kept = await store.lock_retained(conn, context_id, row.id)
     if kept is None:
         return "not_retained", None
-    original = await original_caller(conn, context_id, kept["principal_id"], kept["key_id"])
-    written = await ingest_retained(svc, original, context_id, kept["route"], kept["payload"])
-    await store.consume_retained(conn, context_id, row["id"])
+    original = await original_caller(conn, context_id, kept.principal_id, kept.key_id)
+    written = await ingest_retained(svc, original, context_id, kept.route, kept.payload)
+    await store.consume_retained(conn, context_id, row.id)
     return "ingested", written
 
 
