@@ -8,6 +8,7 @@ from typing import Any
 
 import psycopg
 from pgvector.psycopg import register_vector_async
+from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
@@ -64,6 +65,11 @@ class Database:
         with translated():
             async with self.pool.connection() as conn:
                 yield conn
+
+
+def idle(conn: Conn) -> bool:
+    """Outside any transaction (an autocommit statement commits by itself)."""
+    return conn.info.transaction_status == TransactionStatus.IDLE
 
 
 def prepare(settings: Settings) -> Database:
