@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from memwarden.domain.reconcile_base import PlannerBase
@@ -238,6 +239,7 @@ def _said(item: Incoming) -> tuple[str, str, frozenset[str]] | None:
     for matching against a later correction's old value; a correction that ends the value
     states none. None for items that are not about an entity's key."""
     d = item.data
+    idents: AbstractSet[str]
     if item.kind == "attribute":
         entity, key, idents = d["entity"], d["key"], {normalise_value(str(d["value"]))}
     elif item.kind == "relation":
@@ -285,14 +287,14 @@ def net_of_corrections(
         if stated is None or item.held or write_held or stated[:2] not in corrected:
             out.append((item, frozenset()))
             continue
-        slot, idents = frozenset(keep[stated[:2]]), stated[2]
+        kept, idents = frozenset(keep[stated[:2]]), stated[2]
         if item.kind == "correction" and not idents:  # an ending correction
-            out.append((item, slot))
-        elif idents & slot:  # still stated once the write's corrections apply
-            out.append((item, slot if item.kind == "correction" else frozenset()))
+            out.append((item, kept))
+        elif idents & kept:  # still stated once the write's corrections apply
+            out.append((item, kept if item.kind == "correction" else frozenset()))
         elif item.kind == "correction" and item.data.get("oldValue") is not None:
             ended = Incoming(item.row_id, item.kind, {**item.data, "newValue": "none"})
-            out.append((ended, slot))
+            out.append((ended, kept))
     return out
 
 

@@ -51,9 +51,9 @@ def choose_model(models: Models, config: ContextConfig, source: str) -> ModelCho
             return ModelChoice(models.chat_provider(spec, "judge"), str(spec))
         except ValueError as exc:
             raise JudgeError("the Context's judge model cannot be used") from exc
-    spec = models.specs.get("judge")
+    default = models.specs.get("judge")
     provider = models.judge
-    return ModelChoice(provider, str(spec) if spec and provider is not None else None)
+    return ModelChoice(provider, str(default) if default and provider is not None else None)
 
 
 async def judge_windows(
