@@ -7,9 +7,9 @@ from typing import Any
 
 import httpx
 
-from tests.support.scripted_model import Reply
+from tests.support.replies import verdict
 
-PASS = Reply.json({"verdict": "pass", "reasons": []})
+PASS = verdict("pass")
 
 
 def chat(client: httpx.Client, cid: str, message: str, **body: Any) -> httpx.Response:
@@ -38,5 +38,4 @@ def events(resp: httpx.Response) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def verdict(v: str, *reasons: str) -> Reply:
-    return Reply.json({"verdict": v, "reasons": list(reasons)})
+__all__ = ["PASS", "verdict"]

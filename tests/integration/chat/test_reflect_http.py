@@ -6,17 +6,10 @@ import json
 import uuid
 
 from tests.integration.chat.helpers import remember
+from tests.support.replies import EMPTY_EXTRACTION
 from tests.support.scripted_model import Reply
 
-EMPTY = {
-    "entities": [],
-    "attributes": [],
-    "relations": [],
-    "actions": [],
-    "instructions": [],
-    "uncertainties": [],
-    "corrections": [],
-}
+EMPTY = EMPTY_EXTRACTION
 INSIGHT = {
     **EMPTY,
     "attributes": [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import httpx
@@ -20,7 +20,7 @@ from memwarden.judge.interface import GateRequest
 from memwarden.settings import Settings
 from memwarden.store.db import Database
 from tests.support.live import LiveServer
-from tests.support.scripted_model import ScriptedModelServer
+from tests.support.scripted_model import ScriptedModelServer, scripted_models
 
 ALL_GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
 
@@ -29,23 +29,20 @@ JUDGE_MODEL = "openai:judge-model"
 
 
 @pytest.fixture
-def judge_settings(settings: Settings, scripted: ScriptedModelServer) -> Settings:
-    return settings.model_copy(
-        update={
-            "openai_base_url": scripted.base_url,
-            "model_judge": JUDGE_MODEL,
-            "model_timeout_s": 2.0,
-            "model_max_retries": 0,
-        }
-    )
+def judge_models(scripted: ScriptedModelServer) -> dict[str, Any]:
+    """Settings changes for a scripted judge model."""
+    return scripted_models(scripted, model_judge=JUDGE_MODEL, model_timeout_s=2.0)
 
 
 @pytest.fixture
-def live(judge_settings: Settings) -> Iterator[LiveServer]:
+def judge_settings(settings: Settings, judge_models: dict[str, Any]) -> Settings:
+    return settings.model_copy(update=judge_models)
+
+
+@pytest.fixture
+def live(live_with: Callable[..., LiveServer], judge_models: dict[str, Any]) -> LiveServer:
     """The shared `live` fixture, but pointed at the scripted judge model."""
-    server = LiveServer(judge_settings).start()
-    yield server
-    server.stop()
+    return live_with(**judge_models)
 
 
 @pytest.fixture

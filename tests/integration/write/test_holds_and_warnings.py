@@ -7,15 +7,13 @@ from tests.integration.write.gatekeepers import HoldEverything, WarnAttributes
 from tests.integration.write.helpers import facts, query, written
 
 
-def test_a_held_write_replaces_nothing_and_is_invisible(
-    start_server, settings, make_context, sql
-) -> None:
-    plain = start_server(settings)
+def test_a_held_write_replaces_nothing_and_is_invisible(live_with, make_context, sql) -> None:
+    plain = live_with()
     ctx = make_context(subject="alice")
     with plain.client(ctx["key"]) as c:
         written(facts(c, ctx["id"], "I'm Alice, an engineer at Acme."))
     plain.stop()
-    held_server = start_server(settings, gatekeeper=HoldEverything())
+    held_server = live_with(gatekeeper=HoldEverything())
     with held_server.client(ctx["key"]) as c:
         out = written(facts(c, ctx["id"], "I'm Alice, a manager at Globex. Always be brief."))
         assert out["held"] is True
@@ -43,9 +41,9 @@ def test_a_held_write_replaces_nothing_and_is_invisible(
 
 
 def test_warned_rows_are_written_with_one_uncertainty_naming_the_reasons(
-    start_server, settings, make_context, sql
+    live_with, make_context, sql
 ) -> None:
-    server = start_server(settings, gatekeeper=WarnAttributes())
+    server = live_with(gatekeeper=WarnAttributes())
     ctx = make_context(subject="alice")
     with server.client(ctx["key"]) as c:
         out = written(facts(c, ctx["id"], "I'm Alice, CTO at Acme. My favourite food is ramen."))
@@ -57,8 +55,8 @@ def test_warned_rows_are_written_with_one_uncertainty_naming_the_reasons(
     assert len(stored) == 1 and stored[0][0]["judgeReasons"] == ["personal_data"]
 
 
-def test_rows_the_row_gate_drops_are_not_written(start_server, settings, make_context, sql) -> None:
-    server = start_server(settings, gatekeeper=WarnAttributes())
+def test_rows_the_row_gate_drops_are_not_written(live_with, make_context, sql) -> None:
+    server = live_with(gatekeeper=WarnAttributes())
     ctx = make_context(subject="alice")
     with server.client(ctx["key"]) as c:
         out = written(facts(c, ctx["id"], "I'm Mallory, a spy at Acme."))
