@@ -1,0 +1,78 @@
+"""The use cases as the service tier's tests call them: the same functions the HTTP routes,
+MCP tools and CLI call, with results rendered as JSON as every interface renders them.
+
+Input objects are built here, once, so a change to a use case's input type is one edit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from memwarden.errors import AppError
+from memwarden.pipeline.ingest import FactsInput, write_facts
+from memwarden.retrieval.profile import get_profile
+from memwarden.retrieval.query import QueryInput, run_query
+from memwarden.retrieval.state import get_state
+from tests.support.services import ContextKey, ServiceHarness, as_json
+
+
+def facts(
+    h: ServiceHarness,
+    ctx: ContextKey,
+    text: str,
+    *,
+    infer: str = "full",
+    scope: list[str] | None = None,
+    visibility: str = "shared",
+    session_id: Any = None,
+) -> dict[str, Any]:
+    """POST /facts's use case: one turn written; returns what the route would answer."""
+    item = FactsInput(text, infer, scope, visibility, session_id)  # type: ignore[arg-type]
+    return as_json(h.run(write_facts(h.services, ctx.caller, ctx.id, item)))
+
+
+def query(
+    h: ServiceHarness,
+    ctx: ContextKey,
+    text: str,
+    *,
+    limit: int = 10,
+    scope: list[str] | None = None,
+    categories: list[str] | None = None,
+    kinds: list[str] | None = None,
+    include_superseded: bool = False,
+    mode: str = "hybrid",
+) -> list[dict[str, Any]]:
+    """/query's use case: the hits."""
+    req = QueryInput(text, limit, scope, categories, kinds, include_superseded, mode)  # type: ignore[arg-type]
+    return as_json(h.run(run_query(h.services, ctx.caller, ctx.id, req)))["hits"]
+
+
+def profile(
+    h: ServiceHarness, ctx: ContextKey, entity: str, *, history: bool = False
+) -> dict[str, Any]:
+    return as_json(h.run(get_profile(h.services, ctx.caller, ctx.id, entity, history)))
+
+
+def state(h: ServiceHarness, ctx: ContextKey) -> dict[str, Any]:
+    return as_json(h.run(get_state(h.services, ctx.caller, ctx.id)))
+
+
+@contextmanager
+def refused(
+    status: int, code: str | None = None, field: str | None = None
+) -> Iterator[pytest.ExceptionInfo[AppError]]:
+    """The use case refuses with the error every interface renders as `status` (and
+    `code`, `field` when given); yields the raised error for further checks."""
+    with pytest.raises(AppError) as raised:
+        yield raised
+    err = raised.value
+    assert err.status == status, f"{type(err).__name__} ({err.status}): {err.message}"
+    if code is not None:
+        assert err.code == code, err.message
+    if field is not None:
+        assert err.field == field, err.message
