@@ -19,7 +19,7 @@ from pydantic_core import to_jsonable_python
 
 from memwarden.admin.auth import authenticate
 from memwarden.admin.contexts import create_context
-from memwarden.admin.keys import create_key
+from memwarden.admin.keys import create_key, revoke_key
 from memwarden.admin.settings_service import patch_config
 from memwarden.bootstrap import build_services
 from memwarden.domain.grants import Caller
@@ -100,3 +100,7 @@ class ServiceHarness:
 
     def configure(self, context_id: uuid.UUID, patch: dict[str, Any]) -> dict[str, Any]:
         return self.run(patch_config(self.services.db, self.admin, context_id, patch))
+
+    def revoke(self, key: ContextKey) -> None:
+        """Revoke a key as an admin would (DELETE /contexts/{id}/keys/{key_id})."""
+        self.run(revoke_key(self.services.db, self.admin, key.id, key.key_id))
