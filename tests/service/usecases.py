@@ -6,6 +6,7 @@ Input objects are built here, once, so a change to a use case's input type is on
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -13,6 +14,9 @@ from typing import Any
 import pytest
 
 from memwarden.errors import AppError
+from memwarden.judge import holds
+from memwarden.judge.override import override
+from memwarden.judge.review import get_entry, list_entries
 from memwarden.pipeline.ingest import FactsInput, write_facts
 from memwarden.retrieval.profile import get_profile
 from memwarden.retrieval.query import QueryInput, run_query
@@ -76,3 +80,29 @@ def refused(
         assert err.code == code, err.message
     if field is not None:
         assert err.field == field, err.message
+
+
+def judgements(h: ServiceHarness, who: ContextKey, **filters: Any) -> list[dict[str, Any]]:
+    """GET /judgements's use case (newest first): the entries of one page."""
+    page = h.run(list_entries(h.services, who.caller, who.id, **filters))
+    return as_json(page)["judgements"]
+
+
+def judgement(h: ServiceHarness, who: ContextKey, judgement_id: str) -> dict[str, Any]:
+    return as_json(h.run(get_entry(h.services, who.caller, who.id, uuid.UUID(judgement_id))))
+
+
+def override_judgement(
+    h: ServiceHarness, who: ContextKey, judgement_id: str, verdict: str, *, replay: bool = False
+) -> dict[str, Any]:
+    jid = uuid.UUID(judgement_id)
+    call = override(h.services, who.caller, who.id, jid, verdict=verdict, replay=replay)
+    return as_json(h.run(call))
+
+
+def decide_hold(
+    h: ServiceHarness, who: ContextKey, judgement_id: str, *, approve: bool
+) -> dict[str, Any]:
+    """POST .../approve (approve=True) or .../reject's use case."""
+    jid = uuid.UUID(judgement_id)
+    return as_json(h.run(holds.decide(h.services, who.caller, who.id, jid, approve=approve)))
