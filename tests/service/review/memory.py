@@ -12,9 +12,10 @@ from typing import Any
 from pydantic import BaseModel
 
 from memwarden.domain.grants import Caller
-from memwarden.review import commands, decisions, history, records
+from memwarden.review import commands, decisions, diagnostic, history, records
 from memwarden.review.contract import (
     CommandRequest,
+    EmbeddingRequest,
     ReadRequest,
     ReceiptReadRequest,
     ReviewRequest,
@@ -82,3 +83,17 @@ def receipt_at(who: Who, record_id: str, revision: int, scope: dict[str, Any] | 
 
 def search(who: Who, scope: dict[str, Any] | None = None, **fields: Any) -> Any:
     return who.call(records.search, SearchRequest, _body(scope, **fields))
+
+
+def search_ids(who: Who, **fields: Any) -> list[str]:
+    return [h["record"]["id"] for h in search(who, **fields)["hits"]]
+
+
+def attach(who: Who, record_id: str, revision: int, vector: list[float]) -> Any:
+    body = _body(None, record_id=record_id, revision=revision, vector=vector)
+    return who.call(records.attach_embedding, EmbeddingRequest, body)
+
+
+def eligibility(who: Who, record_id: str, scope: dict[str, Any] | None = None) -> Any:
+    body = _body(scope, record_id=record_id)
+    return who.call(diagnostic.eligibility, ReadRequest, body)
