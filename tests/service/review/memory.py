@@ -89,8 +89,14 @@ def search_ids(who: Who, **fields: Any) -> list[str]:
     return [h["record"]["id"] for h in search(who, **fields)["hits"]]
 
 
-def attach(who: Who, record_id: str, revision: int, vector: list[float]) -> Any:
-    body = _body(None, record_id=record_id, revision=revision, vector=vector)
+def attach(
+    who: Who,
+    record_id: str,
+    revision: int,
+    vector: list[float],
+    scope: dict[str, Any] | None = None,
+) -> Any:
+    body = _body(scope, record_id=record_id, revision=revision, vector=vector)
     return who.call(records.attach_embedding, EmbeddingRequest, body)
 
 
