@@ -1,24 +1,18 @@
 """Fixtures for the ingest judge: a scripted judge model, a live server wired to it,
-Contexts with the judge turned on, and direct access to the gates on a real database."""
+and Contexts with the judge turned on. Direct calls to the gates are in tests/service/judge."""
 
 from __future__ import annotations
 
-import asyncio
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import httpx
 import psycopg
 import pytest
 
-from memwarden.bootstrap import Services, build_services
-from memwarden.config import ContextConfig, apply_patch
 from memwarden.domain.grants import Caller
-from memwarden.domain.scope import Scope
-from memwarden.judge.interface import GateRequest
 from memwarden.settings import Settings
-from memwarden.store.db import Database
 from tests.support.live import LiveServer
 from tests.support.scripted_model import ScriptedModelServer, scripted_models
 
@@ -90,46 +84,4 @@ def client(live: LiveServer) -> Callable[[str], httpx.Client]:
         c.close()
 
 
-@pytest.fixture
-def gates(judge_settings: Settings) -> Callable[[Callable[[Services], Awaitable[T]]], T]:
-    """Run `fn(services)` on a fresh Services in its own event loop (direct gate calls)."""
-
-    def run(fn: Callable[[Services], Awaitable[T]]) -> T:
-        async def go() -> T:
-            db = Database(judge_settings.database_url or "", min_size=1, max_size=3)
-            svc = build_services(judge_settings, db=db)
-            await db.open()
-            try:
-                return await fn(svc)
-            finally:
-                await db.close()
-                await svc.models.aclose()
-
-        return asyncio.run(go())
-
-    return run
-
-
-def gate_request(
-    ctx: dict[str, Any],
-    text: str,
-    *,
-    config: dict[str, Any] | None = None,
-    source: str = "facts",
-    payload: dict[str, Any] | None = None,
-    scope: str = "project/p1",
-) -> GateRequest:
-    """What the write path hands the gate; `config` is the Context's configuration patch."""
-    cfg = apply_patch(apply_patch(ContextConfig(), {"judge": {"enabled": True}}), config or {})
-    return GateRequest(
-        context_id=uuid.UUID(ctx["id"]),
-        caller=ctx["caller"],
-        config=cfg,
-        source=source,  # type: ignore[arg-type]
-        scope=Scope(scope),
-        text=text,
-        retain_payload=payload,
-    )
-
-
-__all__ = ["JUDGE_MODEL", "gate_request"]
+__all__ = ["JUDGE_MODEL"]

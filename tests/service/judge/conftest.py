@@ -3,8 +3,8 @@ with the judge turned on."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import pytest
 
@@ -12,6 +12,7 @@ from tests.support.scripted_model import ScriptedModelServer, scripted_models
 from tests.support.services import ContextKey, ServiceHarness
 
 JUDGE_MODEL = "openai:judge-model"
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -31,3 +32,13 @@ def judged(judging: ServiceHarness) -> Callable[..., ContextKey]:
         return judging.make_context("judged", subject="alice", config=config)
 
     return make
+
+
+@pytest.fixture
+def gates(judging: ServiceHarness) -> Callable[[Callable[[Any], Awaitable[T]]], T]:
+    """gates(fn): run `fn(services)` on the judging Services' event loop (direct gate calls)."""
+
+    def run(fn: Callable[[Any], Awaitable[T]]) -> T:
+        return judging.run(fn(judging.services))
+
+    return run

@@ -8,7 +8,6 @@ import pytest
 
 from memwarden.errors import BudgetExhausted, JudgeDenied, JudgeRefused, JudgeUnavailable
 from memwarden.judge.interface import InputVerdict
-from tests.integration.judge.conftest import gate_request
 from tests.integration.judge.helpers import (
     CARD,
     PASS,
@@ -20,6 +19,7 @@ from tests.integration.judge.helpers import (
     usage_rows,
     verdict,
 )
+from tests.service.judge.gating import gate_request
 from tests.support.scripted_model import Reply
 
 
