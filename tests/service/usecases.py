@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from memwarden.errors import AppError
+from memwarden.judge import dry_run as dry_runs
 from memwarden.judge import holds
 from memwarden.judge.override import override
 from memwarden.judge.review import get_entry, list_entries
@@ -106,3 +107,10 @@ def decide_hold(
     """POST .../approve (approve=True) or .../reject's use case."""
     jid = uuid.UUID(judgement_id)
     return as_json(h.run(holds.decide(h.services, who.caller, who.id, jid, approve=approve)))
+
+
+def dry_run(h: ServiceHarness, who: ContextKey, addendum: str, **options: Any) -> dict[str, Any]:
+    """POST /judgements/dry-run's use case (options: verdict, judgement_ids, limit,
+    compare_current)."""
+    call = dry_runs.dry_run(h.services, who.caller, who.id, addendum=addendum, **options)
+    return as_json(h.run(call))
