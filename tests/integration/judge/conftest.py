@@ -3,22 +3,17 @@ and Contexts with the judge turned on. Direct calls to the gates are in tests/se
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx
-import psycopg
 import pytest
 
-from memwarden.domain.grants import Caller
-from memwarden.settings import Settings
 from tests.support.live import LiveServer
 from tests.support.scripted_model import ScriptedModelServer, scripted_models
 
 ALL_GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
 
-T = TypeVar("T")
 JUDGE_MODEL = "openai:judge-model"
 
 
@@ -26,11 +21,6 @@ JUDGE_MODEL = "openai:judge-model"
 def judge_models(scripted: ScriptedModelServer) -> dict[str, Any]:
     """Settings changes for a scripted judge model."""
     return scripted_models(scripted, model_judge=JUDGE_MODEL, model_timeout_s=2.0)
-
-
-@pytest.fixture
-def judge_settings(settings: Settings, judge_models: dict[str, Any]) -> Settings:
-    return settings.model_copy(update=judge_models)
 
 
 @pytest.fixture
@@ -51,23 +41,9 @@ def judged(admin: httpx.Client, live: LiveServer) -> Callable[..., dict[str, Any
         issued = admin.post(
             f"/api/v1/contexts/{cid}/keys", json={"subject": "alice", "grants": ALL_GRANTS}
         ).json()
-        caller = key_caller(live, issued["id"])
-        return {"id": cid, "key": issued["key"], "key_id": issued["id"], "caller": caller}
+        return {"id": cid, "key": issued["key"], "key_id": issued["id"]}
 
     return make
-
-
-def key_caller(live: LiveServer, key_id: str) -> Caller:
-    """The Caller a key authenticates as, read over HTTP-free SQL (for direct gate calls)."""
-    with psycopg.connect(live.services.db.url) as conn:
-        row = conn.execute(
-            "SELECT k.context_id, k.principal_id, p.subject FROM api_key k JOIN principal p"
-            " ON p.context_id = k.context_id AND p.id = k.principal_id WHERE k.id = %s",
-            (uuid.UUID(key_id),),
-        ).fetchone()
-    assert row is not None
-    grants = {g: ("",) for g in ALL_GRANTS}
-    return Caller(row[0], row[1], row[2], uuid.UUID(key_id), grants)
 
 
 @pytest.fixture
