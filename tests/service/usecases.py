@@ -18,6 +18,7 @@ from memwarden.judge import dry_run as dry_runs
 from memwarden.judge import holds
 from memwarden.judge.override import override
 from memwarden.judge.review import get_entry, list_entries
+from memwarden.pipeline.batch import write_batch
 from memwarden.pipeline.ingest import FactsInput, write_facts
 from memwarden.retrieval.profile import get_profile
 from memwarden.retrieval.query import QueryInput, run_query
@@ -114,3 +115,20 @@ def dry_run(h: ServiceHarness, who: ContextKey, addendum: str, **options: Any) -
     compare_current)."""
     call = dry_runs.dry_run(h.services, who.caller, who.id, addendum=addendum, **options)
     return as_json(h.run(call))
+
+
+def facts_batch(
+    h: ServiceHarness, ctx: ContextKey, items: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """POST /facts/batch's use case: each item's result or error, in order."""
+    inputs = [
+        FactsInput(
+            i["text"],
+            i.get("infer", "full"),
+            i.get("scope"),
+            i.get("visibility", "shared"),
+            uuid.UUID(i["session_id"]) if i.get("session_id") else None,
+        )
+        for i in items
+    ]
+    return as_json(h.run(write_batch(h.services, ctx.caller, ctx.id, inputs)))["extractions"]
