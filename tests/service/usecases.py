@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from memwarden.chat import reflect as reflections
+from memwarden.chat.reflect import ReflectInput
 from memwarden.errors import AppError
 from memwarden.judge import dry_run as dry_runs
 from memwarden.judge import holds
@@ -132,3 +134,8 @@ def facts_batch(
         for i in items
     ]
     return as_json(h.run(write_batch(h.services, ctx.caller, ctx.id, inputs)))["extractions"]
+
+
+def reflect(h: ServiceHarness, ctx: ContextKey, scope: list[str] | None = None) -> dict[str, Any]:
+    """POST /reflect's use case."""
+    return as_json(h.run(reflections.reflect(h.services, ctx.caller, ctx.id, ReflectInput(scope))))

@@ -7,9 +7,21 @@ from typing import Any
 
 import httpx
 
-from tests.support.replies import verdict
+from tests.support.replies import EMPTY_EXTRACTION, verdict
 
 PASS = verdict("pass")
+INSIGHT = {  # a reflection reply: one insight and one uncertainty
+    **EMPTY_EXTRACTION,
+    "attributes": [
+        {
+            "entity": "user",
+            "key": "favourite_cuisine",
+            "value": "Asian",
+            "memoryCategory": "knowledge",
+        }
+    ],
+    "uncertainties": [{"about": "user drink", "reason": "tea and coffee both claimed"}],
+}
 
 
 def chat(client: httpx.Client, cid: str, message: str, **body: Any) -> httpx.Response:
@@ -38,4 +50,4 @@ def events(resp: httpx.Response) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-__all__ = ["PASS", "verdict"]
+__all__ = ["INSIGHT", "PASS", "verdict"]
