@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 
 from memwarden.chat import reflect as reflections
+from memwarden.chat import service as chats
 from memwarden.chat.reflect import ReflectInput
+from memwarden.chat.service import ChatInput
 from memwarden.errors import AppError
 from memwarden.judge import dry_run as dry_runs
 from memwarden.judge import holds
@@ -139,3 +141,16 @@ def facts_batch(
 def reflect(h: ServiceHarness, ctx: ContextKey, scope: list[str] | None = None) -> dict[str, Any]:
     """POST /reflect's use case."""
     return as_json(h.run(reflections.reflect(h.services, ctx.caller, ctx.id, ReflectInput(scope))))
+
+
+def chat(
+    h: ServiceHarness,
+    ctx: ContextKey,
+    message: str,
+    *,
+    remember: bool = True,
+    visibility: str = "shared",
+) -> dict[str, Any]:
+    """POST /chat's use case: the answer."""
+    item = ChatInput(message, visibility=visibility, remember=remember)  # type: ignore[arg-type]
+    return as_json(h.run(chats.chat(h.services, ctx.caller, ctx.id, item)))

@@ -5,29 +5,10 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
-from tests.integration.chat.conftest import CHAT_MODEL
 from tests.integration.chat.helpers import INSIGHT
 from tests.service.review.memory import Who, create, decide
 from tests.service.usecases import facts, query, reflect, refused
-from tests.support.scripted_model import Reply, ScriptedModelServer, scripted_models
-from tests.support.services import ContextKey, ServiceHarness
-
-
-@pytest.fixture
-def chatting(services_with, scripted: ScriptedModelServer) -> ServiceHarness:
-    """Services whose chat (and judge) model is the scripted one."""
-    return services_with(
-        **scripted_models(
-            scripted, model_chat=f"openai:{CHAT_MODEL}", model_judge="openai:judge-model"
-        )
-    )
-
-
-@pytest.fixture
-def ctx(chatting: ServiceHarness) -> ContextKey:
-    return chatting.make_context(subject="alice")
+from tests.support.scripted_model import Reply
 
 
 def test_a_second_identical_reflection_adds_nothing(chatting, ctx, scripted, sql) -> None:
