@@ -53,6 +53,7 @@ def _said(item: Incoming) -> tuple[str, str, frozenset[str]] | None:
     for matching against a later correction's old value; a correction that ends the value
     states none. None for items that are not about an entity's key."""
     d = item.data
+    idents: set[str] | frozenset[str]
     if item.kind == "attribute":
         entity, key, idents = d["entity"], d["key"], {normalise_value(str(d["value"]))}
     elif item.kind == "relation":
@@ -100,12 +101,12 @@ def net_of_corrections(
         if stated is None or item.held or write_held or stated[:2] not in corrected:
             out.append((item, frozenset()))
             continue
-        slot, idents = frozenset(keep[stated[:2]]), stated[2]
-        if item.kind == "correction" and not idents:  # an ending correction
-            out.append((item, slot))
-        elif idents & slot:  # still stated once the write's corrections apply
-            out.append((item, slot if item.kind == "correction" else frozenset()))
+        kept, stated_idents = frozenset(keep[stated[:2]]), stated[2]
+        if item.kind == "correction" and not stated_idents:  # an ending correction
+            out.append((item, kept))
+        elif stated_idents & kept:  # still stated once the write's corrections apply
+            out.append((item, kept if item.kind == "correction" else frozenset()))
         elif item.kind == "correction" and item.data.get("oldValue") is not None:
             ended = Incoming(item.row_id, item.kind, {**item.data, "newValue": "none"})
-            out.append((ended, slot))
+            out.append((ended, kept))
     return out

@@ -8,8 +8,8 @@ import pytest
 
 from memwarden.errors import JudgeUnavailable
 from memwarden.gatekeeper import RowInput, RowVerdicts
-from tests.integration.judge.conftest import gate_request
 from tests.integration.judge.helpers import CARD, judgements, rows_reply, usage_rows
+from tests.service.judge.gating import gate_request
 from tests.support.scripted_model import Reply
 
 ROWS = [

@@ -1,14 +1,23 @@
-"""Reconciliation over HTTP: supersede with history, identical facts, corrections, dedupe."""
+"""Reconciliation through the facts use case: supersede with history, identical facts,
+corrections, dedupe."""
 
 from __future__ import annotations
 
-from tests.integration.write.helpers import attr, extraction, facts, person, written
+import pytest
+
+from tests.service.usecases import facts, profile
+from tests.support.replies import attr, extraction, person
+from tests.support.services import ContextKey, ServiceHarness
 
 
-def _say(server, ctx, scripted, reply):
+@pytest.fixture
+def ctx(modelled: ServiceHarness) -> ContextKey:
+    return modelled.make_context(subject="alice")
+
+
+def _say(h, ctx, scripted, reply):
     scripted.script("extraction", reply)
-    with server.client(ctx["key"]) as c:
-        return written(facts(c, ctx["id"], "a turn", scope=["org/acme"]))["extraction"]
+    return facts(h, ctx, "a turn", scope=["org/acme"])["extraction"]
 
 
 def test_a_new_value_supersedes_the_current_one_and_keeps_history(
@@ -36,11 +45,8 @@ def test_a_new_value_supersedes_the_current_one_and_keeps_history(
     assert [o for (o,) in ops] == ["create", "supersede"]
     feed = sql("SELECT entry_type FROM change_event WHERE record_id = %s ORDER BY seq", (old_id,))
     assert [e for (e,) in feed] == ["created", "superseded"]
-    with modelled.client(ctx["key"]) as c:
-        now = c.get(f"/api/v1/{ctx['id']}/profile", params={"entity": "Alice Chen"}).json()
-        hist = c.get(
-            f"/api/v1/{ctx['id']}/profile", params={"entity": "ALICE CHEN.", "history": "true"}
-        ).json()
+    now = profile(modelled, ctx, "Alice Chen")
+    hist = profile(modelled, ctx, "ALICE CHEN.", history=True)
     assert [a["content"]["value"] for a in now["attributes"]] == ["CEO"]
     assert [(h["content"]["value"], h["validTo"] is not None) for h in hist["history"]] == [
         ("CTO", True)
@@ -111,8 +117,7 @@ def test_a_different_scope_reconciles_separately(modelled, ctx, scripted, sql) -
     reply = extraction(entities=[person("Cy")], attributes=[attr("Cy", "role", "chef")])
     _say(modelled, ctx, scripted, reply)
     scripted.script("extraction", reply)
-    with modelled.client(ctx["key"]) as c:
-        other = written(facts(c, ctx["id"], "a turn", scope=["org/other"]))["extraction"]
+    other = facts(modelled, ctx, "a turn", scope=["org/other"])["extraction"]
     assert other["entities"][0]["isNew"] is True
     assert sql("SELECT count(*) FROM memory_record WHERE kind = 'entity'")[0][0] == 2
 

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 
 import pytest
 
-from memwarden.bootstrap import build_services
 from memwarden.errors import BudgetExhausted, JudgeDenied, JudgeRefused, JudgeUnavailable
 from memwarden.gatekeeper import InputVerdict
-from memwarden.store.db import Database
-from tests.integration.judge.conftest import gate_request
 from tests.integration.judge.helpers import (
     CARD,
     PASS,
@@ -23,6 +19,7 @@ from tests.integration.judge.helpers import (
     usage_rows,
     verdict,
 )
+from tests.service.judge.gating import gate_request
 from tests.support.scripted_model import Reply
 
 
@@ -291,25 +288,15 @@ def test_a_warn_is_recorded_but_never_retained_for_replay(gates, judged, scripte
 
 
 def test_content_past_eight_windows_is_a_judge_error_with_detectors_only(
-    settings, judged, scripted
+    services_with, judged, scripted
 ) -> None:
     """No judge model: the detectors see everything, but the spec's window limit still holds."""
     ctx = judged()
+    detectors_only = services_with()  # no MEMWARDEN_MODEL_JUDGE
 
     def judge(chars: int, config: dict) -> InputVerdict:
-        async def go() -> InputVerdict:
-            db = Database(settings.database_url or "", min_size=1, max_size=2)
-            svc = build_services(settings, db=db)  # no MEMWARDEN_MODEL_JUDGE: detectors only
-            await db.open()
-            try:
-                return await svc.gatekeeper.input_gate(
-                    gate_request(ctx, "a" * chars, config=config)
-                )
-            finally:
-                await db.close()
-                await svc.models.aclose()
-
-        return asyncio.run(go())
+        request = gate_request(ctx, "a" * chars, config=config)
+        return detectors_only.run(detectors_only.services.gatekeeper.input_gate(request))
 
     assert judge(16_000 * 8, {}).verdict == "pass"
     with pytest.raises(JudgeUnavailable):
