@@ -24,9 +24,10 @@ from memwarden.domain.reconcile_rules import Incoming, Plan
 from memwarden.embedding import Vector, embed_texts, embedder_name
 from memwarden.gatekeeper import GateRequest, InputVerdict, PendingJudgement, RowVerdicts
 from memwarden.pipeline import gating, reconcile
-from memwarden.pipeline.extraction import ExtractionDiff
+from memwarden.pipeline.extraction import ExtractionDiff, ExtractionReport
 from memwarden.pipeline.reconcile import WriteMeta
 from memwarden.services import Services
+from memwarden.store import extraction as extraction_store
 from memwarden.store.audit import audit
 from memwarden.store.db import Conn
 from memwarden.store.ingest import WriteScope
@@ -54,6 +55,9 @@ class Write:
     input: InputVerdict | None = None  # the input gate's, for sources that have one
     turn_id: uuid.UUID | None = None  # the review-log entries' link to their source
     document_id: uuid.UUID | None = None
+    # What extraction did (None when nothing was extracted): kept on the turn or document
+    # and added to the Context's per-day extraction counters, in the transaction.
+    extraction: ExtractionReport | None = None
 
     @property
     def pending(self) -> list[PendingJudgement]:
@@ -148,6 +152,7 @@ async def commit(
     meta = write.planned_as(write_hold, row_holds)
     if source_rows is not None:
         await source_rows(conn, write_hold, vectors)
+    await record_extraction(conn, services, write)
     where = write.where
     await reconcile.lock_scope(conn, where)
     known = await reconcile.load_known(conn, where, write.items, vectors)
@@ -169,3 +174,31 @@ async def commit(
         target_id=meta.source_ref,
     )
     return Written(plan, write_hold)
+
+
+async def record_extraction(conn: Conn, services: Services, write: Write) -> None:
+    """The item's failed windows (what a reprocess retries) and the Context's counters; the
+    process-wide counters too (GET /metrics)."""
+    report = write.extraction
+    if report is None:
+        return
+    kind: extraction_store.SourceKind = "document" if write.document_id else "turn"
+    item = write.document_id or write.turn_id
+    context_id = write.where.context_id
+    if item is not None:
+        failed = [f.as_json() for f in report.failed]
+        await extraction_store.set_outcome(conn, kind, context_id, item, report.windows, failed)
+    await extraction_store.book(
+        conn,
+        context_id,
+        kind,
+        windows_run=report.run,
+        windows_failed=len(report.failed),
+        dropped_chars=report.dropped_chars,
+        dropped_bytes=report.dropped_bytes,
+    )
+    count = services.write_counters
+    count["extraction_windows_run"] += report.run
+    count["extraction_windows_failed"] += len(report.failed)
+    count["extraction_dropped_chars"] += report.dropped_chars
+    count["extraction_dropped_bytes"] += report.dropped_bytes

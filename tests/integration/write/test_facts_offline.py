@@ -48,7 +48,9 @@ def test_binary_junk_is_400(alice, ctx, sql) -> None:
 
 def test_infer_none_stores_the_turn_and_chunk_without_extraction(alice, ctx, sql) -> None:
     out = written(facts(alice, ctx["id"], "I'm Alice, CTO at Acme.", infer="none"))
-    assert all(v == [] for k, v in out["extraction"].items() if k != "turnId")
+    lists = {k: v for k, v in out["extraction"].items() if k not in ("turnId", "chunkOnly")}
+    assert lists and all(v == [] for v in lists.values())
+    assert out["extraction"]["chunkOnly"] is False  # nothing was asked, nothing failed
     n = counts(sql)
     assert (n["turn"], n["chunk"], n["memory_record"]) == (1, 1, 0)
 
