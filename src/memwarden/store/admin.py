@@ -19,8 +19,8 @@ async def insert_context(conn: Conn, id: uuid.UUID, name: str, config: dict[str,
     return row
 
 
-async def list_contexts(conn: Conn, limit: int) -> list[dict]:
-    cur = await conn.execute(q("list_contexts"), {"limit": limit})
+async def list_contexts(conn: Conn, limit: int, after: uuid.UUID | None = None) -> list[dict]:
+    cur = await conn.execute(q("list_contexts"), {"limit": limit, "after": after})
     return await cur.fetchall()
 
 
@@ -90,8 +90,12 @@ async def insert_key(
     return row
 
 
-async def list_keys(conn: Conn, context_id: uuid.UUID) -> list[dict]:
-    cur = await conn.execute(q("list_keys"), {"context_id": context_id})
+async def list_keys(
+    conn: Conn, context_id: uuid.UUID, limit: int, after: uuid.UUID | None = None
+) -> list[dict]:
+    cur = await conn.execute(
+        q("list_keys"), {"context_id": context_id, "limit": limit, "after": after}
+    )
     return await cur.fetchall()
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import httpx
 import pytest
 
@@ -17,6 +19,7 @@ from tests.integration.review.helpers import (
     search_ids,
 )
 
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 BLOCKING_UPDATES = {
     "expired": "expires_at = now() - interval '1 minute'",
     "held": "serving = 'held'",
@@ -157,3 +160,18 @@ def test_a_deleted_record_is_gone_from_search_at_once(alice: httpx.Client) -> No
 )
 def test_malformed_searches_are_400(alice: httpx.Client, fields: dict) -> None:
     assert search(alice, **fields).status_code == 400
+
+
+def millis(iso: str) -> int:
+    return (datetime.fromisoformat(iso) - EPOCH) // timedelta(milliseconds=1)
+
+
+def test_a_record_carries_modified_at_millis_that_a_decision_advances(alice) -> None:
+    """Spec 3: "the record's modified_at_millis ... reflect the decision"."""
+    rid, rev = create(alice, "millis")
+    before = ok(read(alice, rid))["record"]
+    assert before["modified_at_millis"] == millis(before["modified_at"])
+    ok(decide(alice, rid, rev, disposition="approved"))
+    after = ok(read(alice, rid))["record"]
+    assert after["modified_at_millis"] == millis(after["modified_at"])
+    assert after["modified_at_millis"] > before["modified_at_millis"]

@@ -3,7 +3,12 @@ INSERT INTO context (id, name, config) VALUES (%(id)s, %(name)s, %(config)s)
 RETURNING id, name, config, created_at
 
 -- list_contexts --
-SELECT id, name, created_at FROM context ORDER BY created_at, id LIMIT %(limit)s
+-- Keyset page: rows after the cursor's (created_at, id); an unknown cursor gives none.
+SELECT id, name, created_at FROM context
+WHERE %(after)s::uuid IS NULL
+   OR (created_at, id) > (SELECT created_at, id FROM context WHERE id = %(after)s::uuid)
+ORDER BY created_at, id
+LIMIT %(limit)s
 
 -- get_context --
 SELECT id, name, config, config_version, created_at, updated_at FROM context WHERE id = %(id)s
@@ -47,7 +52,11 @@ SELECT k.id, p.subject, k.capabilities, k.scope_prefix, k.expires_at, k.revoked_
        k.last_used_at, k.created_at
 FROM api_key k JOIN principal p ON p.context_id = k.context_id AND p.id = k.principal_id
 WHERE k.context_id = %(context_id)s
+  AND (%(after)s::uuid IS NULL
+       OR (k.created_at, k.id) > (SELECT a.created_at, a.id FROM api_key a
+                                  WHERE a.context_id = %(context_id)s AND a.id = %(after)s::uuid))
 ORDER BY k.created_at, k.id
+LIMIT %(limit)s
 
 -- revoke_key --
 UPDATE api_key SET revoked_at = coalesce(revoked_at, now())
