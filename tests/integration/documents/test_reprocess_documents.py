@@ -65,6 +65,11 @@ def test_a_chunk_only_document_says_so_and_is_reprocessed_once(
         assert twice.status_code == 409
         assert twice.json()["error"]["code"] == "nothing_to_reprocess"
         profile = client.get(f"/api/v1/{ctx['id']}/profile", params={"entity": "Marguerite"})
+        usage = client.get(f"/api/v1/{ctx['id']}/usage").json()["extraction"]
+    # the upload's one failed window, then the reprocess's one retried window
+    assert usage["by_source"]["document"]["windows_run"] == 2
+    assert usage["by_source"]["document"]["windows_failed"] == 1
+    assert usage["dropped_bytes"] == 0
     assert profile.status_code == 200, profile.text
     assert len(scripted.requests_for("extraction")) == 2
 
