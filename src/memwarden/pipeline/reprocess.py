@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from memwarden import budget
-from memwarden.admin.access import require_context
+from memwarden.admin.access import require_capability
 from memwarden.admin.settings_service import read_config
 from memwarden.domain.grants import Caller
 from memwarden.domain.scope import Scope
@@ -35,9 +35,10 @@ from memwarden.usage import Bookings
 def check_item(
     caller: Caller, context_id: uuid.UUID, row: Mapping[str, Any] | None, *, held: bool = False
 ) -> Scope:
-    """404 for an item the caller cannot see (missing, deleted, another subject's private
-    one), 403 without memory_write over its scope, 409 while a hold awaits review."""
-    require_context(caller, context_id)
+    """403 without any memory_write grant, 404 for an item the caller cannot see (missing,
+    deleted, another subject's private one), 403 without memory_write over its scope, 409
+    while a hold awaits review."""
+    require_capability(caller, context_id, "memory_write")
     if caller.principal_id is None:
         raise Forbidden("reprocessing needs a Context key", code="context_key_required")
     if row is None or (row["visibility"] == "private" and row["owner_subject"] != caller.subject):

@@ -173,3 +173,65 @@ def test_reprocessed_rows_pass_the_row_gate(start_server, model_settings, ctx, s
     assert [a["value"] for a in body["extraction"]["attributes"]] == ["bees"]
     assert sql("SELECT verdict FROM judgement WHERE gate = 'row'") == [("warn",)]
     assert sql("SELECT count(*) FROM judgement WHERE gate = 'input'")[0][0] == 0
+
+
+def test_two_reprocesses_at_once_write_each_fact_once(modelled, ctx, scripted, sql) -> None:
+    """Both read the failed window before either commits (the model answers slowly), so
+    both extract it again: reconciliation under the scope lock makes the second a no-op."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    found = extraction(
+        entities=[person("Marguerite")], attributes=[attr("Marguerite", "hobby", "bees")]
+    )
+    scripted.script("extraction", Reply.text("not json"))
+    scripted.respond_with("extraction", Reply.json(found).after(1.0))
+    with modelled.client(ctx["key"]) as c:
+        turn = written(facts(c, ctx["id"], BEES))["turnId"]
+
+    def reprocess_once(_: int):
+        with modelled.client(ctx["key"]) as c:
+            return _reprocess(c, ctx["id"], turn)
+
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(reprocess_once, range(2)))
+    assert [a.status_code for a in answers] == [200, 200]
+    assert len(scripted.requests_for("extraction")) == 3
+    news = sorted([e["isNew"] for e in a.json()["extraction"]["entities"]] for a in answers)
+    assert news == [[False], [True]]
+    kinds = sql("SELECT kind, count(*) FROM memory_record GROUP BY kind ORDER BY kind")
+    assert kinds == [("attribute", 1), ("entity", 1)]
+    assert sql("SELECT extraction_failed FROM turn") == [([],)]
+
+
+class _DeniesAfterTheFirstInput(WarnAttributes):
+    """Passes the first input, denies every later one: the input gate must not run again."""
+
+    def __init__(self) -> None:
+        self.inputs = 0
+
+    async def input_gate(self, request):
+        from memwarden.errors import JudgeDenied
+        from memwarden.gatekeeper import InputVerdict
+
+        self.inputs += 1
+        if self.inputs > 1:
+            raise JudgeDenied()
+        return InputVerdict(verdict=None)
+
+
+def test_reprocessing_never_runs_the_input_gate_again(
+    start_server, model_settings, ctx, scripted, sql
+) -> None:
+    scripted.script(
+        "extraction",
+        Reply.text("not json"),
+        Reply.json(extraction(entities=[person("Marguerite")])),
+    )
+    gate = _DeniesAfterTheFirstInput()
+    server = start_server(model_settings, gatekeeper=gate)
+    with server.client(ctx["key"]) as c:
+        out = written(facts(c, ctx["id"], BEES))
+        resp = _reprocess(c, ctx["id"], out["turnId"])
+    assert resp.status_code == 200, resp.text
+    assert gate.inputs == 1
+    assert sql("SELECT count(*) FROM memory_record WHERE kind = 'entity'")[0][0] == 1
