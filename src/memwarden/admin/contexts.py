@@ -19,8 +19,8 @@ from memwarden.store.db import Database
 MAX_PAGE = 1000
 
 
-def _public(row: dict[str, Any]) -> dict[str, Any]:
-    return {"id": str(row["id"]), "name": row["name"], "created_at": row["created_at"].isoformat()}
+def _public(row: store.ContextRow | store.ContextSummary) -> dict[str, Any]:
+    return {"id": str(row.id), "name": row.name, "created_at": row.created_at.isoformat()}
 
 
 async def create_context(
@@ -37,16 +37,16 @@ async def create_context(
         row = await store.insert_context(conn, new_id(), name, dump_config(ContextConfig()))
         await audit(
             conn,
-            context_id=row["id"],
+            context_id=row.id,
             actor_subject=caller.subject,
             key_id=caller.key_id,
             action="context.create",
             target_kind="context",
-            target_id=row["id"],
+            target_id=row.id,
         )
         if owner is None:
             return _public(row)
-        key = await issue_key(conn, caller, row["id"], subject=owner, grants=list(CAPABILITIES))
+        key = await issue_key(conn, caller, row.id, subject=owner, grants=list(CAPABILITIES))
     return {**_public(row), "owner_key": key}
 
 
@@ -60,7 +60,7 @@ async def list_contexts(
     after = id_cursor(cursor)
     async with db.connection() as conn:
         rows = await store.list_contexts(conn, limit + 1, after)
-    page, next_cursor = split_page(rows, limit, lambda r: str(r["id"]))
+    page, next_cursor = split_page(rows, limit, lambda r: str(r.id))
     return {"contexts": [_public(r) for r in page], "next_cursor": next_cursor}
 
 

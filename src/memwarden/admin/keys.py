@@ -32,19 +32,19 @@ def _check_grants(grants: list[str]) -> list[str]:
     return sorted(set(grants))
 
 
-def _public(row: dict[str, Any]) -> dict[str, Any]:
+def _public(row: store.KeyRow) -> dict[str, Any]:
     def iso(value: datetime | None) -> str | None:
         return value.isoformat() if value else None
 
     return {
-        "id": str(row["id"]),
-        "subject": row["subject"],
-        "grants": list(row["capabilities"]),
-        "scope": row["scope_prefix"] or None,
-        "expires_at": iso(row["expires_at"]),
-        "revoked_at": iso(row.get("revoked_at")),
-        "last_used_at": iso(row.get("last_used_at")),
-        "created_at": iso(row["created_at"]),
+        "id": str(row.id),
+        "subject": row.subject,
+        "grants": list(row.capabilities),
+        "scope": row.scope_prefix or None,
+        "expires_at": iso(row.expires_at),
+        "revoked_at": iso(row.revoked_at),
+        "last_used_at": iso(row.last_used_at),
+        "created_at": iso(row.created_at),
     }
 
 
@@ -103,7 +103,7 @@ async def issue_key(
     principal_id = await store.upsert_principal(conn, context_id, new_id(), subject)
     for capability in capabilities:
         await store.add_grant(conn, context_id, principal_id, capability, prefix)
-    row = await store.insert_key(
+    created_at = await store.insert_key(
         conn,
         context_id=context_id,
         id=key_id,
@@ -123,14 +123,16 @@ async def issue_key(
         target_id=key_id,
     )
     public = _public(
-        {
-            "id": key_id,
-            "subject": subject,
-            "capabilities": capabilities,
-            "scope_prefix": prefix,
-            "expires_at": expires_at,
-            "created_at": row["created_at"],
-        }
+        store.KeyRow(
+            id=key_id,
+            subject=subject,
+            capabilities=capabilities,
+            scope_prefix=prefix,
+            expires_at=expires_at,
+            revoked_at=None,
+            last_used_at=None,
+            created_at=created_at,
+        )
     )
     return {**public, "context_id": str(context_id), "key": format_key(key_id, secret)}
 
@@ -150,7 +152,7 @@ async def list_keys(
     after = id_cursor(cursor)
     async with db.connection() as conn:
         rows = await store.list_keys(conn, context_id, limit + 1, after)
-    page, next_cursor = split_page(rows, limit, lambda r: str(r["id"]))
+    page, next_cursor = split_page(rows, limit, lambda r: str(r.id))
     return {"keys": [_public(r) for r in page], "next_cursor": next_cursor}
 
 
@@ -160,8 +162,8 @@ async def revoke_key(
     """Takes effect at once: every request authenticates against the row."""
     require_manage(caller, context_id)
     async with db.transaction() as conn:
-        row = await store.revoke_key(conn, context_id, key_id)
-        if row is None:
+        revoked_at = await store.revoke_key(conn, context_id, key_id)
+        if revoked_at is None:
             raise NotFound("key not found")
         await audit(
             conn,
@@ -172,4 +174,4 @@ async def revoke_key(
             target_kind="api_key",
             target_id=key_id,
         )
-    return {"id": str(key_id), "revoked_at": row["revoked_at"].isoformat()}
+    return {"id": str(key_id), "revoked_at": revoked_at.isoformat()}

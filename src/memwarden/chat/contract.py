@@ -4,12 +4,12 @@ tool). Every interface validates with these, so a limit is written once."""
 from __future__ import annotations
 
 import uuid
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from memwarden.chat.reflect import ReflectInput
 from memwarden.chat.service import ChatInput
+from memwarden.domain.scope import Visibility
 
 MAX_MESSAGE_CHARS = 16_000  # one judge window: a chat message is a question, not a document
 
@@ -20,7 +20,7 @@ class ChatBody(BaseModel):
     message: str = Field(max_length=MAX_MESSAGE_CHARS)
     session_id: uuid.UUID | None = Field(default=None, alias="sessionId")
     scope: list[str] | None = Field(default=None, max_length=16)
-    visibility: Literal["shared", "private"] = "shared"
+    visibility: Visibility = "shared"
     remember: bool = True
     limit: int = Field(default=8, ge=1, le=50)
 

@@ -8,8 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-# What a reviewer may record: a deny is the judge's alone and never overridden into.
-ReviewerVerdict = Literal["pass", "warn", "fail"]
+from memwarden.domain.verdicts import ReviewerVerdict
+
 Stage = Literal["input", "row"]
 
 

@@ -41,10 +41,10 @@ async def decide(
         row = await store.lock_judgement(conn, context_id, judgement_id)
         if row is None:
             raise NotFound("judgement not found")
-        if not row["held"]:
+        if not row.held:
             raise Conflict("this judgement holds nothing", code="not_held")
-        if row["hold_decision"] is not None:
-            raise Conflict(f"this hold was already {row['hold_decision']}", code="already_decided")
+        if row.hold_decision is not None:
+            raise Conflict(f"this hold was already {row.hold_decision}", code="already_decided")
         await store.decide_hold(conn, context_id, judgement_id, decision)
         turns, chunks, records = await store.move_held(
             conn, context_id, judgement_id, release=approve
@@ -62,7 +62,7 @@ async def decide(
         updated = await store.get_judgement(conn, context_id, judgement_id)
     assert updated is not None
     if approve and records:
-        await _embed(services, context_id, [r["id"] for r in records])
+        await _embed(services, context_id, [r.id for r in records])
     return {
         "judgement": render(updated),
         "changed": {"facts": len(records), "chunks": chunks, "turns": turns},
@@ -70,25 +70,29 @@ async def decide(
 
 
 async def _revise(
-    conn: Conn, caller: Caller, context_id: uuid.UUID, records: list[dict], approve: bool
+    conn: Conn,
+    caller: Caller,
+    context_id: uuid.UUID,
+    records: list[store.MovedRecord],
+    approve: bool,
 ) -> None:
     """Each record's new revision gets its history row and a change-feed entry."""
     for record in records:
         await memory_store.insert_revision(
             conn,
             context_id=context_id,
-            record_id=record["id"],
-            revision=record["revision"],
+            record_id=record.id,
+            revision=record.revision,
             op="release" if approve else "delete",
-            content=record["content"],
+            content=record.content,
             actor_subject=caller.subject,
         )
         await change(
             conn,
             context_id=context_id,
-            record_id=record["id"],
-            revision=record["revision"],
-            kind=record["kind"],
+            record_id=record.id,
+            revision=record.revision,
+            kind=record.kind,
             entry_type="released" if approve else "deleted",
         )
 

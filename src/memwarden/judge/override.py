@@ -72,16 +72,16 @@ async def override(
 
 
 async def _replay(
-    services: Services, conn: Conn, context_id: uuid.UUID, row: dict[str, Any]
+    services: Services, conn: Conn, context_id: uuid.UUID, row: store.Judgement
 ) -> tuple[ReplayState, dict[str, Any] | None]:
-    if row["gate"] != "input" or not is_replayable_source(row["source"]):
+    if row.gate != "input" or not is_replayable_source(row.source):
         return "not_replayable", None
-    kept = await store.lock_retained(conn, context_id, row["id"])
+    kept = await store.lock_retained(conn, context_id, row.id)
     if kept is None:
         return "not_retained", None
-    original = await original_caller(conn, context_id, kept["principal_id"], kept["key_id"])
-    written = await ingest_retained(services, original, context_id, kept["route"], kept["payload"])
-    await store.consume_retained(conn, context_id, row["id"])
+    original = await original_caller(conn, context_id, kept.principal_id, kept.key_id)
+    written = await ingest_retained(services, original, context_id, kept.route, kept.payload)
+    await store.consume_retained(conn, context_id, row.id)
     return "ingested", written
 
 
@@ -90,8 +90,8 @@ async def original_caller(
 ) -> Caller:
     """The principal's current grants narrowed by the original key (none if it is gone)."""
     found = await admin_store.key_grants(conn, context_id, key_id)
-    if found is None or found["revoked_at"] is not None:
-        return Caller(context_id, principal_id, found["subject"] if found else "", key_id, {})
-    pairs = [tuple(g.split("|", 1)) for g in found["principal_grants"]]
-    grants = effective_grants(pairs, found["capabilities"], found["scope_prefix"])  # type: ignore[arg-type]
-    return Caller(context_id, principal_id, found["subject"], key_id, grants)
+    if found is None or found.revoked_at is not None:
+        return Caller(context_id, principal_id, found.subject if found else "", key_id, {})
+    pairs = [tuple(g.split("|", 1)) for g in found.principal_grants]
+    grants = effective_grants(pairs, found.capabilities, found.scope_prefix)  # type: ignore[arg-type]
+    return Caller(context_id, principal_id, found.subject, key_id, grants)

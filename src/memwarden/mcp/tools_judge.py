@@ -13,16 +13,16 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
+from memwarden.domain.verdicts import ReviewerVerdict
 from memwarden.judge import dry_run as dry_runs
 from memwarden.judge import holds, override, review
-from memwarden.judge.contract import DryRunBody, OverrideBody, ReviewerVerdict, Stage
+from memwarden.judge.contract import DryRunBody, OverrideBody, Stage
 from memwarden.mcp.auth import Runtime
 from memwarden.mcp.fields import default, rules
 
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
-Verdict = ReviewerVerdict  # what a reviewer may record (a deny never is)
 Addendum = Annotated[str, rules(DryRunBody, "addendum")]
 DryIds = Annotated[list[uuid.UUID] | None, rules(DryRunBody, "judgement_ids")]
 DryLimit = Annotated[int, rules(DryRunBody, "limit")]
@@ -33,7 +33,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
     @server.tool(annotations=READ)
     async def judgements_list(
         ctx: Context,
-        verdict: Verdict | None = None,
+        verdict: ReviewerVerdict | None = None,
         stage: Stage | None = None,
         held: bool | None = None,
         limit: PageLimit = 20,
@@ -61,7 +61,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
     @server.tool(annotations=WRITE)
     async def judgement_override(
         judgement_id: uuid.UUID,
-        verdict: Verdict,
+        verdict: ReviewerVerdict,
         ctx: Context,
         replay: bool = False,
     ) -> dict[str, Any]:
@@ -88,7 +88,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
     async def judgements_dry_run(
         addendum: Addendum,
         ctx: Context,
-        verdict: Verdict | None = None,
+        verdict: ReviewerVerdict | None = None,
         judgementIds: DryIds = None,
         limit: DryLimit = default(DryRunBody, "limit"),
         compareCurrent: bool = False,

@@ -15,6 +15,7 @@ from mcp.types import ToolAnnotations
 from memwarden.chat.contract import ChatBody
 from memwarden.chat.service import chat as chat_use_case
 from memwarden.documents.reprocess import reprocess_document
+from memwarden.domain.scope import Visibility
 from memwarden.mcp.auth import Runtime
 from memwarden.mcp.fields import default, rules
 from memwarden.pipeline.contract import FactsBody
@@ -30,7 +31,6 @@ WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world
 
 WriteScope = Annotated[list[str] | None, rules(FactsBody, "scope")]
 Infer = Literal["full", "none"]
-Visibility = Literal["shared", "private"]
 QueryText = Annotated[str, rules(QueryBody, "query")]
 Limit = Annotated[int, rules(QueryBody, "limit")]
 Categories = Annotated[list[Category] | None, rules(QueryBody, "categories")]

@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memwarden.domain.scope import Visibility
 from memwarden.pipeline.batch import MAX_BATCH
 from memwarden.pipeline.ingest import FactsInput
 
@@ -20,7 +21,7 @@ class FactsBody(BaseModel):
     text: str
     infer: Literal["full", "none"] = "full"
     scope: list[str] | None = Field(default=None, max_length=16)
-    visibility: Literal["shared", "private"] = "shared"
+    visibility: Visibility = "shared"
     session_id: uuid.UUID | None = Field(default=None, alias="sessionId")
 
     def to_input(self) -> FactsInput:

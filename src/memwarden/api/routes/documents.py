@@ -4,7 +4,7 @@ delete."""
 from __future__ import annotations
 
 import uuid
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Depends, File, Form, Query, UploadFile
 from fastapi.responses import JSONResponse
@@ -13,6 +13,7 @@ from memwarden.api.deps import caller, services
 from memwarden.documents import service
 from memwarden.documents.reprocess import reprocess_document
 from memwarden.domain.grants import Caller
+from memwarden.domain.scope import Visibility
 from memwarden.services import Services
 
 router = APIRouter(prefix="/api/v1/{context_id}/documents", tags=["documents"])
@@ -23,7 +24,7 @@ async def upload(
     context_id: uuid.UUID,
     file: UploadFile = File(...),
     scope: str | None = Form(None, max_length=512),
-    visibility: Literal["shared", "private"] = Form("shared"),
+    visibility: Visibility = Form("shared"),
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
 ) -> JSONResponse:

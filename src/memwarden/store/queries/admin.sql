@@ -1,6 +1,6 @@
 -- insert_context --
 INSERT INTO context (id, name, config) VALUES (%(id)s, %(name)s, %(config)s)
-RETURNING id, name, config, created_at
+RETURNING id, name, config, config_version, created_at, updated_at
 
 -- list_contexts --
 -- Keyset page: rows after the cursor's (created_at, id); an unknown cursor gives none.
@@ -14,7 +14,8 @@ LIMIT %(limit)s
 SELECT id, name, config, config_version, created_at, updated_at FROM context WHERE id = %(id)s
 
 -- get_context_for_update --
-SELECT id, name, config, config_version FROM context WHERE id = %(id)s FOR UPDATE
+SELECT id, name, config, config_version, created_at, updated_at FROM context WHERE id = %(id)s
+FOR UPDATE
 
 -- update_context_config --
 UPDATE context SET config = %(config)s, config_version = config_version + 1, updated_at = now()
@@ -30,15 +31,6 @@ RETURNING id
 INSERT INTO principal_grant (context_id, principal_id, capability, scope_prefix)
 VALUES (%(context_id)s, %(principal_id)s, %(capability)s, %(scope_prefix)s)
 ON CONFLICT DO NOTHING
-
--- list_principal_grants --
-SELECT capability, scope_prefix FROM principal_grant
-WHERE context_id = %(context_id)s AND principal_id = %(principal_id)s
-
--- delete_principal_grant --
-DELETE FROM principal_grant
-WHERE context_id = %(context_id)s AND principal_id = %(principal_id)s
-  AND capability = %(capability)s AND scope_prefix = %(scope_prefix)s
 
 -- insert_key --
 INSERT INTO api_key (context_id, id, principal_id, secret_hash, capabilities, scope_prefix,
