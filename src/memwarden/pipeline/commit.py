@@ -1,14 +1,16 @@
 """The reconciled write: the one sequence every source of facts ends in.
 
-Turns (/facts, /facts/batch, chat with remember, replays), documents and reflections each
+Turns (/facts, /facts/batch, chat with remember, replays), documents, reprocesses of either
+and reflections each
 extract their own rows, pass them through `gate_rows`, then hand a `Write` to `run`, which
 runs two steps, one before and one inside the transaction:
 
 1. `embed_draft` (no transaction open): the source's own texts (chunks), entity names and
    the texts of a draft plan, embedded in one call, so a transaction rarely waits on a model.
 2. `commit` (in the caller's transaction): record the review-log entries, store the source's
-   own rows, lock the scope, load what is known, plan, embed the few texts the draft did not
-   foresee, write the plan, book usage, audit.
+   own rows, record what extraction did (the item's failed windows, the extraction counters),
+   lock the scope, load what is known, plan, embed the few texts the draft did not foresee,
+   write the plan, book usage, audit.
 
 A change to locking, embedding or usage booking is an edit here and nowhere else.
 """
