@@ -1,9 +1,8 @@
 """The reconciled write: the one sequence every source of facts ends in.
 
 Turns (/facts, /facts/batch, chat with remember, replays), documents, reprocesses of either
-and reflections each
-extract their own rows, pass them through `gate_rows`, then hand a `Write` to `run`, which
-runs two steps, one before and one inside the transaction:
+and reflections each extract their own rows, pass them through `gate_rows`, then hand a
+`Write` to `run`, which runs two steps, one before and one inside the transaction:
 
 1. `embed_draft` (no transaction open): the source's own texts (chunks), entity names and
    the texts of a draft plan, embedded in one call, so a transaction rarely waits on a model.
