@@ -19,6 +19,7 @@ from typing import Any
 from memwarden import budget
 from memwarden.admin.access import require_capability
 from memwarden.admin.settings_service import read_config
+from memwarden.config import ContextConfig
 from memwarden.domain.grants import Caller
 from memwarden.domain.scope import Scope
 from memwarden.errors import Conflict, Forbidden, NotFound
@@ -68,7 +69,12 @@ def retried(
 
 
 def request_for(
-    caller: Caller, context_id: uuid.UUID, config: Any, source: Source, scope: Scope, text: str
+    caller: Caller,
+    context_id: uuid.UUID,
+    config: ContextConfig,
+    source: Source,
+    scope: Scope,
+    text: str,
 ) -> GateRequest:
     """The row gate's request; nothing is retained for replay (the item is stored)."""
     return GateRequest(context_id, caller, config, source, scope, text)
