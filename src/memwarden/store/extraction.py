@@ -25,8 +25,9 @@ async def set_outcome(
     failed: Sequence[dict[str, int]],
 ) -> None:
     """The item's window count and the windows that still need extracting."""
+    block = "extraction_set_turn" if kind == "turn" else "extraction_set_document"
     await conn.execute(
-        q(f"extraction_set_{kind}"),
+        q(block),
         {"context_id": context_id, "id": id, "windows": windows, "failed": Jsonb(list(failed))},
     )
 
