@@ -25,9 +25,9 @@ async def set_outcome(
     failed: Sequence[dict[str, int]],
 ) -> None:
     """The item's window count and the windows that still need extracting."""
-    block = "extraction_set_turn" if kind == "turn" else "extraction_set_document"
+    name = "extraction_set_turn" if kind == "turn" else "extraction_set_document"
     await conn.execute(
-        q(block),
+        q(name),
         {"context_id": context_id, "id": id, "windows": windows, "failed": Jsonb(list(failed))},
     )
 
