@@ -3,7 +3,7 @@ only its failed windows, from the stored text, row-gated and reconciled like a n
 
 from __future__ import annotations
 
-from tests.integration.write.gatekeepers import HoldEverything, WarnAttributes
+from tests.service.write.gatekeepers import HoldEverything, WarnAttributes
 from tests.integration.write.helpers import attr, counts, extraction, facts, person, written
 from tests.support.scripted_model import Reply
 
