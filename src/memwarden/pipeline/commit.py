@@ -37,6 +37,8 @@ from memwarden.usage import Bookings
 SourceRows = Callable[[Conn, uuid.UUID | None, Mapping[str, Vector]], Awaitable[None]]
 # What a source does after the plan is written and usage booked, before the audit entry.
 Finish = Callable[[Conn], Awaitable[None]]
+# The key of the input gate's warning among the row gate's (row ids are `e0`, `a1`, ...).
+INPUT_WARNING = "input"
 
 
 @dataclass
@@ -66,11 +68,17 @@ class Write:
         write_hold: uuid.UUID | None = None,
         row_holds: Mapping[str, uuid.UUID] | None = None,
     ) -> WriteMeta:
-        """The meta the plan is made with: the row gate's warnings, and the holds once the
-        review-log entries that hold are recorded."""
+        """The meta the plan is made with: the gates' warnings, and the holds once the
+        review-log entries that hold are recorded.
+
+        An input-gate warn joins the row gate's under `INPUT_WARNING` (never a row id), so
+        the one uncertainty the plan writes for a warned write names its codes too."""
+        warned = dict(self.verdicts.warned)
+        if self.input is not None and self.input.verdict == "warn":
+            warned[INPUT_WARNING] = self.input.reasons
         return dataclasses.replace(
             self.meta,
-            warned=dict(self.verdicts.warned),
+            warned=warned,
             write_hold=write_hold,
             row_holds=dict(row_holds or {}),
         )

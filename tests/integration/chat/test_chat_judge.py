@@ -63,3 +63,19 @@ def test_a_message_not_remembered_is_judged_and_logged_but_stores_no_turn(
     assert out["turnId"] is None and out["sessionId"] is None
     assert sql("SELECT count(*) FROM turn")[0][0] == 0
     assert sql("SELECT source, verdict, turn_id FROM judgement") == [("chat", "pass", None)]
+
+
+def test_a_remembered_chat_warning_stores_one_uncertainty_with_the_codes(
+    alice, ctx, scripted, configure
+) -> None:
+    configure(ctx, JUDGE)
+    scripted.respond_with("judge", verdict("warn", "personal_data"))
+    scripted.respond_with("chat", Reply.text("Noted."))
+    message = "My neighbour is Bob Smith. Who is he?"
+    out = answered(chat(alice, ctx["id"], message, visibility="private"))
+    state = alice.get(f"/api/v1/{ctx['id']}/state").json()
+    (note,) = [u for u in state["uncertainties"] if "judgeReasons" in u["content"]]
+    assert note["content"]["judgeReasons"] == ["personal_data"]
+    assert note["source"] == {"kind": "turn", "ref": out["turnId"]}
+    assert note["scope"]["visibility"] == "private"
+    assert "Bob" not in str(note)
