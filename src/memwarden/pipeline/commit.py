@@ -6,7 +6,8 @@ runs two steps, one before and one inside the transaction:
 
 1. `embed_draft` (no transaction open): the source's own texts (chunks), entity names and
    the texts of a draft plan, embedded in one call, so a transaction rarely waits on a model.
-2. `commit` (in the caller's transaction): record the review-log entries, store the source's
+2. `commit` (in the caller's transaction, which `run` opens, or a caller that must commit
+   the write with changes of its own opens): record the review-log entries, store the source's
    own rows, lock the scope, load what is known, plan, embed the few texts the draft did not
    foresee, write the plan, book usage, audit.
 
@@ -110,10 +111,17 @@ async def run(
     finish: Finish | None = None,
 ) -> Written:
     """Both steps: `texts` and the draft embedded first, then `commit` in one transaction."""
-    draft = write.planned_as()
-    vectors = await embed_draft(services, write.where, write.items, draft, write.sink, texts)
+    vectors = await draft(services, write, texts)
     async with services.db.transaction() as conn:
         return await commit(conn, services, write, vectors, source_rows=source_rows, finish=finish)
+
+
+async def draft(services: Services, write: Write, texts: Sequence[str] = ()) -> dict[str, Vector]:
+    """Step 1 alone, for a caller that commits the write in a transaction of its own
+    (a replay commits it with the override that consumes the kept request)."""
+    return await embed_draft(
+        services, write.where, write.items, write.planned_as(), write.sink, texts
+    )
 
 
 async def embed_draft(

@@ -103,6 +103,12 @@ async def lock_retained(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> Row
     return await cur.fetchone()
 
 
+async def peek_retained(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> Row | None:
+    """The kept request if it can still be replayed, without locking it."""
+    cur = await conn.execute(q("peek_retained_input"), {"context_id": context_id, "id": id})
+    return await cur.fetchone()
+
+
 async def consume_retained(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> bool:
     cur = await conn.execute(q("consume_retained_input"), {"context_id": context_id, "id": id})
     return cur.rowcount == 1

@@ -51,6 +51,12 @@ WHERE context_id = %(context_id)s AND judgement_id = %(id)s
   AND consumed_at IS NULL AND (expires_at IS NULL OR expires_at > now())
 FOR UPDATE
 
+-- peek_retained_input --
+-- What a replay prepares before its transaction; lock_retained_input decides in it.
+SELECT * FROM retained_input
+WHERE context_id = %(context_id)s AND judgement_id = %(id)s
+  AND consumed_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+
 -- consume_retained_input --
 UPDATE retained_input SET consumed_at = now()
 WHERE context_id = %(context_id)s AND judgement_id = %(id)s AND consumed_at IS NULL
