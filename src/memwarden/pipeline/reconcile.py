@@ -174,7 +174,8 @@ async def write_plan(
                 "actor_subject": meta.author,
             }
         )
-        vector = vectors.get(r.embed_text)
+        # A held record gets no vector (vector search finds it only once approved).
+        vector = None if r.held else vectors.get(r.embed_text)
         if vector is not None:
             embeddings.append(
                 {
@@ -218,7 +219,8 @@ async def write_plan(
 
 
 def plan_texts(p: Plan) -> list[str]:
-    return [r.embed_text for r in p.records]
+    """The texts the plan's records are embedded by: held ones wait for their approval."""
+    return [r.embed_text for r in p.records if not r.held]
 
 
 async def lock_scope(conn: Conn, where: WriteScope) -> None:

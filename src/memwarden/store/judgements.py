@@ -123,16 +123,32 @@ async def decide_hold(
     return await cur.fetchone()
 
 
-async def move_held(
-    conn: Conn, context_id: uuid.UUID, id: uuid.UUID, *, release: bool
+async def held_records(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> list[Row]:
+    cur = await conn.execute(q("held_records"), {"context_id": context_id, "id": id})
+    return await cur.fetchall()
+
+
+async def release_held(
+    conn: Conn, context_id: uuid.UUID, id: uuid.UUID
 ) -> tuple[int, int, list[Row]]:
-    """Release (held -> live) or reject (held -> deleted): turns, chunks, then records."""
-    prefix = "release_held" if release else "reject_held"
+    """Held -> live: turns, chunks, then records (each at a new revision, without a vector)."""
     params = {"context_id": context_id, "id": id}
-    turns = (await conn.execute(q(f"{prefix}_turns"), params)).rowcount
-    chunks = (await conn.execute(q(f"{prefix}_chunks"), params)).rowcount
-    cur = await conn.execute(q(f"{prefix}_records"), params)
+    turns = (await conn.execute(q("release_held_turns"), params)).rowcount
+    chunks = (await conn.execute(q("release_held_chunks"), params)).rowcount
+    cur = await conn.execute(q("release_held_records"), params)
     return turns, chunks, await cur.fetchall()
+
+
+async def remove_held(
+    conn: Conn, context_id: uuid.UUID, id: uuid.UUID
+) -> tuple[int, int, list[Row]]:
+    """A rejected hold's records (with revisions and vectors), chunks and turns, deleted."""
+    params = {"context_id": context_id, "id": id}
+    cur = await conn.execute(q("remove_held_records"), params)
+    records = await cur.fetchall()
+    chunks = (await conn.execute(q("remove_held_chunks"), params)).rowcount
+    turns = (await conn.execute(q("remove_held_turns"), params)).rowcount
+    return turns, chunks, records
 
 
 async def judgements_by_ids(conn: Conn, context_id: uuid.UUID, ids: list[uuid.UUID]) -> list[Row]:

@@ -29,14 +29,14 @@ def refused_and_kept(judged, client, scripted):
     scripted.respond_with(
         "row_judge", lambda r: rows_reply({i["id"]: "pass" for i in json.loads(r.user)})
     )
-    return c, f"/api/v1/{ctx['id']}/judgements/{entry['id']}"
+    return ctx, c, f"/api/v1/{ctx['id']}/judgements/{entry['id']}"
 
 
 @pytest.mark.parametrize("step", sorted(FAILURES))
 def test_a_failure_after_the_ingest_undoes_it_and_the_request_stays_replayable(
     judged, client, scripted, sql, step
 ) -> None:
-    c, url = refused_and_kept(judged, client, scripted)
+    ctx, c, url = refused_and_kept(judged, client, scripted)
     table = FAILURES[step]
     sql(
         "CREATE FUNCTION fail_step() RETURNS trigger LANGUAGE plpgsql AS"
@@ -53,6 +53,7 @@ def test_a_failure_after_the_ingest_undoes_it_and_the_request_stays_replayable(
     assert sql("SELECT consumed_at IS NULL FROM retained_input") == [(True,)]
     assert sql("SELECT override_verdict FROM judgement") == [(None,)]
     sql(f"DROP TRIGGER fail_step ON {table}")
+    c = client(ctx["key"])  # a fresh connection: the server may close the one that got 500
     again = c.post(f"{url}/override", json={"verdict": "pass", "replay": True})
     assert again.status_code == 200, again.text
     assert again.json()["replay"] == "ingested"

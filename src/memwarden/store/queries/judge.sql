@@ -66,6 +66,11 @@ UPDATE judgement SET hold_decision = %(decision)s, hold_decided_at = now()
 WHERE context_id = %(context_id)s AND id = %(id)s AND held AND hold_decision IS NULL
 RETURNING *
 
+-- held_records --
+-- What an approval embeds before its transaction (a held record has no vector).
+SELECT id, kind, content, body FROM memory_record
+WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
+
 -- release_held_turns --
 UPDATE turn SET serving = 'live'
 WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
@@ -80,22 +85,21 @@ UPDATE memory_record
 SET serving = 'live', revision = revision + 1, embedding = NULL, embedding_revision = NULL,
     modified_at = now()
 WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
-RETURNING id, kind, revision, content
+RETURNING id, kind, revision, content, body
 
--- reject_held_turns --
-UPDATE turn SET serving = 'deleted'
+-- remove_held_turns --
+DELETE FROM turn
 WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
 
--- reject_held_chunks --
-UPDATE chunk SET serving = 'deleted'
+-- remove_held_chunks --
+DELETE FROM chunk
 WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
 
--- reject_held_records --
-UPDATE memory_record
-SET serving = 'deleted', deleted_at = now(), revision = revision + 1, embedding = NULL,
-    embedding_revision = NULL, modified_at = now()
+-- remove_held_records --
+-- Their revisions and vectors go with them (ON DELETE CASCADE).
+DELETE FROM memory_record
 WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
-RETURNING id, kind, revision, content
+RETURNING id, kind, revision, content, body
 
 -- judgements_by_ids --
 SELECT * FROM judgement WHERE context_id = %(context_id)s AND id = ANY(%(ids)s::uuid[])
