@@ -1,4 +1,5 @@
-"""Shared fixtures: a real PostgreSQL per session, a database per test, a live HTTP server."""
+"""Shared fixtures: a real PostgreSQL per session, a database per test, and on it either
+Services to call use cases directly (the service tier) or a live HTTP server (acceptance)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from memwarden.settings import Settings
 from tests.support.live import LiveServer
 from tests.support.pg import PgCluster
 from tests.support.scripted_model import RecordingSink, ScriptedModelServer
+from tests.support.services import ServiceHarness
 
 ADMIN_TOKEN = "test-admin-token-0123456789"
 ALL_GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
@@ -61,10 +63,45 @@ def settings(db_url: str, tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def live(settings: Settings) -> Iterator[LiveServer]:
-    server = LiveServer(settings).start()
-    yield server
-    server.stop()
+def live_with(settings: Settings) -> Iterator[Callable[..., LiveServer]]:
+    """live_with(run_worker=False, gatekeeper=None, **changes): a started server on the
+    test's database with those settings changed; every one is stopped after the test."""
+    started: list[LiveServer] = []
+
+    def start(*, run_worker: bool = False, gatekeeper: Any = None, **changes: Any) -> LiveServer:
+        server = LiveServer(settings.model_copy(update=changes), run_worker=run_worker)
+        if gatekeeper is not None:
+            server.services.gatekeeper = gatekeeper
+        started.append(server)
+        return server.start()
+
+    yield start
+    for server in reversed(started):
+        server.stop()
+
+
+@pytest.fixture
+def live(live_with: Callable[..., LiveServer]) -> LiveServer:
+    """The server most acceptance tests use: the offline defaults."""
+    return live_with()
+
+
+@pytest.fixture
+def services_with(settings: Settings) -> Iterator[Callable[..., ServiceHarness]]:
+    """services_with(**changes): Services on the test's database with those settings
+    changed, and an event loop to call use cases in (tests/support/services.py)."""
+    built: list[ServiceHarness] = []
+
+    def build(*, gatekeeper: Any = None, **changes: Any) -> ServiceHarness:
+        harness = ServiceHarness(settings.model_copy(update=changes))
+        if gatekeeper is not None:
+            harness.services.gatekeeper = gatekeeper
+        built.append(harness)
+        return harness
+
+    yield build
+    for harness in reversed(built):
+        harness.close()
 
 
 @pytest.fixture

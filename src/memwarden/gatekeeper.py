@@ -26,9 +26,11 @@ from typing import Any, Literal, Protocol
 from memwarden.config import ContextConfig
 from memwarden.domain.grants import Caller
 from memwarden.domain.scope import Scope
+from memwarden.domain.verdicts import REASON_CODES as REASON_CODES
+from memwarden.domain.verdicts import ReviewerVerdict
+from memwarden.domain.verdicts import Verdict as Verdict
 from memwarden.store.db import Conn
 
-Verdict = Literal["pass", "warn", "fail", "deny"]
 Source = Literal[
     "facts",
     "facts_batch",
@@ -40,14 +42,6 @@ Source = Literal[
     "rollup",
     "gist",
 ]
-REASON_CODES = (
-    "payment_card",
-    "credential",
-    "personal_data",
-    "sensitive_inference",
-    "prompt_injection",
-    "policy",
-)
 DENY_MESSAGE = "the request could not be processed"
 
 
@@ -69,7 +63,7 @@ class PendingJudgement:
     """A review-log entry to write inside the write transaction."""
 
     gate: Literal["input", "row"]
-    verdict: Literal["pass", "warn", "fail"]
+    verdict: ReviewerVerdict
     reasons: tuple[str, ...]
     excerpt: str  # at most 500 characters, taken after redaction
     row_count: int = 1

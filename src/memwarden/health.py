@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import asdict
 from typing import Any
 
 from memwarden.services import Services
 from memwarden.settings import inactive_settings
+from memwarden.store import health as store_health
 
 HEARTBEAT_WINDOW_S = 60
 
@@ -14,14 +16,8 @@ HEARTBEAT_WINDOW_S = 60
 async def _database(svc: Services) -> dict[str, Any]:
     try:
         async with svc.db.connection() as conn:
-            cur = await conn.execute(
-                "SELECT current_setting('server_version') AS version,"
-                " (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS pgvector,"
-                " (SELECT max(version) FROM schema_migration) AS schema_version"
-            )
-            row = await cur.fetchone()
-        assert row is not None
-        return {"status": "ok", **row, "embedded": svc.db.server is not None}
+            info = await store_health.database_info(conn)
+        return {"status": "ok", **asdict(info), "embedded": svc.db.server is not None}
     except Exception as exc:
         return {"status": "down", "error": type(exc).__name__}
 
@@ -31,13 +27,7 @@ async def _workers(svc: Services) -> dict[str, Any]:
     in_process = bool(task is not None and not task.done())
     try:
         async with svc.db.connection() as conn:
-            cur = await conn.execute(
-                "SELECT count(*) AS n FROM procrastinate_workers"
-                " WHERE last_heartbeat > now() - make_interval(secs => %s)",
-                (HEARTBEAT_WINDOW_S,),
-            )
-            row = await cur.fetchone()
-        active = int(row["n"]) if row else 0
+            active = await store_health.count_live_workers(conn, HEARTBEAT_WINDOW_S)
     except Exception:
         active = 0
     status = "ok" if active > 0 or in_process else "none"

@@ -424,3 +424,15 @@ class RecordingSink:
     @property
     def total_tokens(self) -> int:
         return sum(b.prompt_tokens + b.completion_tokens for b in self.bookings)
+
+
+def scripted_models(server: ScriptedModelServer, **changes: Any) -> dict[str, Any]:
+    """Settings changes that point the stages named in `changes` (for example
+    `model_judge="openai:judge-model"`) at the scripted server, failing fast: a short
+    timeout and no retries unless `changes` says otherwise."""
+    return {
+        "openai_base_url": server.base_url,
+        "model_timeout_s": 5.0,
+        "model_max_retries": 0,
+        **changes,
+    }

@@ -73,3 +73,22 @@ def test_a_planted_import_breaks_a_contract(
     result = lint(tmp_path)
     assert result.returncode == 1, result.stdout
     assert "BROKEN" in result.stdout and reported in result.stdout, result.stdout
+
+
+def test_every_top_level_module_has_a_layer() -> None:
+    """A module missing from the layers would be checked by nothing."""
+    text = CONFIG.read_text(encoding="utf-8")
+    layers = text.split("layers =", 1)[1].split("[importlinter:", 1)[0]
+    named = {
+        name.strip("() ")
+        for line in layers.splitlines()
+        if not line.lstrip().startswith("#")
+        for part in line.split(":")
+        for name in part.split("|")
+    }
+    modules = {
+        p.stem if p.suffix == ".py" else p.name
+        for p in SOURCE.iterdir()
+        if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").is_file()
+    }
+    assert modules - named == set()

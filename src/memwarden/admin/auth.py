@@ -30,18 +30,18 @@ async def authenticate(db: Database, token: str | None, admin_token: str | None)
     key_id, secret = parsed
     async with db.connection() as conn:
         row = await store.key_for_auth(conn, key_id)
-    if row is None or not secret_matches(secret, row["secret_hash"]):
+    if row is None or not secret_matches(secret, row.secret_hash):
         raise Unauthorized("invalid credential")
     now = datetime.now(UTC)
-    if row["revoked_at"] is not None or (row["expires_at"] and row["expires_at"] <= now):
+    if row.revoked_at is not None or (row.expires_at and row.expires_at <= now):
         raise Unauthorized("invalid credential")
     grants = effective_grants(
-        _split_grants(row["principal_grants"]), row["capabilities"], row["scope_prefix"]
+        _split_grants(row.principal_grants), row.capabilities, row.scope_prefix
     )
     return Caller(
-        context_id=row["context_id"],
-        principal_id=row["principal_id"],
-        subject=row["subject"],
-        key_id=row["id"],
+        context_id=row.context_id,
+        principal_id=row.principal_id,
+        subject=row.subject,
+        key_id=row.id,
         grants=grants,
     )

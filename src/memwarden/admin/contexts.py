@@ -6,20 +6,29 @@ import uuid
 from typing import Any
 
 from memwarden.admin.access import require_admin, require_context
+from memwarden.admin.keys import issue_key
 from memwarden.config import ContextConfig, dump_config
-from memwarden.domain.grants import Caller
+from memwarden.domain.grants import CAPABILITIES, Caller
 from memwarden.domain.ids import new_id
 from memwarden.errors import InvalidInput, NotFound
+from memwarden.paging import id_cursor, split_page
 from memwarden.store import admin as store
 from memwarden.store.audit import audit
 from memwarden.store.db import Database
 
-
-def _public(row: dict[str, Any]) -> dict[str, Any]:
-    return {"id": str(row["id"]), "name": row["name"], "created_at": row["created_at"].isoformat()}
+MAX_PAGE = 1000
 
 
-async def create_context(db: Database, caller: Caller, name: str) -> dict[str, Any]:
+def _public(row: store.ContextRow | store.ContextSummary) -> dict[str, Any]:
+    return {"id": str(row.id), "name": row.name, "created_at": row.created_at.isoformat()}
+
+
+async def create_context(
+    db: Database, caller: Caller, name: str, *, owner: str | None = None
+) -> dict[str, Any]:
+    """A new Context; with `owner`, also its first key with every grant (`owner_key`, its
+    secret shown this once), in the same transaction: HTTP asks for it with `owner_subject`, the
+    CLI always does. Without it the Context has no key until an admin issues one."""
     require_admin(caller)
     name = name.strip()
     if not name or len(name) > 200:
@@ -28,21 +37,31 @@ async def create_context(db: Database, caller: Caller, name: str) -> dict[str, A
         row = await store.insert_context(conn, new_id(), name, dump_config(ContextConfig()))
         await audit(
             conn,
-            context_id=row["id"],
+            context_id=row.id,
             actor_subject=caller.subject,
             key_id=caller.key_id,
             action="context.create",
             target_kind="context",
-            target_id=row["id"],
+            target_id=row.id,
         )
-    return _public(row)
+        if owner is None:
+            return _public(row)
+        key = await issue_key(conn, caller, row.id, subject=owner, grants=list(CAPABILITIES))
+    return {**_public(row), "owner_key": key}
 
 
-async def list_contexts(db: Database, caller: Caller, limit: int = 100) -> list[dict[str, Any]]:
+async def list_contexts(
+    db: Database, caller: Caller, *, cursor: str | None = None, limit: int = 100
+) -> dict[str, Any]:
+    """Oldest first, one page: `{"contexts", "next_cursor"}`."""
     require_admin(caller)
+    if not 1 <= limit <= MAX_PAGE:
+        raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}", field="limit")
+    after = id_cursor(cursor)
     async with db.connection() as conn:
-        rows = await store.list_contexts(conn, limit)
-    return [_public(r) for r in rows]
+        rows = await store.list_contexts(conn, limit + 1, after)
+    page, next_cursor = split_page(rows, limit, lambda r: str(r.id))
+    return {"contexts": [_public(r) for r in page], "next_cursor": next_cursor}
 
 
 async def get_context(db: Database, caller: Caller, context_id: uuid.UUID) -> dict[str, Any]:

@@ -12,9 +12,12 @@ from memwarden.domain.grants import CAPABILITIES, Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.scope import ScopeError, normalise_path
 from memwarden.errors import InvalidInput, NotFound
+from memwarden.paging import id_cursor, split_page
 from memwarden.store import admin as store
 from memwarden.store.audit import audit
-from memwarden.store.db import Database
+from memwarden.store.db import Conn, Database
+
+MAX_PAGE = 1000
 
 
 def _check_grants(grants: list[str]) -> list[str]:
@@ -29,19 +32,19 @@ def _check_grants(grants: list[str]) -> list[str]:
     return sorted(set(grants))
 
 
-def _public(row: dict[str, Any]) -> dict[str, Any]:
+def _public(row: store.KeyRow) -> dict[str, Any]:
     def iso(value: datetime | None) -> str | None:
         return value.isoformat() if value else None
 
     return {
-        "id": str(row["id"]),
-        "subject": row["subject"],
-        "grants": list(row["capabilities"]),
-        "scope": row["scope_prefix"] or None,
-        "expires_at": iso(row["expires_at"]),
-        "revoked_at": iso(row.get("revoked_at")),
-        "last_used_at": iso(row.get("last_used_at")),
-        "created_at": iso(row["created_at"]),
+        "id": str(row.id),
+        "subject": row.subject,
+        "grants": list(row.capabilities),
+        "scope": row.scope_prefix or None,
+        "expires_at": iso(row.expires_at),
+        "revoked_at": iso(row.revoked_at),
+        "last_used_at": iso(row.last_used_at),
+        "created_at": iso(row.created_at),
     }
 
 
@@ -57,6 +60,32 @@ async def create_key(
 ) -> dict[str, Any]:
     """Returns the key's metadata and, this once, its secret."""
     require_manage(caller, context_id)
+    async with db.transaction() as conn:
+        if await store.get_context(conn, context_id) is None:
+            raise NotFound("context not found")
+        return await issue_key(
+            conn,
+            caller,
+            context_id,
+            subject=subject,
+            grants=grants,
+            scope=scope,
+            expires_at=expires_at,
+        )
+
+
+async def issue_key(
+    conn: Conn,
+    caller: Caller,
+    context_id: uuid.UUID,
+    *,
+    subject: str,
+    grants: list[str],
+    scope: str | None = None,
+    expires_at: datetime | None = None,
+) -> dict[str, Any]:
+    """Validate and store a key inside the caller's transaction (the caller checked access
+    and that the Context exists): principal, grants, key and audit event commit together."""
     subject = subject.strip()
     if not subject or len(subject) > 200:
         raise InvalidInput("subject must be 1 to 200 characters", field="subject")
@@ -71,49 +100,60 @@ async def create_key(
         if expires_at <= datetime.now(UTC):
             raise InvalidInput("expires_at must be in the future", field="expires_at")
     key_id, secret = new_id(), new_secret()
-    async with db.transaction() as conn:
-        if await store.get_context(conn, context_id) is None:
-            raise NotFound("context not found")
-        principal_id = await store.upsert_principal(conn, context_id, new_id(), subject)
-        for capability in capabilities:
-            await store.add_grant(conn, context_id, principal_id, capability, prefix)
-        row = await store.insert_key(
-            conn,
-            context_id=context_id,
+    principal_id = await store.upsert_principal(conn, context_id, new_id(), subject)
+    for capability in capabilities:
+        await store.add_grant(conn, context_id, principal_id, capability, prefix)
+    created_at = await store.insert_key(
+        conn,
+        context_id=context_id,
+        id=key_id,
+        principal_id=principal_id,
+        secret_hash=hash_secret(secret),
+        capabilities=capabilities,
+        scope_prefix=prefix,
+        expires_at=expires_at,
+    )
+    await audit(
+        conn,
+        context_id=context_id,
+        actor_subject=caller.subject,
+        key_id=caller.key_id,
+        action="key.create",
+        target_kind="api_key",
+        target_id=key_id,
+    )
+    public = _public(
+        store.KeyRow(
             id=key_id,
-            principal_id=principal_id,
-            secret_hash=hash_secret(secret),
+            subject=subject,
             capabilities=capabilities,
             scope_prefix=prefix,
             expires_at=expires_at,
+            revoked_at=None,
+            last_used_at=None,
+            created_at=created_at,
         )
-        await audit(
-            conn,
-            context_id=context_id,
-            actor_subject=caller.subject,
-            key_id=caller.key_id,
-            action="key.create",
-            target_kind="api_key",
-            target_id=key_id,
-        )
-    public = _public(
-        {
-            "id": key_id,
-            "subject": subject,
-            "capabilities": capabilities,
-            "scope_prefix": prefix,
-            "expires_at": expires_at,
-            "created_at": row["created_at"],
-        }
     )
     return {**public, "context_id": str(context_id), "key": format_key(key_id, secret)}
 
 
-async def list_keys(db: Database, caller: Caller, context_id: uuid.UUID) -> list[dict[str, Any]]:
+async def list_keys(
+    db: Database,
+    caller: Caller,
+    context_id: uuid.UUID,
+    *,
+    cursor: str | None = None,
+    limit: int = 100,
+) -> dict[str, Any]:
+    """Oldest first, one page: `{"keys", "next_cursor"}`; never a secret."""
     require_manage(caller, context_id)
+    if not 1 <= limit <= MAX_PAGE:
+        raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}", field="limit")
+    after = id_cursor(cursor)
     async with db.connection() as conn:
-        rows = await store.list_keys(conn, context_id)
-    return [_public(r) for r in rows]
+        rows = await store.list_keys(conn, context_id, limit + 1, after)
+    page, next_cursor = split_page(rows, limit, lambda r: str(r.id))
+    return {"keys": [_public(r) for r in page], "next_cursor": next_cursor}
 
 
 async def revoke_key(
@@ -122,8 +162,8 @@ async def revoke_key(
     """Takes effect at once: every request authenticates against the row."""
     require_manage(caller, context_id)
     async with db.transaction() as conn:
-        row = await store.revoke_key(conn, context_id, key_id)
-        if row is None:
+        revoked_at = await store.revoke_key(conn, context_id, key_id)
+        if revoked_at is None:
             raise NotFound("key not found")
         await audit(
             conn,
@@ -134,4 +174,4 @@ async def revoke_key(
             target_kind="api_key",
             target_id=key_id,
         )
-    return {"id": str(key_id), "revoked_at": row["revoked_at"].isoformat()}
+    return {"id": str(key_id), "revoked_at": revoked_at.isoformat()}

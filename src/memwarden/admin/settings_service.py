@@ -28,7 +28,7 @@ async def read_config(conn: Conn, context_id: uuid.UUID) -> ContextConfig:
     if row is None:
         raise NotFound("context not found")
     try:
-        return load_config(row["config"])
+        return load_config(row.config)
     except ConfigUnreadable as exc:
         raise Unavailable(
             "the Context's stored configuration cannot be read; writes are refused until it is "
@@ -51,7 +51,7 @@ async def patch_config(
         row = await store.get_context(conn, context_id, for_update=True)
         if row is None:
             raise NotFound("context not found")
-        stored = row["config"] if isinstance(row["config"], dict) else {}
+        stored = row.config if isinstance(row.config, dict) else {}
         try:
             updated = apply_patch(stored, patch)
         except ConfigInvalid as exc:

@@ -12,13 +12,17 @@ from dataclasses import dataclass
 import structlog
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from memwarden.limits import (
+    BATCH_BODY_LIMIT,
+    DEFAULT_BODY_LIMIT,
+    DOCUMENT_BODY_LIMIT,
+    FACTS_BODY_LIMIT,
+    MCP_TRANSPORT_LIMIT,
+)
 from memwarden.request_trace import open_trace
 
 log = structlog.get_logger("memwarden.access")
 
-KiB = 1024
-MiB = 1024 * KiB
-DEFAULT_BODY_LIMIT = 64 * KiB
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._\-]{1,64}$")
 
 
@@ -33,10 +37,10 @@ def route_limits() -> list[BodyLimit]:
     """Routes that need more than the 64 KiB default. /facts takes 200,000+ characters."""
     ctx = r"/api/v1/[^/]+"
     return [
-        BodyLimit("POST", re.compile(rf"^{ctx}/facts$"), 2 * MiB),
-        BodyLimit("POST", re.compile(rf"^{ctx}/facts/batch$"), 8 * MiB),
-        BodyLimit("POST", re.compile(rf"^{ctx}/documents$"), 25 * MiB),
-        BodyLimit("POST", re.compile(r"^/mcp"), 2 * MiB),
+        BodyLimit("POST", re.compile(rf"^{ctx}/facts$"), FACTS_BODY_LIMIT),
+        BodyLimit("POST", re.compile(rf"^{ctx}/facts/batch$"), BATCH_BODY_LIMIT),
+        BodyLimit("POST", re.compile(rf"^{ctx}/documents$"), DOCUMENT_BODY_LIMIT),
+        BodyLimit("POST", re.compile(r"^/mcp"), MCP_TRANSPORT_LIMIT),
     ]
 
 

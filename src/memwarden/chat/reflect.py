@@ -20,7 +20,7 @@ from memwarden.chat import prompting
 from memwarden.chat.service import chat_model
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
-from memwarden.domain.reconcile_base import DIFF_KEYS
+from memwarden.domain.reconcile_draft import DIFF_KEYS
 from memwarden.domain.scope import Scope, ScopeError, from_paths
 from memwarden.errors import Forbidden, InvalidInput, Unavailable, UpstreamError
 from memwarden.gatekeeper import GateRequest

@@ -20,7 +20,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from memwarden import budget
 from memwarden.admin.settings_service import read_config
@@ -29,7 +29,7 @@ from memwarden.chat.cache import CachedAnswer, CacheKey, cache_for, normalise_qu
 from memwarden.config import ContextConfig
 from memwarden.detectors.redaction import redact
 from memwarden.domain.grants import Caller
-from memwarden.domain.scope import ScopeError, from_paths
+from memwarden.domain.scope import ScopeError, Visibility, from_paths
 from memwarden.errors import InvalidInput, Unavailable, UpstreamError
 from memwarden.gatekeeper import GateRequest
 from memwarden.models.base import ChatProvider, ModelOutputError, ModelSpec, ModelTransportError
@@ -77,7 +77,7 @@ class ChatInput:
     message: str
     session_id: uuid.UUID | None = None
     scope: Sequence[str] | None = None
-    visibility: Literal["shared", "private"] = "shared"
+    visibility: Visibility = "shared"
     remember: bool = True
     limit: int = 8
 

@@ -1,6 +1,5 @@
 """`memwarden judgements`: the judge's review log over HTTP (list, show, override, holds,
-dry runs). Talks to a running server with a key holding grant:manage over the Context, so
-a reviewer needs no access to the deployment's database."""
+dry runs), with a key holding grant:manage over the Context (the client is `client.py`)."""
 
 from __future__ import annotations
 
@@ -8,72 +7,19 @@ import json
 from pathlib import Path
 from typing import Annotated, Any
 
-import httpx
 import typer
-from rich.console import Console
 from rich.table import Table
+
+from memwarden.cli.client import DEFAULT_URL, AsJson, Key, Url, out, request
 
 judgements_app = typer.Typer(
     help="Review the ingest judge: list, show, override, approve/reject holds, dry runs.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
-out = Console()
-err = Console(stderr=True)
-DEFAULT_URL = "http://127.0.0.1:8420"
-
-Url = Annotated[str, typer.Option("--url", help="Server base URL.", envvar="MEMWARDEN_URL")]
-Key = Annotated[
-    str | None, typer.Option("--key", help="Context API key.", envvar="MEMWARDEN_API_KEY")
-]
 ContextId = Annotated[
     str, typer.Option("--context", help="Context id.", envvar="MEMWARDEN_CONTEXT_ID")
 ]
-AsJson = Annotated[bool, typer.Option("--json", help="Print the raw JSON response.")]
-
-
-def _fail(message: str, code: int) -> None:
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
-    raise typer.Exit(code)
-
-
-def _call(
-    method: str,
-    url: str,
-    key: str | None,
-    route: str,
-    *,
-    body: Any = None,
-    params: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """One request; any failure becomes one clear line and an exit code (2 client, 1 server)."""
-    if not key:
-        _fail("no API key: pass --key or set MEMWARDEN_API_KEY", 2)
-    query = {k: v for k, v in (params or {}).items() if v is not None}
-    try:
-        resp = httpx.request(
-            method,
-            f"{url.rstrip('/')}{route}",
-            json=body,
-            params=query,
-            headers={"Authorization": f"Bearer {key}"},
-            timeout=120,
-        )
-    except httpx.HTTPError as exc:
-        _fail(f"cannot reach {url}: {type(exc).__name__}", 3)
-        raise AssertionError("unreachable") from None
-    try:
-        payload = resp.json()
-    except ValueError:
-        payload = None
-    if resp.status_code != 200 or not isinstance(payload, dict):
-        error = payload.get("error", {}) if isinstance(payload, dict) else {}
-        message = error.get("message", resp.reason_phrase)
-        _fail(
-            f"{resp.status_code} {error.get('code', 'error')}: {message}",
-            1 if resp.status_code >= 500 else 2,
-        )
-    return payload  # type: ignore[return-value]
 
 
 def _base(context: str) -> str:
@@ -137,7 +83,7 @@ def list_cmd(
         "limit": limit,
         "cursor": cursor,
     }
-    page = _call("GET", url, key, _base(context), params=params)
+    page = request("GET", url, key, _base(context), params=params)
     _print(page, as_json, _entries_table(page["judgements"], "Judgements"))
     if page.get("next_cursor") and not as_json:
         out.print(f"next page: --cursor {page['next_cursor']}")
@@ -148,7 +94,7 @@ def show_cmd(
     judgement_id: str, context: ContextId, url: Url = DEFAULT_URL, key: Key = None
 ) -> None:
     """One entry, with the judge's and any reviewer's verdict."""
-    _print(_call("GET", url, key, f"{_base(context)}/{judgement_id}"), True)
+    _print(request("GET", url, key, f"{_base(context)}/{judgement_id}"), True)
 
 
 @judgements_app.command("override")
@@ -162,12 +108,12 @@ def override_cmd(
 ) -> None:
     """Record the correct verdict beside the judge's (and replay a kept request)."""
     body = {"verdict": verdict, "replay": replay}
-    result = _call("POST", url, key, f"{_base(context)}/{judgement_id}/override", body=body)
+    result = request("POST", url, key, f"{_base(context)}/{judgement_id}/override", body=body)
     out.print(f"override recorded: {verdict}; replay: {result['replay']}")
 
 
 def _decide(judgement_id: str, context: str, url: str, key: str | None, verb: str) -> None:
-    result = _call("POST", url, key, f"{_base(context)}/{judgement_id}/{verb}")
+    result = request("POST", url, key, f"{_base(context)}/{judgement_id}/{verb}")
     changed = result["changed"]
     out.print(
         f"{verb}d: {changed['facts']} facts, {changed['chunks']} chunks, {changed['turns']} turns"
@@ -212,7 +158,7 @@ def dry_run_cmd(
         body["verdict"] = verdict
     if judgement_id:
         body["judgementIds"] = judgement_id
-    result = _call("POST", url, key, f"{_base(context)}/dry-run", body=body)
+    result = request("POST", url, key, f"{_base(context)}/dry-run", body=body)
     _print(result, as_json, _dry_run_table(result))
     if not as_json:
         out.print(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import uuid
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,7 +19,7 @@ from memwarden.cli.evaluate import eval_app
 from memwarden.cli.judgements import judgements_app
 from memwarden.cli.mcp_cmd import mcp_stdio
 from memwarden.cli.review import review_app
-from memwarden.cli.runner import OPERATOR, console, emit_json, fail, run
+from memwarden.cli.runner import OPERATOR, all_pages, console, emit_json, fail, run
 
 app = typer.Typer(
     help="memwarden: long-term memory for AI agents in which nothing is stored blindly.",
@@ -35,8 +36,6 @@ app.add_typer(review_app, name="review")
 app.add_typer(judgements_app, name="judgements")
 app.add_typer(eval_app, name="eval")
 app.command("mcp")(mcp_stdio)
-
-ALL_GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
 
 
 def _uuid(value: str, what: str) -> uuid.UUID:
@@ -128,14 +127,9 @@ def contexts_create(
 ) -> None:
     """Create a Context and a first key with every grant."""
 
-    async def uc(services: Any) -> dict[str, Any]:
-        ctx = await contexts_uc.create_context(services.db, OPERATOR, name)
-        key = await keys_uc.create_key(
-            services.db, OPERATOR, uuid.UUID(ctx["id"]), subject=subject, grants=ALL_GRANTS
-        )
-        return {"context": ctx, "key": key}
-
-    result = run(uc)
+    created = run(lambda s: contexts_uc.create_context(s.db, OPERATOR, name, owner=subject))
+    key = created.pop("owner_key")
+    result = {"context": created, "key": key}
     if as_json:
         emit_json(result)
         return
@@ -146,7 +140,7 @@ def contexts_create(
 @contexts_app.command("list")
 def contexts_list(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """List Contexts."""
-    rows = run(lambda s: contexts_uc.list_contexts(s.db, OPERATOR, 1000))
+    rows = run(lambda s: all_pages("contexts", partial(contexts_uc.list_contexts, s.db, OPERATOR)))
     if as_json:
         emit_json(rows)
         return
@@ -183,7 +177,7 @@ def keys_create(
 def keys_list(context_id: str, as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """List a Context's keys (never their secrets)."""
     ctx = _uuid(context_id, "context id")
-    rows = run(lambda s: keys_uc.list_keys(s.db, OPERATOR, ctx))
+    rows = run(lambda s: all_pages("keys", partial(keys_uc.list_keys, s.db, OPERATOR, ctx)))
     if as_json:
         emit_json(rows)
         return

@@ -9,39 +9,26 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-import httpx
 import typer
-from rich.console import Console
 from rich.table import Table
+
+from memwarden.cli.client import DEFAULT_URL, AsJson, Key, Url, out, request
+from memwarden.cli.runner import fail
 
 review_app = typer.Typer(
     help="Review memories: decide, read state and receipts, diagnose eligibility.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
-out = Console()
-err = Console(stderr=True)
-
-Url = Annotated[str, typer.Option("--url", help="Server base URL.", envvar="MEMWARDEN_URL")]
-Key = Annotated[
-    str | None, typer.Option("--key", help="Context API key.", envvar="MEMWARDEN_API_KEY")
-]
 Project = Annotated[str | None, typer.Option("--project", help="Scope project id.")]
 Mission = Annotated[str | None, typer.Option("--mission", help="Scope mission id.")]
 Agent = Annotated[str | None, typer.Option("--agent", help="Scope agent id.")]
 Visibility = Annotated[str, typer.Option("--visibility", help="shared or private.")]
-AsJson = Annotated[bool, typer.Option("--json", help="Print the raw JSON response.")]
-DEFAULT_URL = "http://127.0.0.1:8420"
-
-
-def _fail(message: str, code: int) -> None:
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
-    raise typer.Exit(code)
 
 
 def _scope(project: str | None, mission: str | None, agent: str | None, visibility: str) -> dict:
     if visibility not in ("shared", "private"):
-        _fail("--visibility must be shared or private", 2)
+        fail("--visibility must be shared or private", 2)
     return {
         "project_id": project,
         "mission_id": mission,
@@ -51,26 +38,7 @@ def _scope(project: str | None, mission: str | None, agent: str | None, visibili
 
 
 def _post(url: str, key: str | None, route: str, body: dict[str, Any]) -> dict[str, Any]:
-    """One request; every failure becomes one clear line and an exit code."""
-    if not key:
-        _fail("no API key: pass --key or set MEMWARDEN_API_KEY", 2)
-    target = f"{url.rstrip('/')}/api/v1/memory/{route}"
-    try:
-        resp = httpx.post(target, json=body, headers={"Authorization": f"Bearer {key}"}, timeout=30)
-    except httpx.HTTPError as exc:
-        _fail(f"cannot reach {url}: {type(exc).__name__}: {exc}", 3)
-        raise AssertionError("unreachable") from None
-    try:
-        payload = resp.json()
-    except ValueError:
-        payload = None
-    if resp.status_code != 200 or not isinstance(payload, dict):
-        error = (payload or {}).get("error", {}) if isinstance(payload, dict) else {}
-        code = error.get("code", "error")
-        message = error.get("message", resp.text[:200] or resp.reason_phrase)
-        field = f" (field: {error['field']})" if error.get("field") else ""
-        _fail(f"{resp.status_code} {code}: {message}{field}", 1 if resp.status_code >= 500 else 2)
-    return payload  # type: ignore[return-value]
+    return request("POST", url, key, f"/api/v1/memory/{route}", body=body)
 
 
 def _show(title: str, values: dict[str, Any], as_json: bool, raw: dict[str, Any]) -> None:

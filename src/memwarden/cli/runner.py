@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from memwarden.bootstrap import build_services
 from memwarden.domain.grants import Caller
@@ -28,7 +29,8 @@ OPERATOR = Caller(None, None, "operator", None, {}, is_admin=True)
 
 
 def fail(message: str, code: int = 1) -> None:
-    err_console.print(f"[bold red]error:[/] {message}")
+    """The CLI's one error handler: one line on stderr, an exit code, never a traceback."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     raise typer.Exit(code)
 
 
@@ -57,6 +59,20 @@ def run(use_case: Callable[[Services], Awaitable[T]]) -> T:
     except Exception as exc:  # never a bare traceback
         fail(f"{type(exc).__name__}: {exc}", 1)
     raise AssertionError("unreachable")
+
+
+async def all_pages(
+    key: str, fetch: Callable[..., Awaitable[dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """Every row of a paged use case, `fetch(cursor=...)`: follow `next_cursor` to null."""
+    rows: list[dict[str, Any]] = []
+    cursor: str | None = None
+    while True:
+        page = await fetch(cursor=cursor)
+        rows.extend(page[key])
+        cursor = page["next_cursor"]
+        if cursor is None:
+            return rows
 
 
 def emit_json(value: Any) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from memwarden.domain.verdicts import REASON_CODES as DOMAIN_REASON_CODES
+
 PAYMENT_CARD: Final = "payment_card"
 CREDENTIAL: Final = "credential"
 PERSONAL_DATA: Final = "personal_data"
@@ -16,14 +18,7 @@ SENSITIVE_INFERENCE: Final = "sensitive_inference"
 PROMPT_INJECTION: Final = "prompt_injection"
 POLICY: Final = "policy"
 
-REASON_CODES: Final[tuple[str, ...]] = (
-    PAYMENT_CARD,
-    CREDENTIAL,
-    PERSONAL_DATA,
-    SENSITIVE_INFERENCE,
-    PROMPT_INJECTION,
-    POLICY,
-)
+REASON_CODES: Final[tuple[str, ...]] = DOMAIN_REASON_CODES
 
 # Codes whose spans redaction replaces; injection is a property of the whole text, not a value.
 REDACTABLE_CODES: Final[frozenset[str]] = frozenset({PAYMENT_CARD, CREDENTIAL, PERSONAL_DATA})

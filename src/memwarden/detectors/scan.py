@@ -20,8 +20,9 @@ from memwarden.detectors.findings import (
 )
 from memwarden.detectors.injection import INJECTION_THRESHOLD, scan_injection
 from memwarden.detectors.personal import find_personal_data
+from memwarden.domain.verdicts import VERDICTS as DOMAIN_VERDICTS
 
-VERDICTS: Final[tuple[str, ...]] = ("pass", "warn", "fail", "deny")
+VERDICTS: Final[tuple[str, ...]] = DOMAIN_VERDICTS
 
 # Reason code -> verdict; anything not listed here does not change the verdict.
 _POLICY: Final[dict[str, str]] = {

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from memwarden.domain.scope import covers
+from memwarden.domain.scope import Visibility, covers
 
 Serving = Literal["live", "held", "superseded", "deleted"]
 Disposition = Literal["approved", "rejected"]
@@ -122,7 +122,7 @@ def is_servable_with_sources(
 @dataclass(frozen=True)
 class RecordScope:
     path: str
-    visibility: Literal["shared", "private"]
+    visibility: Visibility
     owner_subject: str
 
 
@@ -130,7 +130,7 @@ def is_visible(
     record: RecordScope,
     *,
     request_path: str,
-    request_visibility: Literal["shared", "private"] | None,
+    request_visibility: Visibility | None,
     read_prefixes: Iterable[str],
     subject: str,
 ) -> bool:

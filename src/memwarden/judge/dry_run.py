@@ -16,6 +16,7 @@ from memwarden.admin.access import require_manage
 from memwarden.admin.settings_service import read_config
 from memwarden.config import ContextConfig, check_addendum
 from memwarden.domain.grants import Caller
+from memwarden.domain.verdicts import REVIEWER_VERDICTS
 from memwarden.errors import InvalidInput
 from memwarden.judge import usage
 from memwarden.judge.assess import Assessment, assess
@@ -54,7 +55,10 @@ async def dry_run(
     tested = changed = 0
     model_used: str | None = None
     for row in rows:
-        if row["gate"] != "input":
+        if not isinstance(row, store.Judgement):
+            entries.append({"id": str(row), "skipped": "not_found"})
+            continue
+        if row.gate != "input":
             entries.append(_skipped(row))
             continue
         candidate = await _judge(services, context_id, config, row, addendum)
@@ -65,9 +69,9 @@ async def dry_run(
         model_used = model_used or candidate.model
         tested += 1
         moved = candidate.verdict if not candidate.error else "error"
-        if moved != row["verdict"]:
+        if moved != row.verdict:
             changed += 1
-        matrix[row["verdict"]][moved] += 1
+        matrix[row.verdict][moved] += 1
         entries.append(_entry(row, candidate, current))
     result: dict[str, Any] = {
         "entries": entries,
@@ -87,7 +91,7 @@ def _validate(addendum: str, verdict: str | None, ids: list[uuid.UUID] | None, l
         check_addendum(addendum)
     except ValueError as exc:
         raise InvalidInput(f"addendum: {exc}", field="addendum") from None
-    if verdict is not None and verdict not in ("pass", "warn", "fail"):
+    if verdict is not None and verdict not in REVIEWER_VERDICTS:
         raise InvalidInput("verdict must be pass, warn or fail", field="verdict")
     if not 1 <= limit <= MAX_ENTRIES:
         raise InvalidInput(f"limit must be between 1 and {MAX_ENTRIES}", field="limit")
@@ -101,12 +105,13 @@ async def _entries(
     verdict: str | None,
     ids: list[uuid.UUID] | None,
     limit: int,
-) -> list[dict[str, Any]]:
-    """The given ids in the given order (None for an unknown one), or the newest entries."""
+) -> list[store.Judgement | uuid.UUID]:
+    """The given ids in the given order (an unknown one stays its bare id), or the newest
+    entries."""
     if ids:
-        found = {r["id"]: r for r in await store.judgements_by_ids(conn, context_id, ids)}
+        found = {r.id: r for r in await store.judgements_by_ids(conn, context_id, ids)}
         unique = list(dict.fromkeys(ids))
-        return [found.get(i) or {"id": i, "gate": None} for i in unique]
+        return [found.get(i) or i for i in unique]
     verdicts = [verdict] if verdict else list(DEFAULT_VERDICTS)
     return list(await store.judgements_for_dry_run(conn, context_id, verdicts, limit))
 
@@ -115,13 +120,13 @@ async def _judge(
     services: Services,
     context_id: uuid.UUID,
     config: ContextConfig,
-    row: dict,
+    row: store.Judgement,
     addendum: str | None,
 ) -> Assessment:
     """One entry's excerpt judged as the gate would, under `addendum`."""
-    text = guarded(row["excerpt"], config)
+    text = guarded(row.excerpt, config)
     try:
-        choice = choose_model(services.models, config, row["source"])
+        choice = choose_model(services.models, config, row.source)
     except JudgeError:
         return Assessment("pass", (), "", error=True)
     if choice.provider is not None:
@@ -140,27 +145,27 @@ def _verdict(result: Assessment | None) -> dict[str, Any] | None:
     return {"verdict": result.verdict, "reasons": list(result.reasons)}
 
 
-def _entry(row: dict, candidate: Assessment, current: Assessment | None) -> dict[str, Any]:
+def _entry(
+    row: store.Judgement, candidate: Assessment, current: Assessment | None
+) -> dict[str, Any]:
     moved = candidate.verdict if not candidate.error else None
     return {
-        "id": str(row["id"]),
+        "id": str(row.id),
         "gate": "input",
-        "source": row["source"],
-        "original": {"verdict": row["verdict"], "reasons": list(row["reasons"])},
-        "override": row["override_verdict"],
+        "source": row.source,
+        "original": {"verdict": row.verdict, "reasons": list(row.reasons)},
+        "override": row.override_verdict,
         "candidate": _verdict(candidate),
         "current": _verdict(current),
-        "changed": moved != row["verdict"],
+        "changed": moved != row.verdict,
     }
 
 
-def _skipped(row: dict) -> dict[str, Any]:
-    if row.get("gate") is None:
-        return {"id": str(row["id"]), "skipped": "not_found"}
+def _skipped(row: store.Judgement) -> dict[str, Any]:
     return {
-        "id": str(row["id"]),
-        "gate": row["gate"],
-        "source": row["source"],
-        "original": {"verdict": row["verdict"], "reasons": list(row["reasons"])},
+        "id": str(row.id),
+        "gate": row.gate,
+        "source": row.source,
+        "original": {"verdict": row.verdict, "reasons": list(row.reasons)},
         "skipped": "row_gate",
     }

@@ -27,9 +27,8 @@ from memwarden.store import judgements as store
 from memwarden.store import memory as memory_store
 from memwarden.store.audit import audit, change
 from memwarden.store.db import Conn
+from memwarden.store.judgements import MovedRecord
 from memwarden.usage import Bookings
-
-Row = dict[str, Any]
 
 
 async def decide(
@@ -48,10 +47,10 @@ async def decide(
         row = await store.lock_judgement(conn, context_id, judgement_id)
         if row is None:
             raise NotFound("judgement not found")
-        if not row["held"]:
+        if not row.held:
             raise Conflict("this judgement holds nothing", code="not_held")
-        if row["hold_decision"] is not None:
-            raise Conflict(f"this hold was already {row['hold_decision']}", code="already_decided")
+        if row.hold_decision is not None:
+            raise Conflict(f"this hold was already {row.hold_decision}", code="already_decided")
         await store.decide_hold(conn, context_id, judgement_id, decision)
         if approve:
             turns, chunks, records = await store.release_held(conn, context_id, judgement_id)
@@ -76,8 +75,8 @@ async def decide(
     }
 
 
-def _text(record: Row) -> str:
-    return text_for(record["kind"], record["content"], record["body"])
+def _text(record: MovedRecord) -> str:
+    return text_for(record.kind, record.content, record.body)
 
 
 async def _embed_held(
@@ -95,7 +94,7 @@ async def _released(
     services: Services,
     caller: Caller,
     context_id: uuid.UUID,
-    records: Sequence[Row],
+    records: Sequence[MovedRecord],
     vectors: dict[str, Vector],
     sink: Bookings,
 ) -> None:
@@ -109,10 +108,10 @@ async def _released(
         await memory_store.insert_revision(
             conn,
             context_id=context_id,
-            record_id=record["id"],
-            revision=record["revision"],
+            record_id=record.id,
+            revision=record.revision,
             op="release",
-            content=record["content"],
+            content=record.content,
             actor_subject=caller.subject,
         )
         vector = vectors.get(_text(record))
@@ -120,8 +119,8 @@ async def _released(
             embeddings.append(
                 {
                     "context_id": context_id,
-                    "record_id": record["id"],
-                    "revision": record["revision"],
+                    "record_id": record.id,
+                    "revision": record.revision,
                     "embedding": vector,
                     "model": model,
                 }
@@ -131,13 +130,15 @@ async def _released(
     await _feed(conn, context_id, records, "released")
 
 
-async def _feed(conn: Conn, context_id: uuid.UUID, records: Sequence[Row], entry: str) -> None:
+async def _feed(
+    conn: Conn, context_id: uuid.UUID, records: Sequence[MovedRecord], entry: str
+) -> None:
     for record in records:
         await change(
             conn,
             context_id=context_id,
-            record_id=record["id"],
-            revision=record["revision"],
-            kind=record["kind"],
+            record_id=record.id,
+            revision=record.revision,
+            kind=record.kind,
             entry_type=entry,
         )

@@ -77,8 +77,8 @@ async def override(
     return {"judgement": render(updated), "replay": state, "ingest": written}
 
 
-def _replayable(row: dict[str, Any]) -> bool:
-    return row["gate"] == "input" and is_replayable_source(row["source"])
+def _replayable(row: store.Judgement) -> bool:
+    return row.gate == "input" and is_replayable_source(row.source)
 
 
 async def _prepare_replay(
@@ -93,22 +93,22 @@ async def _prepare_replay(
         kept = await store.peek_retained(conn, context_id, judgement_id)
         if kept is None or not _replayable(row):
             return None
-        original = await original_caller(conn, context_id, kept["principal_id"], kept["key_id"])
-    return await prepare_retained(services, original, context_id, kept["route"], kept["payload"])
+        original = await original_caller(conn, context_id, kept.principal_id, kept.key_id)
+    return await prepare_retained(services, original, context_id, kept.route, kept.payload)
 
 
 async def _replay(
-    conn: Conn, context_id: uuid.UUID, row: dict[str, Any], prepared: PreparedFacts | None
+    conn: Conn, context_id: uuid.UUID, row: store.Judgement, prepared: PreparedFacts | None
 ) -> tuple[ReplayState, dict[str, Any] | None]:
     """Under the judgement's lock: the write and the consuming of the kept request commit
     together (or not at all), so a failure between them cannot allow a second replay."""
     if not _replayable(row):
         return "not_replayable", None
-    kept = await store.lock_retained(conn, context_id, row["id"])
+    kept = await store.lock_retained(conn, context_id, row.id)
     if kept is None or prepared is None:
         return "not_retained", None
     written = await prepared.commit(conn)
-    await store.consume_retained(conn, context_id, row["id"])
+    await store.consume_retained(conn, context_id, row.id)
     return "ingested", written
 
 
@@ -117,8 +117,8 @@ async def original_caller(
 ) -> Caller:
     """The principal's current grants narrowed by the original key (none if it is gone)."""
     found = await admin_store.key_grants(conn, context_id, key_id)
-    if found is None or found["revoked_at"] is not None:
-        return Caller(context_id, principal_id, found["subject"] if found else "", key_id, {})
-    pairs = [tuple(g.split("|", 1)) for g in found["principal_grants"]]
-    grants = effective_grants(pairs, found["capabilities"], found["scope_prefix"])  # type: ignore[arg-type]
-    return Caller(context_id, principal_id, found["subject"], key_id, grants)
+    if found is None or found.revoked_at is not None:
+        return Caller(context_id, principal_id, found.subject if found else "", key_id, {})
+    pairs = [tuple(g.split("|", 1)) for g in found.principal_grants]
+    grants = effective_grants(pairs, found.capabilities, found.scope_prefix)  # type: ignore[arg-type]
+    return Caller(context_id, principal_id, found.subject, key_id, grants)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from memwarden.gatekeeper import REASON_CODES, Verdict
+from memwarden.domain.verdicts import REASON_CODES, VERDICTS, Verdict
 
-SEVERITY: Final[tuple[Verdict, ...]] = ("pass", "warn", "fail", "deny")
+SEVERITY: Final[tuple[Verdict, ...]] = VERDICTS
 DEFAULT_REASON: Final = "policy"
 _ALIASES: Final[dict[str, str]] = {
     "injection": "prompt_injection",

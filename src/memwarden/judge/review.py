@@ -7,11 +7,12 @@ from typing import Any
 
 from memwarden.admin.access import require_manage
 from memwarden.domain.grants import Caller
+from memwarden.domain.verdicts import REVIEWER_VERDICTS
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.services import Services
 from memwarden.store import judgements as store
 
-RECORDED_VERDICTS = ("pass", "warn", "fail")
+RECORDED_VERDICTS = REVIEWER_VERDICTS
 GATES = ("input", "row")
 MAX_PAGE = 100
 
@@ -24,36 +25,36 @@ def _str(value: Any) -> str | None:
     return str(value) if value is not None else None
 
 
-def render(row: dict[str, Any]) -> dict[str, Any]:
+def render(row: store.Judgement) -> dict[str, Any]:
     """An entry as the API shows it: the judge's verdict and a reviewer's, side by side."""
     override = None
-    if row.get("override_verdict"):
+    if row.override_verdict:
         override = {
-            "verdict": row["override_verdict"],
-            "by": row["override_subject"],
-            "at": _iso(row["overridden_at"]),
+            "verdict": row.override_verdict,
+            "by": row.override_subject,
+            "at": _iso(row.overridden_at),
         }
     return {
-        "id": str(row["id"]),
-        "gate": row["gate"],
-        "verdict": row["verdict"],
-        "reasons": list(row["reasons"]),
-        "effective_verdict": row.get("override_verdict") or row["verdict"],
+        "id": str(row.id),
+        "gate": row.gate,
+        "verdict": row.verdict,
+        "reasons": list(row.reasons),
+        "effective_verdict": row.override_verdict or row.verdict,
         "override": override,
-        "source": row["source"],
-        "scope": {"path": row["scope_path"], "visibility": row["visibility"]},
-        "excerpt": row["excerpt"],
-        "row_count": row["row_count"],
-        "held": row["held"],
-        "hold_decision": row["hold_decision"],
-        "hold_decided_at": _iso(row["hold_decided_at"]),
-        "retained": bool(row.get("retained", False)),
-        "replay": row["replay_state"],
-        "turn_id": _str(row["turn_id"]),
-        "document_id": _str(row["document_id"]),
-        "principal_id": _str(row["principal_id"]),
-        "key_id": _str(row["key_id"]),
-        "created_at": _iso(row["created_at"]),
+        "source": row.source,
+        "scope": {"path": row.scope_path, "visibility": row.visibility},
+        "excerpt": row.excerpt,
+        "row_count": row.row_count,
+        "held": row.held,
+        "hold_decision": row.hold_decision,
+        "hold_decided_at": _iso(row.hold_decided_at),
+        "retained": row.retained,
+        "replay": row.replay_state,
+        "turn_id": _str(row.turn_id),
+        "document_id": _str(row.document_id),
+        "principal_id": _str(row.principal_id),
+        "key_id": _str(row.key_id),
+        "created_at": _iso(row.created_at),
     }
 
 
@@ -102,7 +103,7 @@ async def list_entries(
     page = rows[:limit]
     return {
         "judgements": [render(r) for r in page],
-        "next_cursor": str(page[-1]["id"]) if more else None,
+        "next_cursor": str(page[-1].id) if more else None,
     }
 
 

@@ -12,18 +12,19 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.responses import JSONResponse
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from memwarden.api.errors import error_response
+from memwarden.limits import MCP_TRANSPORT_LIMIT
 from memwarden.mcp.auth import bearer_header
 from memwarden.mcp.server import MemwardenMCP, build_server
 from memwarden.services import Services
 
 PATH = "/mcp"
-MAX_BODY = 2 * 1024 * 1024
+MAX_BODY = MCP_TRANSPORT_LIMIT
 
 
 class McpEndpoint:
@@ -52,7 +53,11 @@ class McpEndpoint:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.manager is None:
-            response = error_response(503, "unavailable", "the MCP endpoint is not running")
+            # The HTTP API's error shape, written here: MCP imports nothing from `api`.
+            error = {"code": "unavailable", "message": "the MCP endpoint is not running"}
+            response = JSONResponse(
+                {"error": error}, status_code=503, headers={"Cache-Control": "no-store"}
+            )
             await response(scope, receive, send)
             return
         await self.manager.handle_request(scope, receive, send)

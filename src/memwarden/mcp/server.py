@@ -8,6 +8,7 @@ both can hold memory content.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -20,11 +21,13 @@ from pydantic import ValidationError
 
 from memwarden import __version__
 from memwarden.errors import AppError
+from memwarden.limits import DEFAULT_BODY_LIMIT, FACTS_BODY_LIMIT
 from memwarden.mcp import errors, tools_judge, tools_memory, tools_review
 from memwarden.mcp.auth import CredentialSource, Runtime
 from memwarden.services import Services
 
 log = structlog.get_logger(__name__)
+TOOL_BODY_LIMITS = {"remember": FACTS_BODY_LIMIT}
 
 INSTRUCTIONS = (
     "memwarden is long-term memory in which nothing is stored blindly. Every call acts with "
@@ -60,6 +63,12 @@ class MemwardenMCP(MCPServer[Any]):
     async def _call(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None
     ) -> CallToolResult | InputRequiredResult:
+        limit = body_limit(name)
+        if encoded_size(arguments) > limit:
+            # Before validation, as the HTTP middleware answers 413 before any route runs.
+            return errors.error_result(
+                413, "payload_too_large", f"request body exceeds {limit} bytes"
+            )
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
@@ -73,6 +82,19 @@ class MemwardenMCP(MCPServer[Any]):
             # The type only: an exception's text can quote data.
             log.error("mcp_tool_failed", tool=name, error_type=type(cause).__name__)
             return errors.internal_error()
+
+
+def body_limit(tool: str) -> int:
+    """A tool's arguments obey its HTTP route's body limit: 64 KiB, or /facts' for remember."""
+    return TOOL_BODY_LIMITS.get(tool, DEFAULT_BODY_LIMIT)
+
+
+def encoded_size(arguments: dict[str, Any]) -> int:
+    """The arguments as the JSON body the HTTP route would receive, in bytes."""
+    try:
+        return len(json.dumps(arguments, separators=(",", ":"), ensure_ascii=False).encode())
+    except (TypeError, ValueError):
+        return 0  # not JSON-shaped: argument validation refuses it
 
 
 def build_server(services: Callable[[], Services], credential: CredentialSource) -> MemwardenMCP:

@@ -1,28 +1,28 @@
 """Judge reviewer tools: the review log, overrides with replay, holds and dry runs.
 
 Each acts in the calling key's own Context and needs grant:manage, as over HTTP (the use
-cases check it). Bodies are validated by the HTTP route's own request models.
+cases check it). Bodies are validated by the use cases' request models (`judge/contract.py`).
 """
 
 from __future__ import annotations
 
 import uuid
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from memwarden.api.routes.judgements import DryRunBody, OverrideBody
+from memwarden.domain.verdicts import ReviewerVerdict
 from memwarden.judge import dry_run as dry_runs
 from memwarden.judge import holds, override, review
+from memwarden.judge.contract import DryRunBody, OverrideBody, Stage
 from memwarden.mcp.auth import Runtime
 from memwarden.mcp.fields import default, rules
 
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
-Verdict = Literal["pass", "warn", "fail"]  # what a reviewer may record (a deny never is)
 Addendum = Annotated[str, rules(DryRunBody, "addendum")]
 DryIds = Annotated[list[uuid.UUID] | None, rules(DryRunBody, "judgement_ids")]
 DryLimit = Annotated[int, rules(DryRunBody, "limit")]
@@ -33,8 +33,8 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
     @server.tool(annotations=READ)
     async def judgements_list(
         ctx: Context,
-        verdict: Literal["pass", "warn", "fail"] | None = None,
-        stage: Literal["input", "row"] | None = None,
+        verdict: ReviewerVerdict | None = None,
+        stage: Stage | None = None,
         held: bool | None = None,
         limit: PageLimit = 20,
         cursor: str | None = None,
@@ -61,7 +61,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
     @server.tool(annotations=WRITE)
     async def judgement_override(
         judgement_id: uuid.UUID,
-        verdict: Verdict,
+        verdict: ReviewerVerdict,
         ctx: Context,
         replay: bool = False,
     ) -> dict[str, Any]:
@@ -88,7 +88,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
     async def judgements_dry_run(
         addendum: Addendum,
         ctx: Context,
-        verdict: Verdict | None = None,
+        verdict: ReviewerVerdict | None = None,
         judgementIds: DryIds = None,
         limit: DryLimit = default(DryRunBody, "limit"),
         compareCurrent: bool = False,

@@ -11,15 +11,15 @@ from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
-from pydantic import Field
 
-from memwarden.api.routes.chat import ChatBody
-from memwarden.api.routes.facts import FactsBody
-from memwarden.api.routes.recall import Category, Kind, Mode, QueryBody
+from memwarden.chat.contract import ChatBody
 from memwarden.chat.service import chat as chat_use_case
+from memwarden.domain.scope import Visibility
 from memwarden.mcp.auth import Runtime
 from memwarden.mcp.fields import default, rules
+from memwarden.pipeline.contract import FactsBody
 from memwarden.pipeline.ingest import write_facts
+from memwarden.retrieval.contract import Category, Kind, Mode, ProfileQuery, QueryBody
 from memwarden.retrieval.profile import get_profile
 from memwarden.retrieval.query import run_query
 from memwarden.retrieval.state import get_state
@@ -29,13 +29,12 @@ WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world
 
 WriteScope = Annotated[list[str] | None, rules(FactsBody, "scope")]
 Infer = Literal["full", "none"]
-Visibility = Literal["shared", "private"]
 QueryText = Annotated[str, rules(QueryBody, "query")]
 Limit = Annotated[int, rules(QueryBody, "limit")]
 Categories = Annotated[list[Category] | None, rules(QueryBody, "categories")]
 Kinds = Annotated[list[Kind] | None, rules(QueryBody, "kinds")]
 ReadScope = Annotated[list[str] | None, rules(QueryBody, "scope")]
-Entity = Annotated[str, Field(max_length=400)]  # as GET /profile's `entity`
+Entity = Annotated[str, rules(ProfileQuery, "entity")]
 Message = Annotated[str, rules(ChatBody, "message")]
 ChatLimit = Annotated[int, rules(ChatBody, "limit")]
 

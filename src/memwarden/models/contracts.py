@@ -19,6 +19,11 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import AliasGenerator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
+# Re-exported: the stage contracts are where model-facing code looks for them.
+from memwarden.domain.verdicts import REASON_CODES as REASON_CODES
+from memwarden.domain.verdicts import VERDICTS as VERDICTS
+from memwarden.domain.verdicts import ReasonCode as ReasonCode
+from memwarden.domain.verdicts import Verdict as Verdict
 from memwarden.models.base import ModelOutputError, SchemaLike
 
 MAX_ITEMS = 50
@@ -26,20 +31,9 @@ MAX_ROWS = 200
 SHORT_CHARS = 200
 LONG_CHARS = 2000
 
-Verdict = Literal["pass", "warn", "fail", "deny"]
-ReasonCode = Literal[
-    "payment_card",
-    "credential",
-    "personal_data",
-    "sensitive_inference",
-    "prompt_injection",
-    "policy",
-]
 MemoryCategory = Literal["identity", "knowledge", "context"]
 PairVerdict = Literal["duplicate", "supersedes", "contradiction", "complementary", "unrelated"]
 
-VERDICTS: tuple[str, ...] = get_args(Verdict)
-REASON_CODES: tuple[str, ...] = get_args(ReasonCode)
 MEMORY_CATEGORIES: tuple[str, ...] = get_args(MemoryCategory)
 PAIR_VERDICTS: tuple[str, ...] = get_args(PairVerdict)
 

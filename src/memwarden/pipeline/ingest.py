@@ -22,7 +22,7 @@ from memwarden.config import ContextConfig
 from memwarden.detectors.redaction import redact
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
-from memwarden.domain.scope import Scope, ScopeError, from_paths
+from memwarden.domain.scope import Scope, ScopeError, Visibility, from_paths
 from memwarden.embedding import Vector
 from memwarden.errors import Forbidden, InvalidInput, UpstreamError
 from memwarden.gatekeeper import GateRequest
@@ -51,7 +51,7 @@ class FactsInput:
     text: str
     infer: Literal["full", "none"] = "full"
     scope: Sequence[str] | None = None
-    visibility: Literal["shared", "private"] = "shared"
+    visibility: Visibility = "shared"
     session_id: uuid.UUID | None = None
 
 

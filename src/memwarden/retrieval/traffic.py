@@ -10,11 +10,9 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable
 
-from psycopg.pq import TransactionStatus
-
 from memwarden.store import recall as store
 from memwarden.store.batch import Statement, run_all
-from memwarden.store.db import Conn
+from memwarden.store.db import Conn, idle
 
 
 def statements(context_id: uuid.UUID, record_ids: Iterable[uuid.UUID]) -> list[Statement]:
@@ -25,6 +23,6 @@ def statements(context_id: uuid.UUID, record_ids: Iterable[uuid.UUID]) -> list[S
 
 async def count(conn: Conn, context_id: uuid.UUID, record_ids: Iterable[uuid.UUID]) -> None:
     """On an autocommit connection outside any transaction: the count commits by itself."""
-    if conn.info.transaction_status != TransactionStatus.IDLE:
+    if not idle(conn):
         raise RuntimeError("recall traffic is counted in its own transaction, not inside one")
     await run_all(conn, statements(context_id, record_ids))

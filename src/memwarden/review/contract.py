@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from memwarden.domain.scope import Visibility
 from memwarden.review.validation import check_content, check_evidence_ref, check_idempotency_key
 
 CONTRACT_VERSION = 1
@@ -33,7 +34,7 @@ class ScopeIn(Strict):
     project_id: str | None = None
     mission_id: str | None = None
     agent_id: str | None = None
-    visibility: Literal["shared", "private"]
+    visibility: Visibility
 
 
 class Versioned(Strict):

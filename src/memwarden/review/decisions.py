@@ -13,8 +13,6 @@ import json
 import uuid
 from typing import Any
 
-from psycopg import errors as pg_errors
-
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.errors import Conflict, Forbidden, IntegrityFailure, NotFound
@@ -25,6 +23,7 @@ from memwarden.review.contract import CONTRACT_VERSION, ReviewRequest
 from memwarden.store import memory as store
 from memwarden.store.audit import audit, change
 from memwarden.store.db import Conn, Database
+from memwarden.store.errors import DuplicateRow
 
 
 def command_digest(request: ReviewRequest) -> str:
@@ -80,7 +79,7 @@ async def decide(db: Database, caller: Caller, request: ReviewRequest) -> dict[s
     try:
         async with db.transaction() as conn:
             return _answer(await _decide_locked(conn, caller, context_id, request, digest))
-    except pg_errors.UniqueViolation:
+    except DuplicateRow:
         # A concurrent decision with the same idempotency key committed first.
         if key is None:
             raise Conflict("a concurrent decision won", code="stale_revision") from None

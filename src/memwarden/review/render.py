@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memwarden.errors import IntegrityFailure
 from memwarden.review.contract import CONTRACT_VERSION
 
 _LABELS = ("project", "mission", "agent")
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
+
+
+def millis(value: datetime) -> int:
+    """Milliseconds since the Unix epoch, exact (spec 3 names `modified_at_millis`)."""
+    return (value - EPOCH) // timedelta(milliseconds=1)
 
 
 def scope_object(path: str, visibility: str) -> dict[str, Any]:
@@ -62,6 +68,7 @@ def record(row: dict[str, Any]) -> dict[str, Any]:
         "review": review_object(row),
         "created_at": iso(row["created_at"]),
         "modified_at": iso(row["modified_at"]),
+        "modified_at_millis": millis(row["modified_at"]),
         "expires_at": iso(row["expires_at"]),
     }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from datetime import date
 
 from memwarden.domain.ids import new_id
@@ -70,9 +71,25 @@ async def change(
     return int(row["seq"])
 
 
-async def list_changes(conn: Conn, context_id: uuid.UUID, after: int, limit: int) -> list[dict]:
+async def list_changes(
+    conn: Conn,
+    context_id: uuid.UUID,
+    after: int,
+    limit: int,
+    *,
+    prefixes: Sequence[str],
+    subject: str,
+) -> list[dict]:
+    """Events after `after` on records under `prefixes` (private ones only for `subject`)."""
     cur = await conn.execute(
-        q("list_change_events"), {"context_id": context_id, "after": after, "limit": limit}
+        q("list_change_events"),
+        {
+            "context_id": context_id,
+            "after": after,
+            "limit": limit,
+            "prefixes": list(prefixes),
+            "subject": subject,
+        },
     )
     return await cur.fetchall()
 

@@ -8,11 +8,13 @@ from typing import Any
 
 import psycopg
 from pgvector.psycopg import register_vector_async
+from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from memwarden.settings import Settings
 from memwarden.store.embedded import embedded_url, start_embedded
+from memwarden.store.errors import translated
 from memwarden.store.migrate import apply_migrations
 
 Conn = psycopg.AsyncConnection[dict[str, Any]]
@@ -53,13 +55,21 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Conn]:
-        async with self.pool.connection() as conn, conn.transaction():
-            yield conn
+        """A unique violation (at a statement or at commit) leaves as `DuplicateRow`."""
+        with translated():
+            async with self.pool.connection() as conn, conn.transaction():
+                yield conn
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[Conn]:
-        async with self.pool.connection() as conn:
-            yield conn
+        with translated():
+            async with self.pool.connection() as conn:
+                yield conn
+
+
+def idle(conn: Conn) -> bool:
+    """Outside any transaction (an autocommit statement commits by itself)."""
+    return conn.info.transaction_status == TransactionStatus.IDLE
 
 
 def prepare(settings: Settings) -> Database:

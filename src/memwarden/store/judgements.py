@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -10,8 +11,63 @@ from psycopg.types.json import Jsonb
 
 from memwarden.store.db import Conn
 from memwarden.store.queries import q
+from memwarden.store.rows import fetch_all, fetch_one
 
 Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A review-log entry: the judgement table's columns (its queries read `j.*`)."""
+
+    context_id: uuid.UUID
+    id: uuid.UUID
+    gate: str
+    verdict: str
+    reasons: list[str]
+    source: str
+    scope_path: str
+    visibility: str
+    excerpt: str
+    row_count: int
+    principal_id: uuid.UUID | None
+    key_id: uuid.UUID | None
+    turn_id: uuid.UUID | None
+    document_id: uuid.UUID | None
+    held: bool
+    hold_decision: str | None
+    hold_decided_at: datetime | None
+    override_verdict: str | None
+    override_subject: str | None
+    overridden_at: datetime | None
+    replay_state: str | None
+    created_at: datetime
+    retained: bool = False  # whether its redacted input is kept for replay (list/get only)
+
+
+@dataclass(frozen=True)
+class RetainedInput:
+    context_id: uuid.UUID
+    judgement_id: uuid.UUID
+    route: str
+    payload: Any  # the redacted request body as stored
+    principal_id: uuid.UUID
+    key_id: uuid.UUID
+    expires_at: datetime | None
+    consumed_at: datetime | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class MovedRecord:
+    """A held record as a decision finds it (held), releases it (at its new revision) or
+    deletes it."""
+
+    id: uuid.UUID
+    kind: str
+    revision: int
+    content: Any
+    body: str
 
 
 async def insert_judgement(conn: Conn, entry: Row) -> None:
@@ -52,9 +108,11 @@ async def list_judgements(
     held: bool | None,
     before: uuid.UUID | None,
     limit: int,
-) -> list[Row]:
-    cur = await conn.execute(
-        q("list_judgements"),
+) -> list[Judgement]:
+    return await fetch_all(
+        conn,
+        "list_judgements",
+        Judgement,
         {
             "context_id": context_id,
             "verdict": verdict,
@@ -64,17 +122,14 @@ async def list_judgements(
             "limit": limit,
         },
     )
-    return await cur.fetchall()
 
 
-async def get_judgement(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> Row | None:
-    cur = await conn.execute(q("get_judgement"), {"context_id": context_id, "id": id})
-    return await cur.fetchone()
+async def get_judgement(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> Judgement | None:
+    return await fetch_one(conn, "get_judgement", Judgement, {"context_id": context_id, "id": id})
 
 
-async def lock_judgement(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> Row | None:
-    cur = await conn.execute(q("lock_judgement"), {"context_id": context_id, "id": id})
-    return await cur.fetchone()
+async def lock_judgement(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> Judgement | None:
+    return await fetch_one(conn, "lock_judgement", Judgement, {"context_id": context_id, "id": id})
 
 
 async def set_override(
@@ -98,15 +153,15 @@ async def set_override(
     )
 
 
-async def lock_retained(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> Row | None:
-    cur = await conn.execute(q("lock_retained_input"), {"context_id": context_id, "id": id})
-    return await cur.fetchone()
+async def lock_retained(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> RetainedInput | None:
+    params = {"context_id": context_id, "id": id}
+    return await fetch_one(conn, "lock_retained_input", RetainedInput, params)
 
 
-async def peek_retained(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> Row | None:
+async def peek_retained(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> RetainedInput | None:
     """The kept request if it can still be replayed, without locking it."""
-    cur = await conn.execute(q("peek_retained_input"), {"context_id": context_id, "id": id})
-    return await cur.fetchone()
+    params = {"context_id": context_id, "id": id}
+    return await fetch_one(conn, "peek_retained_input", RetainedInput, params)
 
 
 async def consume_retained(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> bool:
@@ -116,51 +171,47 @@ async def consume_retained(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> 
 
 async def decide_hold(
     conn: Conn, context_id: uuid.UUID, id: uuid.UUID, decision: str
-) -> Row | None:
-    cur = await conn.execute(
-        q("decide_hold"), {"context_id": context_id, "id": id, "decision": decision}
-    )
-    return await cur.fetchone()
+) -> Judgement | None:
+    params = {"context_id": context_id, "id": id, "decision": decision}
+    return await fetch_one(conn, "decide_hold", Judgement, params)
 
 
-async def held_records(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> list[Row]:
-    cur = await conn.execute(q("held_records"), {"context_id": context_id, "id": id})
-    return await cur.fetchall()
+async def held_records(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> list[MovedRecord]:
+    """The records a hold keeps back, as they are (what an approval embeds beforehand)."""
+    params = {"context_id": context_id, "id": id}
+    return await fetch_all(conn, "held_records", MovedRecord, params)
 
 
 async def release_held(
     conn: Conn, context_id: uuid.UUID, id: uuid.UUID
-) -> tuple[int, int, list[Row]]:
+) -> tuple[int, int, list[MovedRecord]]:
     """Held -> live: turns, chunks, then records (each at a new revision, without a vector)."""
     params = {"context_id": context_id, "id": id}
     turns = (await conn.execute(q("release_held_turns"), params)).rowcount
     chunks = (await conn.execute(q("release_held_chunks"), params)).rowcount
-    cur = await conn.execute(q("release_held_records"), params)
-    return turns, chunks, await cur.fetchall()
+    return turns, chunks, await fetch_all(conn, "release_held_records", MovedRecord, params)
 
 
 async def remove_held(
     conn: Conn, context_id: uuid.UUID, id: uuid.UUID
-) -> tuple[int, int, list[Row]]:
+) -> tuple[int, int, list[MovedRecord]]:
     """A rejected hold's records (with revisions and vectors), chunks and turns, deleted."""
     params = {"context_id": context_id, "id": id}
-    cur = await conn.execute(q("remove_held_records"), params)
-    records = await cur.fetchall()
+    records = await fetch_all(conn, "remove_held_records", MovedRecord, params)
     chunks = (await conn.execute(q("remove_held_chunks"), params)).rowcount
     turns = (await conn.execute(q("remove_held_turns"), params)).rowcount
     return turns, chunks, records
 
 
-async def judgements_by_ids(conn: Conn, context_id: uuid.UUID, ids: list[uuid.UUID]) -> list[Row]:
-    cur = await conn.execute(q("judgements_by_ids"), {"context_id": context_id, "ids": ids})
-    return await cur.fetchall()
+async def judgements_by_ids(
+    conn: Conn, context_id: uuid.UUID, ids: list[uuid.UUID]
+) -> list[Judgement]:
+    params = {"context_id": context_id, "ids": ids}
+    return await fetch_all(conn, "judgements_by_ids", Judgement, params)
 
 
 async def judgements_for_dry_run(
     conn: Conn, context_id: uuid.UUID, verdicts: list[str], limit: int
-) -> list[Row]:
-    cur = await conn.execute(
-        q("judgements_for_dry_run"),
-        {"context_id": context_id, "verdicts": verdicts, "limit": limit},
-    )
-    return await cur.fetchall()
+) -> list[Judgement]:
+    params = {"context_id": context_id, "verdicts": verdicts, "limit": limit}
+    return await fetch_all(conn, "judgements_for_dry_run", Judgement, params)

@@ -85,3 +85,32 @@ def test_keys_for_an_unknown_context_are_404_for_the_admin(admin: httpx.Client) 
         json={"subject": "a", "grants": ["memory_read"]},
     )
     assert resp.status_code == 404
+
+
+def test_a_context_created_with_an_owner_gets_a_key_with_every_grant(
+    admin: httpx.Client, live
+) -> None:
+    resp = admin.post("/api/v1/contexts", json={"name": "owned", "owner_subject": "alice"})
+    assert resp.status_code == 201
+    body = resp.json()
+    owner = body["owner_key"]
+    assert owner["subject"] == "alice" and owner["context_id"] == body["id"]
+    assert owner["grants"] == sorted(
+        ["grant:manage", "memory_read", "memory_review", "memory_write"]
+    )
+    with live.client(owner["key"]) as client:
+        assert client.get(f"/api/v1/contexts/{body['id']}/keys").status_code == 200
+    actions = [e["action"] for e in admin.get(f"/api/v1/{body['id']}/audit").json()["events"]]
+    assert actions == ["key.create", "context.create"]
+
+
+def test_a_context_created_without_an_owner_has_no_key(admin: httpx.Client) -> None:
+    body = admin.post("/api/v1/contexts", json={"name": "bare"}).json()
+    assert "owner_key" not in body
+    assert admin.get(f"/api/v1/contexts/{body['id']}/keys").json()["keys"] == []
+
+
+def test_a_bad_owner_subject_creates_nothing(admin: httpx.Client) -> None:
+    resp = admin.post("/api/v1/contexts", json={"name": "x", "owner_subject": "   "})
+    assert resp.status_code == 400 and resp.json()["error"]["field"] == "subject"
+    assert admin.get("/api/v1/contexts").json()["contexts"] == []

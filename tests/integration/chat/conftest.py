@@ -9,40 +9,26 @@ from typing import Any
 import httpx
 import pytest
 
-from memwarden.settings import Settings
 from tests.support.live import LiveServer
-from tests.support.scripted_model import ScriptedModelServer
+from tests.support.scripted_model import ScriptedModelServer, scripted_models
 
 CHAT_MODEL = "chat-model"
 
 
 @pytest.fixture
-def chat_settings(settings: Settings, scripted: ScriptedModelServer) -> Settings:
-    return settings.model_copy(
-        update={
-            "openai_base_url": scripted.base_url,
-            "model_chat": f"openai:{CHAT_MODEL}",
-            "model_judge": "openai:judge-model",
-            "model_timeout_s": 5.0,
-            "model_max_retries": 0,
-        }
+def live(live_with: Callable[..., LiveServer], scripted: ScriptedModelServer) -> LiveServer:
+    """The shared `live` fixture, with a scripted chat model (and judge model)."""
+    return live_with(
+        **scripted_models(
+            scripted, model_chat=f"openai:{CHAT_MODEL}", model_judge="openai:judge-model"
+        )
     )
 
 
 @pytest.fixture
-def live(chat_settings: Settings) -> Iterator[LiveServer]:
-    """The shared `live` fixture, with a scripted chat model (and judge model)."""
-    server = LiveServer(chat_settings).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def offline(live: LiveServer, settings: Settings) -> Iterator[LiveServer]:
+def offline(live: LiveServer, live_with: Callable[..., LiveServer]) -> LiveServer:
     """A second server on the same database with the offline defaults: no chat model."""
-    server = LiveServer(settings).start()
-    yield server
-    server.stop()
+    return live_with()
 
 
 @pytest.fixture

@@ -7,9 +7,21 @@ from typing import Any
 
 import httpx
 
-from tests.support.scripted_model import Reply
+from tests.support.replies import EMPTY_EXTRACTION, verdict
 
-PASS = Reply.json({"verdict": "pass", "reasons": []})
+PASS = verdict("pass")
+INSIGHT = {  # a reflection reply: one insight and one uncertainty
+    **EMPTY_EXTRACTION,
+    "attributes": [
+        {
+            "entity": "user",
+            "key": "favourite_cuisine",
+            "value": "Asian",
+            "memoryCategory": "knowledge",
+        }
+    ],
+    "uncertainties": [{"about": "user drink", "reason": "tea and coffee both claimed"}],
+}
 
 
 def chat(client: httpx.Client, cid: str, message: str, **body: Any) -> httpx.Response:
@@ -38,5 +50,4 @@ def events(resp: httpx.Response) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def verdict(v: str, *reasons: str) -> Reply:
-    return Reply.json({"verdict": v, "reasons": list(reasons)})
+__all__ = ["INSIGHT", "PASS", "verdict"]

@@ -3,31 +3,21 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 
 import httpx
 import pytest
 
-from memwarden.settings import Settings
 from tests.support.live import LiveServer
-from tests.support.scripted_model import ScriptedModelServer
+from tests.support.scripted_model import ScriptedModelServer, scripted_models
 
 
 @pytest.fixture
-def live(settings: Settings, scripted: ScriptedModelServer) -> Iterator[LiveServer]:
+def live(live_with: Callable[..., LiveServer], scripted: ScriptedModelServer) -> LiveServer:
     """A live server with an in-process worker; the judge model is scripted (used only
     by Contexts that turn the judge on)."""
-    judged = settings.model_copy(
-        update={
-            "openai_base_url": scripted.base_url,
-            "model_judge": "openai:judge-model",
-            "model_timeout_s": 2.0,
-            "model_max_retries": 0,
-        }
-    )
-    server = LiveServer(judged, run_worker=True).start()
-    yield server
-    server.stop()
+    changes = scripted_models(scripted, model_judge="openai:judge-model", model_timeout_s=2.0)
+    return live_with(run_worker=True, **changes)
 
 
 def wait_for(client: httpx.Client, cid: str, doc_id: str, timeout: float = 60) -> dict:

@@ -1,52 +1,32 @@
 """Fixtures for the ingest judge: a scripted judge model, a live server wired to it,
-Contexts with the judge turned on, and direct access to the gates on a real database."""
+and Contexts with the judge turned on. Direct calls to the gates are in tests/service/judge."""
 
 from __future__ import annotations
 
-import asyncio
-import uuid
-from collections.abc import Awaitable, Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any
 
 import httpx
-import psycopg
 import pytest
 
-from memwarden.bootstrap import build_services
-from memwarden.config import ContextConfig, apply_patch
-from memwarden.domain.grants import Caller
-from memwarden.domain.scope import Scope
-from memwarden.gatekeeper import GateRequest
-from memwarden.services import Services
-from memwarden.settings import Settings
-from memwarden.store.db import Database
 from tests.support.live import LiveServer
-from tests.support.scripted_model import ScriptedModelServer
+from tests.support.scripted_model import ScriptedModelServer, scripted_models
 
 ALL_GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
 
-T = TypeVar("T")
 JUDGE_MODEL = "openai:judge-model"
 
 
 @pytest.fixture
-def judge_settings(settings: Settings, scripted: ScriptedModelServer) -> Settings:
-    return settings.model_copy(
-        update={
-            "openai_base_url": scripted.base_url,
-            "model_judge": JUDGE_MODEL,
-            "model_timeout_s": 2.0,
-            "model_max_retries": 0,
-        }
-    )
+def judge_models(scripted: ScriptedModelServer) -> dict[str, Any]:
+    """Settings changes for a scripted judge model."""
+    return scripted_models(scripted, model_judge=JUDGE_MODEL, model_timeout_s=2.0)
 
 
 @pytest.fixture
-def live(judge_settings: Settings) -> Iterator[LiveServer]:
+def live(live_with: Callable[..., LiveServer], judge_models: dict[str, Any]) -> LiveServer:
     """The shared `live` fixture, but pointed at the scripted judge model."""
-    server = LiveServer(judge_settings).start()
-    yield server
-    server.stop()
+    return live_with(**judge_models)
 
 
 @pytest.fixture
@@ -61,23 +41,9 @@ def judged(admin: httpx.Client, live: LiveServer) -> Callable[..., dict[str, Any
         issued = admin.post(
             f"/api/v1/contexts/{cid}/keys", json={"subject": "alice", "grants": ALL_GRANTS}
         ).json()
-        caller = key_caller(live, issued["id"])
-        return {"id": cid, "key": issued["key"], "key_id": issued["id"], "caller": caller}
+        return {"id": cid, "key": issued["key"], "key_id": issued["id"]}
 
     return make
-
-
-def key_caller(live: LiveServer, key_id: str) -> Caller:
-    """The Caller a key authenticates as, read over HTTP-free SQL (for direct gate calls)."""
-    with psycopg.connect(live.services.db.url) as conn:
-        row = conn.execute(
-            "SELECT k.context_id, k.principal_id, p.subject FROM api_key k JOIN principal p"
-            " ON p.context_id = k.context_id AND p.id = k.principal_id WHERE k.id = %s",
-            (uuid.UUID(key_id),),
-        ).fetchone()
-    assert row is not None
-    grants = {g: ("",) for g in ALL_GRANTS}
-    return Caller(row[0], row[1], row[2], uuid.UUID(key_id), grants)
 
 
 @pytest.fixture
@@ -94,46 +60,4 @@ def client(live: LiveServer) -> Callable[[str], httpx.Client]:
         c.close()
 
 
-@pytest.fixture
-def gates(judge_settings: Settings) -> Callable[[Callable[[Services], Awaitable[T]]], T]:
-    """Run `fn(services)` on a fresh Services in its own event loop (direct gate calls)."""
-
-    def run(fn: Callable[[Services], Awaitable[T]]) -> T:
-        async def go() -> T:
-            db = Database(judge_settings.database_url or "", min_size=1, max_size=3)
-            svc = build_services(judge_settings, db=db)
-            await db.open()
-            try:
-                return await fn(svc)
-            finally:
-                await db.close()
-                await svc.models.aclose()
-
-        return asyncio.run(go())
-
-    return run
-
-
-def gate_request(
-    ctx: dict[str, Any],
-    text: str,
-    *,
-    config: dict[str, Any] | None = None,
-    source: str = "facts",
-    payload: dict[str, Any] | None = None,
-    scope: str = "project/p1",
-) -> GateRequest:
-    """What the write path hands the gate; `config` is the Context's configuration patch."""
-    cfg = apply_patch(apply_patch(ContextConfig(), {"judge": {"enabled": True}}), config or {})
-    return GateRequest(
-        context_id=uuid.UUID(ctx["id"]),
-        caller=ctx["caller"],
-        config=cfg,
-        source=source,  # type: ignore[arg-type]
-        scope=Scope(scope),
-        text=text,
-        retain_payload=payload,
-    )
-
-
-__all__ = ["JUDGE_MODEL", "gate_request"]
+__all__ = ["JUDGE_MODEL"]

@@ -8,23 +8,12 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 
-from tests.support.scripted_model import Reply
+from tests.support.replies import PASS_VERDICT as PASS
+from tests.support.replies import rows_reply, verdict
 
-PASS = {"verdict": "pass", "reasons": []}
 CARD = "4111 1111 1111 1111"
 SECRET_MARK = "zq-denied-marker-7f3a"
-
-
-def verdict(v: str, *reasons: str) -> Reply:
-    return Reply.json({"verdict": v, "reasons": list(reasons)})
-
-
-def rows_reply(verdicts: dict[str, tuple[str, ...] | str]) -> Reply:
-    rows = []
-    for rid, v in verdicts.items():
-        name, *codes = (v,) if isinstance(v, str) else v
-        rows.append({"id": rid, "verdict": name, "reasons": codes})
-    return Reply.json({"rows": rows})
+__all__ = ["PASS", "rows_reply", "verdict"]
 
 
 def table_texts(db_url: str) -> dict[str, str]:

@@ -91,3 +91,21 @@ def test_eval_judge_scores_the_detectors_on_a_jsonl_file(tmp_path) -> None:
     assert report["rows"] == 4
     table = runner.invoke(eval_app, ["judge", "--data", str(data)])
     assert table.exit_code == 0 and "payment_card" in table.output
+
+
+def test_both_reviewer_clis_report_errors_in_one_format(live, make_context) -> None:
+    """`<status> <code>: <message> (field: <f>)`, exit 2, from judgements as from review."""
+    from memwarden.cli.review import review_app
+
+    ctx = make_context()
+    bad = cli(live, ctx, "list", "--cursor", "nope")
+    assert bad.exit_code == 2 and "Traceback" not in bad.output
+    assert "400 invalid_request: cursor is not a valid page cursor (field: cursor)" in bad.output
+    args = ["state", "not-an-id", "--url", live.url, "--key", ctx["key"]]
+    other = runner.invoke(review_app, args, env={"MEMWARDEN_API_KEY": ""})
+    assert other.exit_code == 2 and "(field: record_id)" in other.output
+    for app, verb in ((judgements_app, ["list", "--context", "x"]), (review_app, ["state", "r"])):
+        down = runner.invoke(app, [*verb, "--url", "http://127.0.0.1:9", "--key", "k"])
+        assert (
+            down.exit_code == 3 and "cannot reach http://127.0.0.1:9: ConnectError" in down.output
+        )

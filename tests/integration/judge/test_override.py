@@ -1,4 +1,5 @@
-"""Overrides: the reviewer's verdict beside the judge's, and the replay states."""
+"""Overrides over HTTP: an invalid body is 400. What an override and its replay do is
+checked through the use case in tests/service/judge/test_override.py."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import json
 
 import pytest
 
-from tests.integration.judge.helpers import audits, rows_reply, verdict
+from tests.integration.judge.helpers import rows_reply, verdict
 
 FACTS = "I'm Alice. I work at Acme."
 
@@ -21,85 +22,6 @@ def refused(judged, client, scripted, **judge):
         "row_judge", lambda r: rows_reply({i["id"]: "pass" for i in json.loads(r.user)})
     )
     return ctx, c, f"/api/v1/{ctx['id']}/judgements/{entry['id']}", entry
-
-
-def test_an_override_records_the_reviewers_verdict_beside_the_judges(
-    judged, client, scripted, db_url
-) -> None:
-    ctx, c, url, entry = refused(judged, client, scripted)
-    resp = c.post(f"{url}/override", json={"verdict": "pass"})
-    assert resp.status_code == 200, resp.text
-    body = resp.json()
-    assert body["replay"] == "not_requested"
-    shown = c.get(url).json()
-    assert shown["verdict"] == "fail" and shown["override"]["verdict"] == "pass"
-    assert shown["override"]["by"] == "alice" and shown["effective_verdict"] == "pass"
-    assert ("judge.override", "judgement", entry["id"]) in [
-        (a, k, str(t)) for a, k, t in audits(db_url, ctx["id"])
-    ]
-
-
-def test_replay_ingests_the_kept_request_once_unjudged(judged, client, scripted, sql) -> None:
-    _ctx, c, url, entry = refused(judged, client, scripted, retain_inputs=True)
-    assert entry["retained"] is True
-    judge_calls = len(scripted.requests_for("judge"))
-    resp = c.post(f"{url}/override", json={"verdict": "pass", "replay": True})
-    assert resp.status_code == 200, resp.text
-    assert resp.json()["replay"] == "ingested"
-    assert len(scripted.requests_for("judge")) == judge_calls  # not judged again
-    assert scripted.requests_for("row_judge") == []
-    assert sql("SELECT count(*) FROM turn") == [(1,)]
-    assert any("Acme" in b for (b,) in sql("SELECT body FROM memory_record"))
-    again = c.post(f"{url}/override", json={"verdict": "pass", "replay": True})
-    assert again.json()["replay"] == "not_retained"
-    assert sql("SELECT count(*) FROM turn") == [(1,)]
-
-
-def test_replay_without_retain_inputs_is_not_retained(judged, client, scripted) -> None:
-    _ctx, c, url, _entry = refused(judged, client, scripted)
-    resp = c.post(f"{url}/override", json={"verdict": "pass", "replay": True})
-    assert resp.json()["replay"] == "not_retained"
-
-
-def test_replay_after_the_retention_period_is_not_retained(judged, client, scripted, sql) -> None:
-    _ctx, c, url, _entry = refused(judged, client, scripted, retain_inputs=True)
-    sql("UPDATE retained_input SET expires_at = now() - interval '1 second'")
-    resp = c.post(f"{url}/override", json={"verdict": "pass", "replay": True})
-    assert resp.json()["replay"] == "not_retained"
-
-
-def test_row_gate_judgements_are_not_replayable(judged, client, scripted) -> None:
-    ctx = judged()
-    c = client(ctx["key"])
-    scripted.respond_with("judge", verdict("pass"))
-    scripted.respond_with(
-        "row_judge", lambda r: rows_reply({i["id"]: ("warn", "policy") for i in json.loads(r.user)})
-    )
-    c.post(f"/api/v1/{ctx['id']}/facts", json={"text": FACTS})
-    rows = c.get(f"/api/v1/{ctx['id']}/judgements", params={"stage": "row"}).json()
-    jid = rows["judgements"][0]["id"]
-    resp = c.post(
-        f"/api/v1/{ctx['id']}/judgements/{jid}/override", json={"verdict": "pass", "replay": True}
-    )
-    assert resp.json()["replay"] == "not_replayable"
-
-
-def test_replay_runs_with_the_principals_current_grants_narrowed_by_the_key(
-    judged, client, scripted, sql, admin
-) -> None:
-    ctx, _c, url, _entry = refused(judged, client, scripted, retain_inputs=True)
-    # The original key is revoked: it narrows the principal to nothing.
-    admin.delete(f"/api/v1/contexts/{ctx['id']}/keys/{ctx['key_id']}")
-    reviewer = client(
-        admin.post(
-            f"/api/v1/contexts/{ctx['id']}/keys",
-            json={"subject": "rita", "grants": ["grant:manage"]},
-        ).json()["key"]
-    )
-    resp = reviewer.post(f"{url}/override", json={"verdict": "pass", "replay": True})
-    assert resp.status_code == 403
-    assert sql("SELECT count(*) FROM turn") == [(0,)]
-    assert sql("SELECT consumed_at IS NULL FROM retained_input") == [(True,)]
 
 
 @pytest.mark.parametrize(

@@ -217,3 +217,21 @@ def test_the_server_logs_each_call_by_tool_name_and_never_its_arguments(
     run(scenario())
     logged = capfd.readouterr().err
     assert logged.count('"event": "mcp_tool"') == 3 and marker not in logged
+
+
+def test_review_tools_obey_the_64_kib_body_limit_as_http_does(
+    over_http: Connect, ctx: dict[str, Any], live
+) -> None:
+    """Spec 3: "Requests use the standard 64 KiB body limit" on every interface."""
+    big = "x" * (65 * 1024)
+    with live.client(ctx["key"]) as http:
+        body = {"contract_version": 1, "scope": SCOPE, "query": big}
+        over = http.post("/api/v1/memory/search", json=body)
+    assert over.status_code == 413 and over.json()["error"]["code"] == "payload_too_large"
+
+    async def scenario() -> dict[str, Any]:
+        async with over_http(ctx["key"]) as client:
+            return error(await versioned(client, "memory_search", query=big))
+
+    err = run(scenario())
+    assert err["status"] == 413 and err["code"] == "payload_too_large"

@@ -65,3 +65,26 @@ def test_the_stdio_server_never_logs_tool_arguments(
     run(scenario())
     assert stdio_log.exists()
     assert MARKER not in stdio_log.read_text()
+
+
+def test_review_tools_over_stdio_obey_the_64_kib_body_limit(
+    over_stdio, ctx: dict[str, Any]
+) -> None:
+    """No HTTP middleware in front of stdio: the tool call itself holds the limit."""
+    big = "x" * (65 * 1024)
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with over_stdio(ctx["key"]) as client:
+            command = {"contract_version": 1, "op": "create", "content": big}
+            created = error(
+                await client.call_tool(
+                    "memory_command",
+                    {"scope": {"project_id": "p1", "visibility": "shared"}, "command": command},
+                )
+            )
+            small = ok(await versioned(client, "memory_search", query="x" * 100))
+        return created, small
+
+    created, small = run(scenario())
+    assert created["status"] == 413 and created["code"] == "payload_too_large"
+    assert small["hits"] == []

@@ -1,4 +1,6 @@
-"""Idempotent retries and competing decisions, against the real server and database."""
+"""Idempotent retries and competing decisions, against the real server and database: the
+retries that depend on per-request authentication, the feed, and real concurrent
+requests. The other retry rules are checked in tests/service/review/test_idempotency.py."""
 
 from __future__ import annotations
 
@@ -8,8 +10,6 @@ from threading import Barrier
 import httpx
 
 from tests.integration.review.helpers import (
-    SCOPE,
-    command,
     create,
     decide,
     decide_body,
@@ -26,57 +26,6 @@ def test_a_retry_with_the_same_key_returns_the_original_receipt(alice: httpx.Cli
     assert again == first
     changes = alice.get("/api/v1/memory/changes").json()["changes"]
     assert [c["entry_type"] for c in changes] == ["created", "reviewed"]
-
-
-def test_a_retry_returns_the_original_receipt_after_later_changes_and_deletion(
-    alice: httpx.Client,
-) -> None:
-    rid, rev = create(alice, "x")
-    first = ok(decide(alice, rid, rev, disposition="rejected", idempotency_key="k"))
-    rev = first["receipt"]["revision"]
-    rev = ok(command(alice, "update", record_id=rid, expected_revision=rev, content="y"))[
-        "revision"
-    ]
-    rev = ok(decide(alice, rid, rev, disposition="approved"))["receipt"]["revision"]
-    assert ok(decide(alice, rid, 1, disposition="rejected", idempotency_key="k")) == first
-    ok(command(alice, "delete", record_id=rid, expected_revision=rev))
-    assert ok(decide(alice, rid, 1, disposition="rejected", idempotency_key="k")) == first
-
-
-def test_a_retry_with_a_rotated_credential_of_the_same_subject_returns_the_original_receipt(
-    alice: httpx.Client, client_for, admin: httpx.Client, ctx: dict
-) -> None:
-    rid, rev = create(alice, "x")
-    first = ok(decide(alice, rid, rev, idempotency_key="rotate"))
-    rotated = client_for(["memory_review"], subject="alice")
-    ok(admin.delete(f"/api/v1/contexts/{ctx['id']}/keys/{ctx['key_id']}"))
-    again = ok(decide(rotated, rid, rev, idempotency_key="rotate"))
-    assert again == first and again["receipt"]["credential_id"] == ctx["key_id"]
-
-
-def test_the_same_key_from_another_subject_is_a_separate_command(
-    alice: httpx.Client, client_for
-) -> None:
-    rid, rev = create(alice, "x")
-    ok(decide(alice, rid, rev, idempotency_key="shared-key"))
-    bob = client_for(["memory_review"])
-    resp = decide(bob, rid, rev, idempotency_key="shared-key")
-    assert resp.status_code == 409 and error_code(resp) == "stale_revision"
-
-
-def test_reusing_a_key_for_another_command_is_409(alice: httpx.Client) -> None:
-    rid, rev = create(alice, "x")
-    ok(decide(alice, rid, rev, idempotency_key="k"))
-    for change in (
-        {"disposition": "rejected"},
-        {"evidence_ref": "case://other"},
-        {"scope": {**SCOPE, "agent_id": None}},
-    ):
-        resp = decide(alice, rid, rev, idempotency_key="k", **change)
-        assert resp.status_code == 409 and error_code(resp) == "idempotency_conflict"
-    other, other_rev = create(alice, "y")
-    resp = decide(alice, other, other_rev, idempotency_key="k")
-    assert resp.status_code == 409 and error_code(resp) == "idempotency_conflict"
 
 
 def test_a_retry_with_a_revoked_key_is_401(

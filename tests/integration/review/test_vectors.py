@@ -1,67 +1,21 @@
-"""Vectors per revision: attachment behind the gate, exact-scan candidates, hybrid fusion."""
+"""Vectors over HTTP: malformed and non-finite vectors are 400, and a search response with
+vector scores is JSON. What vectors do is checked through the use cases in
+tests/service/review/test_vectors.py."""
 
 from __future__ import annotations
 
 import json
-import uuid
 
 import httpx
-import psycopg
 import pytest
-from pgvector import Vector
-from pgvector.psycopg import register_vector
 
-from memwarden.store.queries import q
-from memwarden.store.search import SearchFilter
 from tests.integration.review.helpers import (
     attach,
-    command,
     create,
-    decide,
-    error_code,
     ok,
-    post,
     search,
-    search_ids,
     unit_vector,
 )
-
-
-def test_a_vector_attaches_to_the_current_revision_once(alice: httpx.Client, sql) -> None:
-    rid, rev = create(alice, "x")
-    out = ok(attach(alice, rid, rev, unit_vector(0)))
-    assert out == {
-        "contract_version": 1,
-        "record_id": rid,
-        "revision": rev,
-        "model": "external",
-        "dimensions": 384,
-    }
-    again = attach(alice, rid, rev, unit_vector(1))
-    assert again.status_code == 409 and error_code(again) == "embedding_exists"
-    assert sql("SELECT revision FROM memory_embedding WHERE record_id = %s", (rid,)) == [(rev,)]
-
-
-def test_a_vector_for_an_old_revision_is_409(alice: httpx.Client) -> None:
-    rid, rev = create(alice, "x")
-    ok(command(alice, "update", record_id=rid, expected_revision=rev, content="y"))
-    resp = attach(alice, rid, rev, unit_vector(0))
-    assert resp.status_code == 409 and error_code(resp) == "stale_revision"
-
-
-def test_a_vector_cannot_attach_to_an_unservable_record(alice: httpx.Client) -> None:
-    rid, rev = create(alice, "x")
-    rev = ok(decide(alice, rid, rev, disposition="rejected"))["receipt"]["revision"]
-    assert attach(alice, rid, rev, unit_vector(0)).status_code == 404
-    gone, grev = create(alice, "y")
-    grev = ok(command(alice, "delete", record_id=gone, expected_revision=grev))["revision"]
-    assert attach(alice, gone, grev, unit_vector(0)).status_code == 404
-
-
-def test_attaching_a_vector_needs_memory_write(alice: httpx.Client, client_for) -> None:
-    rid, rev = create(alice, "x")
-    reviewer = client_for(["memory_read", "memory_review"])
-    assert attach(reviewer, rid, rev, unit_vector(0)).status_code == 403
 
 
 @pytest.mark.parametrize(
@@ -90,97 +44,8 @@ def test_non_finite_vectors_are_400(alice: httpx.Client, token: str) -> None:
     assert resp.status_code == 400, resp.text
 
 
-def test_vector_search_is_an_exact_scan_that_skips_rejected_candidates(
-    alice: httpx.Client,
-) -> None:
-    ids = []
-    for i in range(12):
-        rid, rev = create(alice, f"note {i}")
-        ok(attach(alice, rid, rev, unit_vector(0, other=i + 1, weight=0.1 * i)))
-        ids.append((rid, rev))
-    query = unit_vector(0)
-    body = ok(search(alice, vector=query, limit=5))
-    assert body["mode"] == "vector"
-    assert [h["record"]["id"] for h in body["hits"]] == [rid for rid, _ in ids[:5]]
-    ok(decide(alice, ids[0][0], ids[0][1], disposition="rejected"))
-    ok(decide(alice, ids[1][0], ids[1][1], disposition="rejected"))
-    assert search_ids(alice, vector=query, limit=5) == [rid for rid, _ in ids[2:7]]
-
-
-def test_a_decision_makes_the_old_vector_stale_until_a_new_one_is_attached(
-    alice: httpx.Client,
-) -> None:
-    rid, rev = create(alice, "x")
-    ok(attach(alice, rid, rev, unit_vector(3)))
-    assert search_ids(alice, vector=unit_vector(3)) == [rid]
-    rev = ok(decide(alice, rid, rev, disposition="approved"))["receipt"]["revision"]
-    assert search_ids(alice, vector=unit_vector(3)) == []
-    ok(attach(alice, rid, rev, unit_vector(3)))
-    assert search_ids(alice, vector=unit_vector(3)) == [rid]
-
-
-def test_lexical_search_resumes_without_a_new_vector(alice: httpx.Client) -> None:
-    rid, rev = create(alice, "walrus migration")
-    ok(attach(alice, rid, rev, unit_vector(3)))
-    ok(decide(alice, rid, rev, disposition="approved"))
-    assert search_ids(alice, query="walrus") == [rid]
-
-
-def test_hybrid_search_fuses_text_and_vector_rankings(alice: httpx.Client) -> None:
-    both, rev = create(alice, "otters hold hands while sleeping")
-    ok(attach(alice, both, rev, unit_vector(10, other=11, weight=0.2)))
-    text_only, _ = create(alice, "otters eat sea urchins")
-    vector_only, vrev = create(alice, "unrelated words entirely")
-    ok(attach(alice, vector_only, vrev, unit_vector(10)))
-    body = ok(search(alice, query="otters sleeping", vector=unit_vector(10)))
-    assert body["mode"] == "hybrid"
-    hits = {h["record"]["id"]: h for h in body["hits"]}
-    assert body["hits"][0]["record"]["id"] == both
-    assert hits[both]["lexical_rank"] == 1 and hits[both]["vector_rank"] == 2
-    assert set(hits) == {both, vector_only}  # websearch ANDs the terms
-    body = ok(search(alice, query="otters", vector=unit_vector(10)))
-    assert body["hits"][0]["record"]["id"] == both
-    assert {h["record"]["id"] for h in body["hits"]} == {both, text_only, vector_only}
-
-
-def test_hybrid_search_never_fuses_a_rejected_record(alice: httpx.Client) -> None:
-    bad, rev = create(alice, "otters otters otters")
-    ok(attach(alice, bad, rev, unit_vector(20)))
-    good, grev = create(alice, "otters")
-    ok(attach(alice, good, grev, unit_vector(20, other=21, weight=0.5)))
-    assert search_ids(alice, query="otters", vector=unit_vector(20))[0] == bad
-    ok(decide(alice, bad, rev, disposition="rejected"))
-    body = ok(search(alice, query="otters", vector=unit_vector(20)))
-    assert [(h["record"]["id"], h["lexical_rank"], h["vector_rank"]) for h in body["hits"]] == [
-        (good, 1, 1)
-    ]
-
-
-def test_vectors_of_another_subjects_private_records_are_not_candidates(
-    alice: httpx.Client, client_for
-) -> None:
-    private = {"project_id": "p1", "mission_id": None, "agent_id": "a1", "visibility": "private"}
-    rid, rev = create(alice, "x", scope=private)
-    ok(post(alice, "embeddings", scope=private, record_id=rid, revision=rev, vector=unit_vector(5)))
-    bob = client_for(["memory_read"])
-    assert search_ids(bob, scope=private, vector=unit_vector(5)) == []
-    assert search_ids(alice, scope=private, vector=unit_vector(5)) == [rid]
-
-
 def test_the_search_response_is_json_serialisable_with_vector_scores(alice: httpx.Client) -> None:
     rid, rev = create(alice, "x")
     ok(attach(alice, rid, rev, unit_vector(7)))
     body = ok(search(alice, vector=unit_vector(7)))
     assert json.loads(json.dumps(body))["hits"][0]["score"] == pytest.approx(1.0, abs=1e-6)
-
-
-def test_the_vector_query_scans_eligible_rows_exactly_and_never_uses_the_ann_index(
-    db_url: str,
-) -> None:
-    where = SearchFilter(context_id=uuid.uuid4(), prefixes=("",), subject="alice")
-    params = {**where.params(), "vector": Vector(unit_vector(0)), "limit": 10}
-    with psycopg.connect(db_url) as conn:
-        register_vector(conn)
-        conn.execute("SET enable_seqscan = off")  # tempt the planner towards any index
-        plan = "\n".join(r[0] for r in conn.execute("EXPLAIN " + q("search_vector"), params))
-    assert "hnsw" not in plan.casefold() and "memory_embedding" not in plan

@@ -9,43 +9,16 @@ from typing import Any
 import httpx
 import pytest
 
-from memwarden.settings import Settings
 from tests.support.live import LiveServer
-from tests.support.scripted_model import ScriptedModelServer
+from tests.support.scripted_model import ScriptedModelServer, scripted_models
 
 
 @pytest.fixture
-def model_settings(settings: Settings, scripted: ScriptedModelServer) -> Settings:
-    return settings.model_copy(
-        update={
-            "openai_base_url": scripted.base_url,
-            "model_extraction": "openai:test-model",
-            "model_max_retries": 0,
-            "model_timeout_s": 10.0,
-        }
+def modelled(live_with: Callable[..., LiveServer], scripted: ScriptedModelServer) -> LiveServer:
+    """A live server whose extraction model is the scripted one."""
+    return live_with(
+        **scripted_models(scripted, model_extraction="openai:test-model", model_timeout_s=10.0)
     )
-
-
-@pytest.fixture
-def start_server() -> Iterator[Callable[..., LiveServer]]:
-    """start_server(settings, gatekeeper=None): a live server, stopped after the test."""
-    started: list[LiveServer] = []
-
-    def start(settings: Settings, gatekeeper: Any = None) -> LiveServer:
-        server = LiveServer(settings)
-        if gatekeeper is not None:
-            server.services.gatekeeper = gatekeeper
-        started.append(server.start())
-        return server
-
-    yield start
-    for server in started:
-        server.stop()
-
-
-@pytest.fixture
-def modelled(start_server, model_settings: Settings) -> LiveServer:
-    return start_server(model_settings)
 
 
 @pytest.fixture

@@ -7,29 +7,11 @@ from typing import Any
 
 import httpx
 
+from tests.support.replies import EMPTY_EXTRACTION as EMPTY
+from tests.support.replies import attr, extraction, person
+
 Sql = Callable[..., list[tuple]]
-EMPTY: dict[str, list[Any]] = {
-    "entities": [],
-    "attributes": [],
-    "relations": [],
-    "actions": [],
-    "instructions": [],
-    "uncertainties": [],
-    "corrections": [],
-}
-
-
-def extraction(**lists: list[dict[str, Any]]) -> dict[str, Any]:
-    """An extraction-contract reply: the given lists, every other list empty."""
-    return {**EMPTY, **lists}
-
-
-def person(name: str, category: str = "identity") -> dict[str, str]:
-    return {"name": name, "entityType": "person", "memoryCategory": category}
-
-
-def attr(entity: str, key: str, value: str, category: str = "identity") -> dict[str, str]:
-    return {"entity": entity, "key": key, "value": value, "memoryCategory": category}
+__all__ = ["EMPTY", "attr", "extraction", "person"]
 
 
 def facts(client: httpx.Client, cid: str, text: str, **body: Any) -> httpx.Response:

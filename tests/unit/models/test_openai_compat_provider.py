@@ -18,10 +18,11 @@ from memwarden.models.base import (
 from memwarden.models.contracts import AdjudicationOutput, ExtractionOutput, JudgeOutput
 from memwarden.models.openai_compat import OpenAICompatEmbedder, OpenAICompatProvider
 from memwarden.models.prompts import ADDENDUM_HEADING, system_prompt
+from tests.support.replies import PASS_VERDICT, extraction
 from tests.support.scripted_model import RecordingSink, Reply, ScriptedModelServer
 
 MakeProvider = Callable[..., OpenAICompatProvider]
-JUDGE_PASS = {"verdict": "pass", "reasons": []}
+JUDGE_PASS = PASS_VERDICT
 
 
 def judge(provider: OpenAICompatProvider, **kwargs: Any) -> Any:
@@ -237,15 +238,9 @@ def test_a_plain_schema_dict_is_validated_with_json_schema(
 def test_extraction_replies_bucket_unknown_categories_as_context(
     scripted: ScriptedModelServer, make_provider: MakeProvider
 ) -> None:
-    reply = {
-        "entities": [{"name": "Alice", "entityType": "person", "memoryCategory": "emotion"}],
-        "attributes": [],
-        "relations": [],
-        "actions": [],
-        "instructions": [],
-        "uncertainties": [],
-        "corrections": [],
-    }
+    reply = extraction(
+        entities=[{"name": "Alice", "entityType": "person", "memoryCategory": "emotion"}]
+    )
     scripted.script("extraction", Reply.json(reply))
 
     async def call() -> Any:

@@ -15,22 +15,14 @@ from memwarden.models.prompts import ADDENDUM_HEADING
 from memwarden.models.rule_extractor import RuleExtractor
 from memwarden.models.sanitize import unframe
 from memwarden.pipeline.extraction import ExtractionResult, extract
+from tests.support.replies import extraction
 from tests.support.scripted_model import RecordedRequest, RecordingSink, Reply, ScriptedModelServer
 
 MakeProvider = Callable[..., OpenAICompatProvider]
-EMPTY: dict[str, list[Any]] = {
-    "entities": [],
-    "attributes": [],
-    "relations": [],
-    "actions": [],
-    "instructions": [],
-    "uncertainties": [],
-    "corrections": [],
-}
 
 
 def reply(**arrays: list[dict[str, Any]]) -> dict[str, Any]:
-    return EMPTY | arrays
+    return extraction(**arrays)
 
 
 def alice(category: str = "identity") -> dict[str, Any]:

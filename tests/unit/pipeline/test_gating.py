@@ -10,7 +10,10 @@ from memwarden.pipeline.gating import apply_verdicts, diff_rows
 def _diff() -> ExtractionDiff:
     return ExtractionDiff.model_validate(
         {
-            "entities": [{"name": "Mallory", "entityType": "person"}, {"name": "Bob", "entityType": "person"}],
+            "entities": [
+                {"name": "Mallory", "entityType": "person"},
+                {"name": "Bob", "entityType": "person"},
+            ],
             "attributes": [{"entity": "Bob", "key": "city", "value": "Oslo"}],
             "relations": [{"subject": "Bob", "label": "knows", "object": "Mallory"}],
             "actions": [

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Body, Depends, Query
-from pydantic import BaseModel, ConfigDict, Field
 
 from memwarden.admin import contexts, keys, settings_service
+from memwarden.admin.contract import CreateContext, CreateKey
 from memwarden.api.deps import caller, services
 from memwarden.domain.grants import Caller
 from memwarden.services import Services
@@ -17,33 +16,21 @@ from memwarden.services import Services
 router = APIRouter(prefix="/api/v1/contexts", tags=["admin"])
 
 
-class CreateContext(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=200)
-
-
-class CreateKey(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    subject: str = Field(min_length=1, max_length=200)
-    grants: list[str] = Field(min_length=1, max_length=8)
-    scope: str | None = Field(default=None, max_length=512)
-    expires_at: datetime | None = None
-
-
 @router.post("", status_code=201)
 async def create_context(
     body: CreateContext, svc: Services = Depends(services), who: Caller = Depends(caller)
 ) -> dict[str, Any]:
-    return await contexts.create_context(svc.db, who, body.name)
+    return await contexts.create_context(svc.db, who, body.name, owner=body.owner_subject)
 
 
 @router.get("")
 async def list_contexts(
-    limit: int = Query(100, ge=1, le=1000),
+    cursor: str | None = Query(None, max_length=64, description="next_cursor of the last page"),
+    limit: int = Query(100, ge=1, le=contexts.MAX_PAGE),
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
 ) -> dict[str, Any]:
-    return {"contexts": await contexts.list_contexts(svc.db, who, limit)}
+    return await contexts.list_contexts(svc.db, who, cursor=cursor, limit=limit)
 
 
 @router.get("/{context_id}")
@@ -73,9 +60,13 @@ async def create_key(
 
 @router.get("/{context_id}/keys")
 async def list_keys(
-    context_id: uuid.UUID, svc: Services = Depends(services), who: Caller = Depends(caller)
+    context_id: uuid.UUID,
+    cursor: str | None = Query(None, max_length=64, description="next_cursor of the last page"),
+    limit: int = Query(100, ge=1, le=keys.MAX_PAGE),
+    svc: Services = Depends(services),
+    who: Caller = Depends(caller),
 ) -> dict[str, Any]:
-    return {"keys": await keys.list_keys(svc.db, who, context_id)}
+    return await keys.list_keys(svc.db, who, context_id, cursor=cursor, limit=limit)
 
 
 @router.delete("/{context_id}/keys/{key_id}")

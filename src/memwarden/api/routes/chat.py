@@ -3,44 +3,20 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Depends
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field
 
 from memwarden.api.deps import caller, services
-from memwarden.chat.reflect import ReflectInput, reflect
-from memwarden.chat.service import ChatInput, chat
+from memwarden.chat.contract import ChatBody, ReflectBody
+from memwarden.chat.reflect import reflect
+from memwarden.chat.service import chat
 from memwarden.chat.streaming import open_stream
 from memwarden.domain.grants import Caller
 from memwarden.services import Services
 
 router = APIRouter(tags=["chat"])
-MAX_MESSAGE_CHARS = 16_000  # one judge window: a chat message is a question, not a document
-
-
-class ChatBody(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-    message: str = Field(max_length=MAX_MESSAGE_CHARS)
-    session_id: uuid.UUID | None = Field(default=None, alias="sessionId")
-    scope: list[str] | None = Field(default=None, max_length=16)
-    visibility: Literal["shared", "private"] = "shared"
-    remember: bool = True
-    limit: int = Field(default=8, ge=1, le=50)
-
-    def to_input(self) -> ChatInput:
-        return ChatInput(
-            self.message, self.session_id, self.scope, self.visibility, self.remember, self.limit
-        )
-
-
-class ReflectBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    scope: list[str] | None = Field(default=None, max_length=16)
-    limit: int = Field(default=50, ge=1, le=200)
 
 
 @router.post("/api/v1/{context_id}/chat")
@@ -75,4 +51,4 @@ async def reflect_route(
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
 ) -> dict[str, Any]:
-    return await reflect(svc, who, context_id, ReflectInput(body.scope, body.limit))
+    return await reflect(svc, who, context_id, body.to_input())

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Depends, File, Form, Query, UploadFile
 from fastapi.responses import JSONResponse
@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from memwarden.api.deps import caller, services
 from memwarden.documents import service
 from memwarden.domain.grants import Caller
+from memwarden.domain.scope import Visibility
 from memwarden.services import Services
 
 router = APIRouter(prefix="/api/v1/{context_id}/documents", tags=["documents"])
@@ -21,7 +22,7 @@ async def upload(
     context_id: uuid.UUID,
     file: UploadFile = File(...),
     scope: str | None = Form(None, max_length=512),
-    visibility: Literal["shared", "private"] = Form("shared"),
+    visibility: Visibility = Form("shared"),
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
 ) -> JSONResponse:

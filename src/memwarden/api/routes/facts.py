@@ -3,37 +3,18 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Depends
-from pydantic import BaseModel, ConfigDict, Field
 
 from memwarden.api.deps import caller, services
 from memwarden.domain.grants import Caller
-from memwarden.pipeline.batch import MAX_BATCH, write_batch
-from memwarden.pipeline.ingest import FactsInput, write_facts
+from memwarden.pipeline.batch import write_batch
+from memwarden.pipeline.contract import BatchBody, FactsBody
+from memwarden.pipeline.ingest import write_facts
 from memwarden.services import Services
 
 router = APIRouter(tags=["facts"])
-
-
-class FactsBody(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-    text: str
-    infer: Literal["full", "none"] = "full"
-    scope: list[str] | None = Field(default=None, max_length=16)
-    visibility: Literal["shared", "private"] = "shared"
-    session_id: uuid.UUID | None = Field(default=None, alias="sessionId")
-
-    def to_input(self) -> FactsInput:
-        return FactsInput(self.text, self.infer, self.scope, self.visibility, self.session_id)
-
-
-class BatchBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    items: list[FactsBody] = Field(min_length=1, max_length=MAX_BATCH)
 
 
 @router.post("/api/v1/{context_id}/facts", status_code=201)

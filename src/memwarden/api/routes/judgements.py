@@ -3,38 +3,19 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, Depends, Query
-from pydantic import BaseModel, ConfigDict, Field
 
 from memwarden.api.deps import caller, services
 from memwarden.domain.grants import Caller
 from memwarden.judge import dry_run as dry_runs
 from memwarden.judge import holds, override, review
+from memwarden.judge.contract import DryRunBody, OverrideBody
 from memwarden.services import Services
 
 router = APIRouter(tags=["judgements"])
 BASE = "/api/v1/{context_id}/judgements"
-
-
-class OverrideBody(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    verdict: Literal["pass", "warn", "fail"]
-    replay: bool = False
-
-
-class DryRunBody(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-
-    addendum: str = Field(max_length=4000)
-    verdict: Literal["pass", "warn", "fail"] | None = None
-    judgement_ids: list[uuid.UUID] | None = Field(
-        default=None, alias="judgementIds", min_length=1, max_length=50
-    )
-    limit: int = Field(default=20, ge=1, le=50)
-    compare_current: bool = Field(default=False, alias="compareCurrent")
 
 
 @router.get(BASE)

@@ -1,15 +1,21 @@
 -- insert_context --
 INSERT INTO context (id, name, config) VALUES (%(id)s, %(name)s, %(config)s)
-RETURNING id, name, config, created_at
+RETURNING id, name, config, config_version, created_at, updated_at
 
 -- list_contexts --
-SELECT id, name, created_at FROM context ORDER BY created_at, id LIMIT %(limit)s
+-- Keyset page: rows after the cursor's (created_at, id); an unknown cursor gives none.
+SELECT id, name, created_at FROM context
+WHERE %(after)s::uuid IS NULL
+   OR (created_at, id) > (SELECT created_at, id FROM context WHERE id = %(after)s::uuid)
+ORDER BY created_at, id
+LIMIT %(limit)s
 
 -- get_context --
 SELECT id, name, config, config_version, created_at, updated_at FROM context WHERE id = %(id)s
 
 -- get_context_for_update --
-SELECT id, name, config, config_version FROM context WHERE id = %(id)s FOR UPDATE
+SELECT id, name, config, config_version, created_at, updated_at FROM context WHERE id = %(id)s
+FOR UPDATE
 
 -- update_context_config --
 UPDATE context SET config = %(config)s, config_version = config_version + 1, updated_at = now()
@@ -26,15 +32,6 @@ INSERT INTO principal_grant (context_id, principal_id, capability, scope_prefix)
 VALUES (%(context_id)s, %(principal_id)s, %(capability)s, %(scope_prefix)s)
 ON CONFLICT DO NOTHING
 
--- list_principal_grants --
-SELECT capability, scope_prefix FROM principal_grant
-WHERE context_id = %(context_id)s AND principal_id = %(principal_id)s
-
--- delete_principal_grant --
-DELETE FROM principal_grant
-WHERE context_id = %(context_id)s AND principal_id = %(principal_id)s
-  AND capability = %(capability)s AND scope_prefix = %(scope_prefix)s
-
 -- insert_key --
 INSERT INTO api_key (context_id, id, principal_id, secret_hash, capabilities, scope_prefix,
                      expires_at)
@@ -47,7 +44,11 @@ SELECT k.id, p.subject, k.capabilities, k.scope_prefix, k.expires_at, k.revoked_
        k.last_used_at, k.created_at
 FROM api_key k JOIN principal p ON p.context_id = k.context_id AND p.id = k.principal_id
 WHERE k.context_id = %(context_id)s
+  AND (%(after)s::uuid IS NULL
+       OR (k.created_at, k.id) > (SELECT a.created_at, a.id FROM api_key a
+                                  WHERE a.context_id = %(context_id)s AND a.id = %(after)s::uuid))
 ORDER BY k.created_at, k.id
+LIMIT %(limit)s
 
 -- revoke_key --
 UPDATE api_key SET revoked_at = coalesce(revoked_at, now())

@@ -16,10 +16,19 @@ VALUES (%(context_id)s, %(record_id)s, %(revision)s, %(kind)s, %(entry_type)s)
 RETURNING seq
 
 -- list_change_events --
-SELECT seq, record_id, revision, kind, entry_type, created_at
-FROM change_event
-WHERE context_id = %(context_id)s AND seq > %(after)s
-ORDER BY seq
+-- Only what the caller may see: the record's scope under one of its prefixes, and a private
+-- record only for its owner. An event whose record is gone (or names none) is shown only to a
+-- whole-Context grant ('' among the prefixes), which could have seen any record.
+SELECT e.seq, e.record_id, e.revision, e.kind, e.entry_type, e.created_at
+FROM change_event e
+LEFT JOIN memory_record r ON r.context_id = e.context_id AND r.id = e.record_id
+WHERE e.context_id = %(context_id)s AND e.seq > %(after)s
+  AND CASE WHEN r.id IS NULL THEN '' = ANY(%(prefixes)s::text[])
+           ELSE EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p
+                        WHERE scope_covers(p, r.scope_path))
+                AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+      END
+ORDER BY e.seq
 LIMIT %(limit)s
 
 -- book_usage --

@@ -1,5 +1,6 @@
 -- Chat and reflection reads. Memory records are served only through memory_servable (the
--- gate every read shares), scoped by context_id, the reader's prefixes and private ownership.
+-- gate every read shares), scoped by context_id and memory_readable (the reader's prefixes
+-- and private ownership).
 
 -- chat_memory_version --
 -- The Context's latest change-feed position: every record write, supersede, review decision
@@ -13,8 +14,8 @@ WHERE context_id = %(context_id)s
 SELECT r.id
 FROM memory_record r
 WHERE r.context_id = %(context_id)s AND r.id = ANY(%(ids)s::uuid[])
-  AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p WHERE scope_covers(p, r.scope_path))
-  AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+  AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
   AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at, r.valid_to,
                       r.derived_from, now())
 
@@ -23,8 +24,8 @@ WHERE r.context_id = %(context_id)s AND r.id = ANY(%(ids)s::uuid[])
 SELECT r.id, r.kind, r.body, r.visibility, r.created_at
 FROM memory_record r
 WHERE r.context_id = %(context_id)s AND r.kind <> 'entity'
-  AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p WHERE scope_covers(p, r.scope_path))
-  AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+  AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
   AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at, r.valid_to,
                       r.derived_from, now())
 ORDER BY r.created_at DESC, r.id DESC

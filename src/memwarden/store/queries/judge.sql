@@ -68,7 +68,7 @@ RETURNING *
 
 -- held_records --
 -- What an approval embeds before its transaction (a held record has no vector).
-SELECT id, kind, content, body FROM memory_record
+SELECT id, kind, revision, content, body FROM memory_record
 WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
 
 -- release_held_turns --

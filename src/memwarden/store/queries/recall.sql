@@ -1,7 +1,8 @@
 -- Recall: turn chunks, history, profiles, state and traffic. Memory records are served only
 -- through memory_servable (0002_review.sql), the gate every read shares; history adds back
 -- exactly the records that gate blocks for being superseded or invalidated, nothing else.
--- Every query is scoped by context_id, the caller's read prefixes and private ownership.
+-- Every query is scoped by context_id, then by memory_readable (0008_memory_readable.sql):
+-- the caller's read prefixes and private ownership.
 
 -- recall_chunks_lexical --
 -- Matches are capped before ts_rank_cd scores them (its cost grows with every match).
@@ -11,9 +12,8 @@ matches AS (
     FROM chunk c, query
     WHERE c.context_id = %(context_id)s AND c.tsv @@ query.tsq
       AND memory_block_reason(c.serving, NULL, NULL, NULL, now()) IS NULL
-      AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p
-                  WHERE scope_covers(p, c.scope_path))
-      AND (c.visibility = 'shared' OR c.owner_subject = %(subject)s)
+      AND memory_readable(c.scope_path, c.visibility, c.owner_subject, %(prefixes)s::text[],
+                          %(subject)s)
     LIMIT %(match_cap)s
 )
 SELECT m.id, ts_rank_cd(m.tsv, query.tsq, 32) AS score
@@ -29,9 +29,8 @@ WITH eligible AS MATERIALIZED (
     FROM chunk c
     WHERE c.context_id = %(context_id)s AND c.embedding IS NOT NULL
       AND memory_block_reason(c.serving, NULL, NULL, NULL, now()) IS NULL
-      AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p
-                  WHERE scope_covers(p, c.scope_path))
-      AND (c.visibility = 'shared' OR c.owner_subject = %(subject)s)
+      AND memory_readable(c.scope_path, c.visibility, c.owner_subject, %(prefixes)s::text[],
+                          %(subject)s)
 )
 SELECT id, 1 - distance AS score
 FROM eligible
@@ -48,9 +47,8 @@ matches AS (
           IN ('superseded', 'invalidated')
       AND (cardinality(r.derived_from) = 0
            OR memory_sources_servable(r.context_id, r.derived_from, now()))
-      AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p
-                  WHERE scope_covers(p, r.scope_path))
-      AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+      AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                          %(subject)s)
       AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
       AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
     LIMIT %(match_cap)s
@@ -72,9 +70,8 @@ WITH eligible AS MATERIALIZED (
           IN ('superseded', 'invalidated')
       AND (cardinality(r.derived_from) = 0
            OR memory_sources_servable(r.context_id, r.derived_from, now()))
-      AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p
-                  WHERE scope_covers(p, r.scope_path))
-      AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+      AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                          %(subject)s)
       AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
       AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
 )
@@ -90,8 +87,8 @@ SELECT r.id, r.kind, r.revision, r.memory_category, r.body, r.content, r.scope_p
        r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at
 FROM memory_record r
 WHERE r.context_id = %(context_id)s AND r.id = ANY(%(ids)s::uuid[])
-  AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p WHERE scope_covers(p, r.scope_path))
-  AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+  AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
   AND (memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at, r.valid_to,
                        r.derived_from, now())
        OR (%(history)s
@@ -105,8 +102,8 @@ SELECT c.id, c.turn_id, c.document_id, c.text, c.scope_path, c.visibility, c.cre
 FROM chunk c
 WHERE c.context_id = %(context_id)s AND c.id = ANY(%(ids)s::uuid[])
   AND memory_block_reason(c.serving, NULL, NULL, NULL, now()) IS NULL
-  AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p WHERE scope_covers(p, c.scope_path))
-  AND (c.visibility = 'shared' OR c.owner_subject = %(subject)s)
+  AND memory_readable(c.scope_path, c.visibility, c.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
 
 -- recall_entities --
 -- Servable entities by id or by normalised name, oldest first.
@@ -116,8 +113,8 @@ SELECT r.id, r.kind, r.revision, r.memory_category, r.body, r.content, r.scope_p
 FROM memory_record r
 WHERE r.context_id = %(context_id)s AND r.kind = 'entity'
   AND (r.id = %(id)s::uuid OR r.norm_name = %(norm_name)s::text)
-  AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p WHERE scope_covers(p, r.scope_path))
-  AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+  AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
   AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at, r.valid_to,
                       r.derived_from, now())
 ORDER BY r.created_at, r.id
@@ -132,8 +129,8 @@ FROM memory_record r
 WHERE r.context_id = %(context_id)s
   AND (r.entity_id = ANY(%(ids)s::uuid[]) OR r.object_entity_id = ANY(%(ids)s::uuid[]))
   AND r.kind IN ('attribute', 'relation', 'action')
-  AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p WHERE scope_covers(p, r.scope_path))
-  AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+  AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
   AND (memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at, r.valid_to,
                        r.derived_from, now())
        OR (%(history)s
@@ -151,8 +148,8 @@ SELECT r.id, r.kind, r.revision, r.memory_category, r.body, r.content, r.scope_p
        r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at
 FROM memory_record r
 WHERE r.context_id = %(context_id)s AND r.kind = %(kind)s
-  AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p WHERE scope_covers(p, r.scope_path))
-  AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+  AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
   AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at, r.valid_to,
                       r.derived_from, now())
 ORDER BY r.created_at DESC, r.id DESC

@@ -1,6 +1,7 @@
 -- Search over memory records. Every candidate set is filtered by the serving gate
--- (memory_servable), the caller's read prefixes and private ownership BEFORE ranking, so
--- ineligible rows never enter ranking, vector candidates or fusion.
+-- (memory_servable) and the read-access predicate (memory_readable: the caller's read
+-- prefixes and private ownership) BEFORE ranking, so ineligible rows never enter ranking,
+-- vector candidates or fusion.
 
 -- search_lexical --
 -- Matches are capped before ts_rank_cd scores them (full-text cost grows with matches).
@@ -12,9 +13,8 @@ matches AS (
       AND r.tsv @@ query.tsq
       AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
                           r.valid_to, r.derived_from, now())
-      AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p
-                  WHERE scope_covers(p, r.scope_path))
-      AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+      AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                          %(subject)s)
       AND (%(visibility)s::text IS NULL OR r.visibility = %(visibility)s::text)
       AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
       AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
@@ -37,9 +37,8 @@ WITH eligible AS MATERIALIZED (
       AND r.embedding IS NOT NULL AND r.embedding_revision = r.revision
       AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
                           r.valid_to, r.derived_from, now())
-      AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p
-                  WHERE scope_covers(p, r.scope_path))
-      AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+      AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                          %(subject)s)
       AND (%(visibility)s::text IS NULL OR r.visibility = %(visibility)s::text)
       AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
       AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
@@ -56,9 +55,8 @@ FROM memory_record r
 WHERE r.context_id = %(context_id)s
   AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
                       r.valid_to, r.derived_from, now())
-  AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p
-              WHERE scope_covers(p, r.scope_path))
-  AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+  AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
   AND (%(visibility)s::text IS NULL OR r.visibility = %(visibility)s::text)
   AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
   AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
@@ -77,9 +75,8 @@ LEFT JOIN review_receipt rc ON rc.context_id = r.context_id AND rc.id = r.review
 WHERE r.context_id = %(context_id)s AND r.id = ANY(%(ids)s::uuid[])
   AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at, r.valid_to,
                       r.derived_from, now())
-  AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p
-              WHERE scope_covers(p, r.scope_path))
-  AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+  AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
 
 -- search_snapshot --
 -- The first statement of a search's transaction: every candidate query and the final fetch

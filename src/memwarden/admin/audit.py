@@ -1,0 +1,46 @@
+"""The audit log of a Context: who did what to which id, newest first, never content."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from memwarden.admin.access import require_manage
+from memwarden.domain.grants import Caller
+from memwarden.errors import InvalidInput
+from memwarden.paging import id_cursor, split_page
+from memwarden.store import audit as store
+from memwarden.store.db import Database
+
+MAX_PAGE = 500
+
+
+def _event(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": str(row["id"]),
+        "actor": row["actor_subject"],
+        "key_id": str(row["key_id"]) if row["key_id"] else None,
+        "action": row["action"],
+        "target_kind": row["target_kind"],
+        "target_id": str(row["target_id"]) if row["target_id"] else None,
+        "at": row["created_at"].isoformat(),
+    }
+
+
+async def list_audit(
+    db: Database,
+    caller: Caller,
+    context_id: uuid.UUID,
+    *,
+    cursor: str | None = None,
+    limit: int = 50,
+) -> dict[str, Any]:
+    """Needs grant:manage over the whole Context (or the admin credential)."""
+    require_manage(caller, context_id)
+    if not 1 <= limit <= MAX_PAGE:
+        raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}", field="limit")
+    before = id_cursor(cursor)
+    async with db.connection() as conn:
+        rows = await store.list_audit(conn, context_id, limit + 1, before)
+    page, next_cursor = split_page(rows, limit, lambda r: str(r["id"]))
+    return {"events": [_event(r) for r in page], "next_cursor": next_cursor}

@@ -1,0 +1,36 @@
+"""Token usage of a Context per stage and model, over the last `days` days (today included)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from memwarden.admin.access import require_manage
+from memwarden.domain.grants import Caller
+from memwarden.errors import InvalidInput
+from memwarden.store import audit as store
+from memwarden.store.db import Database
+
+MAX_DAYS = 366
+_COUNTS = ("calls", "prompt_tokens", "completion_tokens")
+
+
+async def usage_breakdown(
+    db: Database, caller: Caller, context_id: uuid.UUID, *, days: int = 30
+) -> dict[str, Any]:
+    """Needs grant:manage over the whole Context (or the admin credential)."""
+    require_manage(caller, context_id)
+    if not 1 <= days <= MAX_DAYS:
+        raise InvalidInput(f"days must be between 1 and {MAX_DAYS}", field="days")
+    since = (datetime.now(UTC) - timedelta(days=days - 1)).date()
+    async with db.connection() as conn:
+        rows = await store.usage_breakdown(conn, context_id, since)
+    stages: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        stage = stages.setdefault(r["stage"], {**dict.fromkeys(_COUNTS, 0), "models": {}})
+        for k in _COUNTS:
+            stage[k] += r[k]
+        stage["models"][r["model"]] = {k: r[k] for k in _COUNTS}
+    total = sum(s["prompt_tokens"] + s["completion_tokens"] for s in stages.values())
+    return {"since": since.isoformat(), "stages": stages, "total_tokens": total}

@@ -1,0 +1,1124 @@
+-- The full current schema, as the migrations build it (pg_dump, normalised).
+-- Generated; do not edit. Regenerate after adding a migration:
+--   python -m tests.migration.dump_schema > src/memwarden/store/schema.sql
+
+CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public;
+
+COMMENT ON EXTENSION vector IS 'vector data type and ivfflat and hnsw access methods';
+
+CREATE TYPE public.procrastinate_job_event_type AS ENUM (
+    'deferred',
+    'started',
+    'deferred_for_retry',
+    'failed',
+    'succeeded',
+    'cancelled',
+    'abort_requested',
+    'aborted',
+    'scheduled',
+    'retried'
+);
+
+CREATE TYPE public.procrastinate_job_status AS ENUM (
+    'todo',
+    'doing',
+    'succeeded',
+    'failed',
+    'cancelled',
+    'aborting',
+    'aborted'
+);
+
+CREATE TYPE public.procrastinate_job_to_defer_v1 AS (
+	queue_name character varying,
+	task_name character varying,
+	priority integer,
+	lock text,
+	queueing_lock text,
+	args jsonb,
+	scheduled_at timestamp with time zone
+);
+
+CREATE TYPE public.serving_state AS ENUM (
+    'live',
+    'held',
+    'superseded',
+    'deleted'
+);
+
+CREATE FUNCTION public.audit_event_append_only() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF TG_OP = 'DELETE' AND current_setting('memwarden.forget_denied', true) = 'on' THEN
+        RETURN OLD;
+    END IF;
+    RAISE EXCEPTION 'audit_event is append-only';
+END $$;
+
+CREATE FUNCTION public.memory_block_reason(serving public.serving_state, review_disposition text, expires_at timestamp with time zone, valid_to timestamp with time zone, at timestamp with time zone) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    SELECT CASE
+        WHEN serving = 'deleted' THEN 'deleted'
+        WHEN review_disposition IS NOT DISTINCT FROM 'rejected' THEN 'rejected'
+        WHEN serving = 'held' THEN 'held'
+        WHEN serving = 'superseded' THEN 'superseded'
+        WHEN valid_to IS NOT NULL AND valid_to <= at THEN 'invalidated'
+        WHEN expires_at IS NOT NULL AND expires_at <= at THEN 'expired'
+    END
+$$;
+
+CREATE FUNCTION public.memory_readable(scope_path text, visibility text, owner_subject text, prefixes text[], subject text) RETURNS boolean
+    LANGUAGE sql STABLE PARALLEL SAFE
+    AS $$
+    SELECT (visibility = 'shared' OR owner_subject = subject)
+       AND cardinality(prefixes) > 0
+       AND ('' = ANY(prefixes)
+            OR (scope_path || '/') ^@ ANY(
+                string_to_array(array_to_string(prefixes, E'/\x1f') || '/', E'\x1f')))
+$$;
+
+CREATE FUNCTION public.memory_servable(ctx uuid, serving public.serving_state, review_disposition text, expires_at timestamp with time zone, valid_to timestamp with time zone, derived_from uuid[], at timestamp with time zone) RETURNS boolean
+    LANGUAGE sql STABLE PARALLEL SAFE
+    AS $$
+    SELECT memory_block_reason(serving, review_disposition, expires_at, valid_to, at) IS NULL
+       AND (cardinality(derived_from) = 0 OR memory_sources_servable(ctx, derived_from, at))
+$$;
+
+CREATE FUNCTION public.memory_sources_servable(ctx uuid, sources uuid[], at timestamp with time zone) RETURNS boolean
+    LANGUAGE sql STABLE PARALLEL SAFE
+    AS $$
+    WITH RECURSIVE walk(id, depth) AS (
+        SELECT s, 1 FROM unnest(sources) AS s
+        UNION
+        SELECT d, w.depth + 1
+        FROM walk w
+        JOIN memory_record r ON r.context_id = ctx AND r.id = w.id
+        CROSS JOIN LATERAL unnest(r.derived_from) AS d
+        WHERE w.depth < 16
+    )
+    SELECT NOT EXISTS (
+        SELECT 1
+        FROM walk w
+        JOIN memory_record r ON r.context_id = ctx AND r.id = w.id
+        WHERE memory_block_reason(r.serving, r.review_disposition, r.expires_at, r.valid_to, at)
+              IS NOT NULL
+    )
+$$;
+
+CREATE FUNCTION public.procrastinate_cancel_job_v1(job_id bigint, abort boolean, delete_job boolean) RETURNS bigint
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    _job_id bigint;
+BEGIN
+    IF delete_job THEN
+        DELETE FROM procrastinate_jobs
+        WHERE id = job_id AND status = 'todo'
+        RETURNING id INTO _job_id;
+    END IF;
+    IF _job_id IS NULL THEN
+        IF abort THEN
+            UPDATE procrastinate_jobs
+            SET abort_requested = true,
+                status = CASE status
+                    WHEN 'todo' THEN 'cancelled'::procrastinate_job_status ELSE status
+                END
+            WHERE id = job_id AND status IN ('todo', 'doing')
+            RETURNING id INTO _job_id;
+        ELSE
+            UPDATE procrastinate_jobs
+            SET status = 'cancelled'::procrastinate_job_status
+            WHERE id = job_id AND status = 'todo'
+            RETURNING id INTO _job_id;
+        END IF;
+    END IF;
+    RETURN _job_id;
+END;
+$$;
+
+CREATE FUNCTION public.procrastinate_defer_jobs_v1(jobs public.procrastinate_job_to_defer_v1[]) RETURNS bigint[]
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    job_ids bigint[];
+BEGIN
+    WITH inserted_jobs AS (
+        INSERT INTO procrastinate_jobs (queue_name, task_name, priority, lock, queueing_lock, args, scheduled_at)
+        SELECT (job).queue_name,
+               (job).task_name,
+               (job).priority,
+               (job).lock,
+               (job).queueing_lock,
+               (job).args,
+               (job).scheduled_at
+        FROM unnest(jobs) AS job
+        RETURNING id
+    )
+    SELECT array_agg(id) FROM inserted_jobs INTO job_ids;
+
+    RETURN job_ids;
+END;
+$$;
+
+CREATE FUNCTION public.procrastinate_defer_periodic_job_v2(_queue_name character varying, _lock character varying, _queueing_lock character varying, _task_name character varying, _priority integer, _periodic_id character varying, _defer_timestamp bigint, _args jsonb) RETURNS bigint
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+	_job_id bigint;
+	_defer_id bigint;
+BEGIN
+    INSERT
+        INTO procrastinate_periodic_defers (task_name, periodic_id, defer_timestamp)
+        VALUES (_task_name, _periodic_id, _defer_timestamp)
+        ON CONFLICT DO NOTHING
+        RETURNING id into _defer_id;
+
+    IF _defer_id IS NULL THEN
+        RETURN NULL;
+    END IF;
+
+    UPDATE procrastinate_periodic_defers
+        SET job_id = (
+            SELECT COALESCE((
+                SELECT unnest(procrastinate_defer_jobs_v1(
+                    ARRAY[
+                        ROW(
+                            _queue_name,
+                            _task_name,
+                            _priority,
+                            _lock,
+                            _queueing_lock,
+                            _args,
+                            NULL::timestamptz
+                        )
+                    ]::procrastinate_job_to_defer_v1[]
+                ))
+            ), NULL)
+        )
+        WHERE id = _defer_id
+        RETURNING job_id INTO _job_id;
+
+    DELETE
+        FROM procrastinate_periodic_defers
+        USING (
+            SELECT id
+            FROM procrastinate_periodic_defers
+            WHERE procrastinate_periodic_defers.task_name = _task_name
+            AND procrastinate_periodic_defers.periodic_id = _periodic_id
+            AND procrastinate_periodic_defers.defer_timestamp < _defer_timestamp
+            ORDER BY id
+            FOR UPDATE
+        ) to_delete
+        WHERE procrastinate_periodic_defers.id = to_delete.id;
+
+    RETURN _job_id;
+END;
+$$;
+
+CREATE TABLE public.procrastinate_jobs (
+    id bigint NOT NULL,
+    queue_name character varying(128) NOT NULL,
+    task_name character varying(128) NOT NULL,
+    priority integer DEFAULT 0 NOT NULL,
+    lock text,
+    queueing_lock text,
+    args jsonb DEFAULT '{}'::jsonb NOT NULL,
+    status public.procrastinate_job_status DEFAULT 'todo'::public.procrastinate_job_status NOT NULL,
+    scheduled_at timestamp with time zone,
+    attempts integer DEFAULT 0 NOT NULL,
+    abort_requested boolean DEFAULT false NOT NULL,
+    worker_id bigint,
+    CONSTRAINT check_not_todo_abort_requested CHECK ((NOT ((status = 'todo'::public.procrastinate_job_status) AND (abort_requested = true))))
+);
+
+CREATE FUNCTION public.procrastinate_fetch_job_v2(target_queue_names character varying[], p_worker_id bigint) RETURNS public.procrastinate_jobs
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+	found_jobs procrastinate_jobs;
+BEGIN
+    WITH candidate AS (
+        SELECT jobs.*
+            FROM procrastinate_jobs AS jobs
+            WHERE
+                -- reject the job if its lock has earlier or higher priority jobs
+                NOT EXISTS (
+                    SELECT 1
+                        FROM procrastinate_jobs AS other_jobs
+                        WHERE
+                            jobs.lock IS NOT NULL
+                            AND other_jobs.lock = jobs.lock
+                            AND (
+                                -- job with same lock is already running
+                                other_jobs.status = 'doing'
+                                OR
+                                -- job with same lock is waiting and has higher priority (or same priority but was queued first)
+                                (
+                                    other_jobs.status = 'todo'
+                                    AND (
+                                        other_jobs.priority > jobs.priority
+                                        OR (
+                                        other_jobs.priority = jobs.priority
+                                        AND other_jobs.id < jobs.id
+                                        )
+                                    )
+                                )
+                            )
+                )
+                AND jobs.status = 'todo'
+                AND (target_queue_names IS NULL OR jobs.queue_name = ANY( target_queue_names ))
+                AND (jobs.scheduled_at IS NULL OR jobs.scheduled_at <= now())
+            ORDER BY jobs.priority DESC, jobs.id ASC LIMIT 1
+            FOR UPDATE OF jobs SKIP LOCKED
+    )
+    UPDATE procrastinate_jobs
+        SET status = 'doing', worker_id = p_worker_id
+        FROM candidate
+        WHERE procrastinate_jobs.id = candidate.id
+        RETURNING procrastinate_jobs.* INTO found_jobs;
+
+ RETURN found_jobs;
+END;
+$$;
+
+CREATE FUNCTION public.procrastinate_finish_job_v1(job_id bigint, end_status public.procrastinate_job_status, delete_job boolean) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    _job_id bigint;
+BEGIN
+    IF end_status NOT IN ('succeeded', 'failed', 'aborted') THEN
+        RAISE 'End status should be either "succeeded", "failed" or "aborted" (job id: %)', job_id;
+    END IF;
+    IF delete_job THEN
+        DELETE FROM procrastinate_jobs
+        WHERE id = job_id AND status IN ('todo', 'doing')
+        RETURNING id INTO _job_id;
+    ELSE
+        UPDATE procrastinate_jobs
+        SET status = end_status,
+            abort_requested = false,
+            attempts = CASE status
+                WHEN 'doing' THEN attempts + 1 ELSE attempts
+            END
+        WHERE id = job_id AND status IN ('todo', 'doing')
+        RETURNING id INTO _job_id;
+    END IF;
+    IF _job_id IS NULL THEN
+        RAISE 'Job was not found or not in "doing" or "todo" status (job id: %)', job_id;
+    END IF;
+END;
+$$;
+
+CREATE FUNCTION public.procrastinate_notify_queue_abort_job_v1() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    payload TEXT;
+BEGIN
+    SELECT json_build_object('type', 'abort_job_requested', 'job_id', NEW.id)::text INTO payload;
+	PERFORM pg_notify('procrastinate_queue_v1#' || NEW.queue_name, payload);
+	PERFORM pg_notify('procrastinate_any_queue_v1', payload);
+	RETURN NEW;
+END;
+$$;
+
+CREATE FUNCTION public.procrastinate_notify_queue_job_inserted_v1() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    payload TEXT;
+BEGIN
+    SELECT json_build_object('type', 'job_inserted', 'job_id', NEW.id)::text INTO payload;
+	PERFORM pg_notify('procrastinate_queue_v1#' || NEW.queue_name, payload);
+	PERFORM pg_notify('procrastinate_any_queue_v1', payload);
+	RETURN NEW;
+END;
+$$;
+
+CREATE FUNCTION public.procrastinate_prune_stalled_workers_v1(seconds_since_heartbeat double precision) RETURNS TABLE(worker_id bigint)
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    RETURN QUERY
+    DELETE FROM procrastinate_workers
+    WHERE last_heartbeat < NOW() - (seconds_since_heartbeat || 'SECOND')::INTERVAL
+    RETURNING procrastinate_workers.id;
+END;
+$$;
+
+CREATE FUNCTION public.procrastinate_register_worker_v1() RETURNS TABLE(worker_id bigint)
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    RETURN QUERY
+    INSERT INTO procrastinate_workers DEFAULT VALUES
+    RETURNING procrastinate_workers.id;
+END;
+$$;
+
+CREATE FUNCTION public.procrastinate_retry_job_v1(job_id bigint, retry_at timestamp with time zone, new_priority integer, new_queue_name character varying, new_lock character varying) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    _job_id bigint;
+    _abort_requested boolean;
+BEGIN
+    SELECT abort_requested FROM procrastinate_jobs
+    WHERE id = job_id AND status = 'doing'
+    FOR UPDATE
+    INTO _abort_requested;
+    IF _abort_requested THEN
+        UPDATE procrastinate_jobs
+        SET status = 'failed'::procrastinate_job_status
+        WHERE id = job_id AND status = 'doing'
+        RETURNING id INTO _job_id;
+    ELSE
+        UPDATE procrastinate_jobs
+        SET status = 'todo'::procrastinate_job_status,
+            attempts = attempts + 1,
+            scheduled_at = retry_at,
+            priority = COALESCE(new_priority, priority),
+            queue_name = COALESCE(new_queue_name, queue_name),
+            lock = COALESCE(new_lock, lock)
+        WHERE id = job_id AND status = 'doing'
+        RETURNING id INTO _job_id;
+    END IF;
+
+    IF _job_id IS NULL THEN
+        RAISE 'Job was not found or not in "doing" status (job id: %)', job_id;
+    END IF;
+END;
+$$;
+
+CREATE FUNCTION public.procrastinate_retry_job_v2(job_id bigint, retry_at timestamp with time zone, new_priority integer, new_queue_name character varying, new_lock character varying) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    _job_id bigint;
+    _abort_requested boolean;
+    _current_status procrastinate_job_status;
+BEGIN
+    SELECT status, abort_requested FROM procrastinate_jobs
+    WHERE id = job_id AND status IN ('doing', 'failed')
+    FOR UPDATE
+    INTO _current_status, _abort_requested;
+    IF _current_status = 'doing' AND _abort_requested THEN
+        UPDATE procrastinate_jobs
+        SET status = 'failed'::procrastinate_job_status
+        WHERE id = job_id AND status = 'doing'
+        RETURNING id INTO _job_id;
+    ELSE
+        UPDATE procrastinate_jobs
+        SET status = 'todo'::procrastinate_job_status,
+            attempts = attempts + 1,
+            scheduled_at = retry_at,
+            priority = COALESCE(new_priority, priority),
+            queue_name = COALESCE(new_queue_name, queue_name),
+            lock = COALESCE(new_lock, lock)
+        WHERE id = job_id AND status IN ('doing', 'failed')
+        RETURNING id INTO _job_id;
+    END IF;
+
+    IF _job_id IS NULL THEN
+        RAISE 'Job was not found or has an invalid status to retry (job id: %)', job_id;
+    END IF;
+
+END;
+$$;
+
+CREATE FUNCTION public.procrastinate_trigger_abort_requested_events_procedure_v1() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    INSERT INTO procrastinate_events(job_id, type)
+        VALUES (NEW.id, 'abort_requested'::procrastinate_job_event_type);
+    RETURN NEW;
+END;
+$$;
+
+CREATE FUNCTION public.procrastinate_trigger_function_scheduled_events_v1() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    INSERT INTO procrastinate_events(job_id, type, at)
+        VALUES (NEW.id, 'scheduled'::procrastinate_job_event_type, NEW.scheduled_at);
+
+	RETURN NEW;
+END;
+$$;
+
+CREATE FUNCTION public.procrastinate_trigger_function_status_events_insert_v1() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    INSERT INTO procrastinate_events(job_id, type)
+        VALUES (NEW.id, 'deferred'::procrastinate_job_event_type);
+	RETURN NEW;
+END;
+$$;
+
+CREATE FUNCTION public.procrastinate_trigger_function_status_events_update_v1() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    WITH t AS (
+        SELECT CASE
+            WHEN OLD.status = 'todo'::procrastinate_job_status
+                AND NEW.status = 'doing'::procrastinate_job_status
+                THEN 'started'::procrastinate_job_event_type
+            WHEN OLD.status = 'doing'::procrastinate_job_status
+                AND NEW.status = 'todo'::procrastinate_job_status
+                THEN 'deferred_for_retry'::procrastinate_job_event_type
+            WHEN OLD.status = 'doing'::procrastinate_job_status
+                AND NEW.status = 'failed'::procrastinate_job_status
+                THEN 'failed'::procrastinate_job_event_type
+            WHEN OLD.status = 'doing'::procrastinate_job_status
+                AND NEW.status = 'succeeded'::procrastinate_job_status
+                THEN 'succeeded'::procrastinate_job_event_type
+            WHEN OLD.status = 'todo'::procrastinate_job_status
+                AND (
+                    NEW.status = 'cancelled'::procrastinate_job_status
+                    OR NEW.status = 'failed'::procrastinate_job_status
+                    OR NEW.status = 'succeeded'::procrastinate_job_status
+                )
+                THEN 'cancelled'::procrastinate_job_event_type
+            WHEN OLD.status = 'doing'::procrastinate_job_status
+                AND NEW.status = 'aborted'::procrastinate_job_status
+                THEN 'aborted'::procrastinate_job_event_type
+            WHEN OLD.status = 'failed'::procrastinate_job_status
+                AND NEW.status = 'todo'::procrastinate_job_status
+                THEN 'retried'::procrastinate_job_event_type
+            ELSE NULL
+        END as event_type
+    )
+    INSERT INTO procrastinate_events(job_id, type)
+        SELECT NEW.id, t.event_type
+        FROM t
+        WHERE t.event_type IS NOT NULL;
+	RETURN NEW;
+END;
+$$;
+
+CREATE FUNCTION public.procrastinate_unlink_periodic_defers_v1() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    UPDATE procrastinate_periodic_defers
+    SET job_id = NULL
+    WHERE job_id = OLD.id;
+    RETURN OLD;
+END;
+$$;
+
+CREATE FUNCTION public.procrastinate_unregister_worker_v1(worker_id bigint) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    DELETE FROM procrastinate_workers
+    WHERE id = worker_id;
+END;
+$$;
+
+CREATE FUNCTION public.procrastinate_update_heartbeat_v1(worker_id bigint) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    UPDATE procrastinate_workers
+    SET last_heartbeat = NOW()
+    WHERE id = worker_id;
+END;
+$$;
+
+CREATE FUNCTION public.scope_covers(prefix text, path text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    SELECT prefix = '' OR path = prefix OR starts_with(path, prefix || '/')
+$$;
+
+CREATE TABLE public.api_key (
+    context_id uuid NOT NULL,
+    id uuid NOT NULL,
+    principal_id uuid NOT NULL,
+    secret_hash bytea NOT NULL,
+    capabilities text[] NOT NULL,
+    scope_prefix text DEFAULT ''::text NOT NULL,
+    expires_at timestamp with time zone,
+    revoked_at timestamp with time zone,
+    last_used_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE public.audit_event (
+    context_id uuid,
+    id uuid NOT NULL,
+    actor_subject text NOT NULL,
+    key_id uuid,
+    action text NOT NULL,
+    target_kind text,
+    target_id uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE public.change_event (
+    seq bigint NOT NULL,
+    context_id uuid NOT NULL,
+    record_id uuid,
+    revision integer,
+    kind text NOT NULL,
+    entry_type text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE public.change_event ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.change_event_seq_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.chunk (
+    context_id uuid NOT NULL,
+    id uuid NOT NULL,
+    turn_id uuid,
+    document_id uuid,
+    ordinal integer DEFAULT 0 NOT NULL,
+    text text NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
+    embedding public.vector(384),
+    scope_path text DEFAULT ''::text NOT NULL,
+    visibility text DEFAULT 'shared'::text NOT NULL,
+    owner_subject text NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state NOT NULL,
+    hold_judgement_id uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT chunk_check CHECK (((turn_id IS NOT NULL) OR (document_id IS NOT NULL))),
+    CONSTRAINT chunk_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.conflict (
+    context_id uuid NOT NULL,
+    id uuid NOT NULL,
+    record_a uuid NOT NULL,
+    record_b uuid NOT NULL,
+    verdict text NOT NULL,
+    superseding text,
+    confidence double precision NOT NULL,
+    similarity double precision,
+    status text DEFAULT 'pending'::text NOT NULL,
+    resolution text,
+    judge_model text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    resolved_at timestamp with time zone,
+    CONSTRAINT conflict_confidence_check CHECK (((confidence >= (0)::double precision) AND (confidence <= (1)::double precision))),
+    CONSTRAINT conflict_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'resolved'::text, 'dismissed'::text]))),
+    CONSTRAINT conflict_superseding_check CHECK ((superseding = ANY (ARRAY['a'::text, 'b'::text]))),
+    CONSTRAINT conflict_verdict_check CHECK ((verdict = ANY (ARRAY['duplicate'::text, 'supersedes'::text, 'contradiction'::text, 'complementary'::text, 'unrelated'::text])))
+);
+
+CREATE TABLE public.context (
+    id uuid NOT NULL,
+    name text NOT NULL,
+    config jsonb DEFAULT '{}'::jsonb NOT NULL,
+    config_version integer DEFAULT 1 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT context_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
+);
+
+CREATE TABLE public.document (
+    context_id uuid NOT NULL,
+    id uuid NOT NULL,
+    principal_id uuid NOT NULL,
+    filename text NOT NULL,
+    content_type text NOT NULL,
+    size_bytes bigint NOT NULL,
+    storage_path text,
+    status text DEFAULT 'pending'::text NOT NULL,
+    failure_code text,
+    failure_reasons text[] DEFAULT '{}'::text[] NOT NULL,
+    parsed_text text,
+    scope_path text DEFAULT ''::text NOT NULL,
+    visibility text DEFAULT 'shared'::text NOT NULL,
+    owner_subject text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT document_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'processed'::text, 'failed'::text]))),
+    CONSTRAINT document_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.judgement (
+    context_id uuid NOT NULL,
+    id uuid NOT NULL,
+    gate text NOT NULL,
+    verdict text NOT NULL,
+    reasons text[] DEFAULT '{}'::text[] NOT NULL,
+    source text NOT NULL,
+    scope_path text DEFAULT ''::text NOT NULL,
+    visibility text DEFAULT 'shared'::text NOT NULL,
+    excerpt text DEFAULT ''::text NOT NULL,
+    row_count integer DEFAULT 1 NOT NULL,
+    principal_id uuid,
+    key_id uuid,
+    turn_id uuid,
+    document_id uuid,
+    held boolean DEFAULT false NOT NULL,
+    hold_decision text,
+    hold_decided_at timestamp with time zone,
+    override_verdict text,
+    override_subject text,
+    overridden_at timestamp with time zone,
+    replay_state text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT judgement_excerpt_check CHECK ((length(excerpt) <= 500)),
+    CONSTRAINT judgement_gate_check CHECK ((gate = ANY (ARRAY['input'::text, 'row'::text]))),
+    CONSTRAINT judgement_hold_decision_check CHECK ((hold_decision = ANY (ARRAY['approved'::text, 'rejected'::text]))),
+    CONSTRAINT judgement_override_verdict_check CHECK ((override_verdict = ANY (ARRAY['pass'::text, 'warn'::text, 'fail'::text]))),
+    CONSTRAINT judgement_verdict_check CHECK ((verdict = ANY (ARRAY['pass'::text, 'warn'::text, 'fail'::text])))
+);
+
+CREATE TABLE public.memory_embedding (
+    context_id uuid NOT NULL,
+    record_id uuid NOT NULL,
+    revision integer NOT NULL,
+    embedding public.vector(384) NOT NULL,
+    model text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE public.memory_record (
+    context_id uuid NOT NULL,
+    id uuid NOT NULL,
+    kind text NOT NULL,
+    memory_category text DEFAULT 'context'::text NOT NULL,
+    scope_path text DEFAULT ''::text NOT NULL,
+    visibility text DEFAULT 'shared'::text NOT NULL,
+    owner_subject text NOT NULL,
+    content jsonb NOT NULL,
+    body text NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
+    norm_name text,
+    entity_id uuid,
+    object_entity_id uuid,
+    attr_key text,
+    source_kind text DEFAULT 'command'::text NOT NULL,
+    source_ref uuid,
+    import_source_dir text,
+    provenance_rank integer DEFAULT 0 NOT NULL,
+    author_subject text NOT NULL,
+    derived_from uuid[] DEFAULT '{}'::uuid[] NOT NULL,
+    revision integer DEFAULT 1 NOT NULL,
+    review_disposition text,
+    review_revision integer,
+    review_receipt_id uuid,
+    serving public.serving_state DEFAULT 'live'::public.serving_state NOT NULL,
+    hold_judgement_id uuid,
+    valid_from timestamp with time zone DEFAULT now() NOT NULL,
+    valid_to timestamp with time zone,
+    superseded_by uuid,
+    expires_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    modified_at timestamp with time zone DEFAULT now() NOT NULL,
+    embedding public.vector(384),
+    embedding_revision integer,
+    CONSTRAINT memory_record_embedding_current CHECK ((((embedding IS NULL) AND (embedding_revision IS NULL)) OR ((embedding IS NOT NULL) AND (embedding_revision = revision)))),
+    CONSTRAINT memory_record_kind_check CHECK ((kind = ANY (ARRAY['entity'::text, 'attribute'::text, 'relation'::text, 'action'::text, 'instruction'::text, 'uncertainty'::text, 'note'::text]))),
+    CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
+    CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
+    CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+)
+WITH (toast_tuple_target='8160');
+ALTER TABLE ONLY public.memory_record ALTER COLUMN embedding SET STORAGE PLAIN;
+
+CREATE TABLE public.memory_revision (
+    context_id uuid NOT NULL,
+    record_id uuid NOT NULL,
+    revision integer NOT NULL,
+    op text NOT NULL,
+    content jsonb,
+    actor_subject text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT memory_revision_op_check CHECK ((op = ANY (ARRAY['create'::text, 'update'::text, 'delete'::text, 'review'::text, 'supersede'::text, 'hold'::text, 'release'::text, 'restore'::text])))
+);
+
+CREATE TABLE public.principal (
+    context_id uuid NOT NULL,
+    id uuid NOT NULL,
+    subject text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT principal_subject_check CHECK (((length(subject) >= 1) AND (length(subject) <= 200)))
+);
+
+CREATE TABLE public.principal_grant (
+    context_id uuid NOT NULL,
+    principal_id uuid NOT NULL,
+    capability text NOT NULL,
+    scope_prefix text DEFAULT ''::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT principal_grant_capability_check CHECK ((capability = ANY (ARRAY['memory_read'::text, 'memory_write'::text, 'memory_review'::text, 'grant:manage'::text])))
+);
+
+CREATE TABLE public.procrastinate_events (
+    id bigint NOT NULL,
+    job_id bigint NOT NULL,
+    type public.procrastinate_job_event_type,
+    at timestamp with time zone DEFAULT now()
+);
+
+CREATE SEQUENCE public.procrastinate_events_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER SEQUENCE public.procrastinate_events_id_seq OWNED BY public.procrastinate_events.id;
+
+CREATE SEQUENCE public.procrastinate_jobs_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER SEQUENCE public.procrastinate_jobs_id_seq OWNED BY public.procrastinate_jobs.id;
+
+CREATE TABLE public.procrastinate_periodic_defers (
+    id bigint NOT NULL,
+    task_name character varying(128) NOT NULL,
+    defer_timestamp bigint,
+    job_id bigint,
+    periodic_id character varying(128) DEFAULT ''::character varying NOT NULL
+);
+
+CREATE SEQUENCE public.procrastinate_periodic_defers_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER SEQUENCE public.procrastinate_periodic_defers_id_seq OWNED BY public.procrastinate_periodic_defers.id;
+
+CREATE TABLE public.procrastinate_workers (
+    id bigint NOT NULL,
+    last_heartbeat timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE public.procrastinate_workers ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.procrastinate_workers_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.recall_event (
+    context_id uuid NOT NULL,
+    record_id uuid NOT NULL,
+    day date NOT NULL,
+    hits integer DEFAULT 0 NOT NULL
+);
+
+CREATE TABLE public.reexamination_guard (
+    context_id uuid NOT NULL,
+    record_id uuid NOT NULL,
+    judge_model text NOT NULL,
+    examined_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE public.retained_input (
+    context_id uuid NOT NULL,
+    judgement_id uuid NOT NULL,
+    route text NOT NULL,
+    payload jsonb NOT NULL,
+    principal_id uuid NOT NULL,
+    key_id uuid NOT NULL,
+    expires_at timestamp with time zone,
+    consumed_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT retained_input_route_check CHECK ((route = ANY (ARRAY['facts'::text, 'facts_batch'::text])))
+);
+
+CREATE TABLE public.review_receipt (
+    context_id uuid NOT NULL,
+    id uuid NOT NULL,
+    record_id uuid NOT NULL,
+    revision integer NOT NULL,
+    disposition text NOT NULL,
+    reviewer_subject text NOT NULL,
+    key_id uuid NOT NULL,
+    evidence_ref text NOT NULL,
+    idempotency_key text,
+    command_digest text NOT NULL,
+    scope jsonb NOT NULL,
+    decided_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT review_receipt_disposition_check CHECK ((disposition = ANY (ARRAY['approved'::text, 'rejected'::text, 'unreviewed'::text])))
+);
+
+CREATE TABLE public.schema_migration (
+    version integer NOT NULL,
+    name text NOT NULL,
+    applied_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE public.session (
+    context_id uuid NOT NULL,
+    id uuid NOT NULL,
+    principal_id uuid NOT NULL,
+    scope_path text DEFAULT ''::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE public.turn (
+    context_id uuid NOT NULL,
+    id uuid NOT NULL,
+    session_id uuid NOT NULL,
+    principal_id uuid NOT NULL,
+    text text NOT NULL,
+    scope_path text DEFAULT ''::text NOT NULL,
+    visibility text DEFAULT 'shared'::text NOT NULL,
+    owner_subject text NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state NOT NULL,
+    hold_judgement_id uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT turn_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.usage (
+    context_id uuid NOT NULL,
+    day date NOT NULL,
+    stage text NOT NULL,
+    model text NOT NULL,
+    calls bigint DEFAULT 0 NOT NULL,
+    prompt_tokens bigint DEFAULT 0 NOT NULL,
+    completion_tokens bigint DEFAULT 0 NOT NULL
+);
+
+ALTER TABLE ONLY public.procrastinate_events ALTER COLUMN id SET DEFAULT nextval('public.procrastinate_events_id_seq'::regclass);
+
+ALTER TABLE ONLY public.procrastinate_jobs ALTER COLUMN id SET DEFAULT nextval('public.procrastinate_jobs_id_seq'::regclass);
+
+ALTER TABLE ONLY public.procrastinate_periodic_defers ALTER COLUMN id SET DEFAULT nextval('public.procrastinate_periodic_defers_id_seq'::regclass);
+
+ALTER TABLE ONLY public.api_key
+    ADD CONSTRAINT api_key_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.audit_event
+    ADD CONSTRAINT audit_event_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.change_event
+    ADD CONSTRAINT change_event_pkey PRIMARY KEY (context_id, seq);
+
+ALTER TABLE ONLY public.chunk
+    ADD CONSTRAINT chunk_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.conflict
+    ADD CONSTRAINT conflict_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.context
+    ADD CONSTRAINT context_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.document
+    ADD CONSTRAINT document_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.judgement
+    ADD CONSTRAINT judgement_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_embedding
+    ADD CONSTRAINT memory_embedding_pkey PRIMARY KEY (context_id, record_id, revision);
+
+ALTER TABLE ONLY public.memory_record
+    ADD CONSTRAINT memory_record_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_revision
+    ADD CONSTRAINT memory_revision_pkey PRIMARY KEY (context_id, record_id, revision);
+
+ALTER TABLE ONLY public.principal
+    ADD CONSTRAINT principal_context_id_subject_key UNIQUE (context_id, subject);
+
+ALTER TABLE ONLY public.principal_grant
+    ADD CONSTRAINT principal_grant_pkey PRIMARY KEY (context_id, principal_id, capability, scope_prefix);
+
+ALTER TABLE ONLY public.principal
+    ADD CONSTRAINT principal_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.procrastinate_events
+    ADD CONSTRAINT procrastinate_events_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.procrastinate_jobs
+    ADD CONSTRAINT procrastinate_jobs_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.procrastinate_periodic_defers
+    ADD CONSTRAINT procrastinate_periodic_defers_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.procrastinate_periodic_defers
+    ADD CONSTRAINT procrastinate_periodic_defers_unique UNIQUE (task_name, periodic_id, defer_timestamp);
+
+ALTER TABLE ONLY public.procrastinate_workers
+    ADD CONSTRAINT procrastinate_workers_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.recall_event
+    ADD CONSTRAINT recall_event_pkey PRIMARY KEY (context_id, record_id, day);
+
+ALTER TABLE ONLY public.reexamination_guard
+    ADD CONSTRAINT reexamination_guard_pkey PRIMARY KEY (context_id, record_id, judge_model);
+
+ALTER TABLE ONLY public.retained_input
+    ADD CONSTRAINT retained_input_pkey PRIMARY KEY (context_id, judgement_id);
+
+ALTER TABLE ONLY public.review_receipt
+    ADD CONSTRAINT review_receipt_context_id_record_id_revision_key UNIQUE (context_id, record_id, revision);
+
+ALTER TABLE ONLY public.review_receipt
+    ADD CONSTRAINT review_receipt_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.schema_migration
+    ADD CONSTRAINT schema_migration_pkey PRIMARY KEY (version);
+
+ALTER TABLE ONLY public.session
+    ADD CONSTRAINT session_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.turn
+    ADD CONSTRAINT turn_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.usage
+    ADD CONSTRAINT usage_pkey PRIMARY KEY (context_id, day, stage, model);
+
+CREATE UNIQUE INDEX api_key_id ON public.api_key USING btree (id);
+
+CREATE INDEX audit_event_context ON public.audit_event USING btree (context_id, created_at);
+
+CREATE INDEX chunk_document ON public.chunk USING btree (context_id, document_id);
+
+CREATE INDEX chunk_embedding ON public.chunk USING hnsw (embedding public.vector_cosine_ops);
+
+CREATE INDEX chunk_hold ON public.chunk USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX chunk_tsv ON public.chunk USING gin (tsv) WITH (fastupdate=off);
+
+CREATE INDEX chunk_turn ON public.chunk USING btree (context_id, turn_id);
+
+CREATE INDEX conflict_pending ON public.conflict USING btree (context_id, status, created_at);
+
+CREATE INDEX idx_procrastinate_jobs_worker_not_null ON public.procrastinate_jobs USING btree (worker_id) WHERE ((worker_id IS NOT NULL) AND (status = 'doing'::public.procrastinate_job_status));
+
+CREATE INDEX idx_procrastinate_workers_last_heartbeat ON public.procrastinate_workers USING btree (last_heartbeat);
+
+CREATE INDEX judgement_recent ON public.judgement USING btree (context_id, created_at DESC, id DESC);
+
+CREATE INDEX memory_record_entity_attr ON public.memory_record USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_entity_name ON public.memory_record USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
+
+CREATE INDEX memory_record_hold ON public.memory_record USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX memory_record_kind ON public.memory_record USING btree (context_id, kind, serving);
+
+CREATE INDEX memory_record_modified ON public.memory_record USING btree (context_id, modified_at DESC, id DESC);
+
+CREATE INDEX memory_record_note_ident ON public.memory_record USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
+
+CREATE INDEX memory_record_object_entity ON public.memory_record USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_source ON public.memory_record USING btree (context_id, source_kind, source_ref);
+
+CREATE INDEX memory_record_tsv ON public.memory_record USING gin (tsv) WITH (fastupdate=off);
+
+CREATE INDEX procrastinate_events_job_id_fkey_v1 ON public.procrastinate_events USING btree (job_id);
+
+CREATE INDEX procrastinate_jobs_id_lock_idx_v1 ON public.procrastinate_jobs USING btree (id, lock) WHERE (status = ANY (ARRAY['todo'::public.procrastinate_job_status, 'doing'::public.procrastinate_job_status]));
+
+CREATE UNIQUE INDEX procrastinate_jobs_lock_idx_v1 ON public.procrastinate_jobs USING btree (lock) WHERE (status = 'doing'::public.procrastinate_job_status);
+
+CREATE INDEX procrastinate_jobs_priority_idx_v1 ON public.procrastinate_jobs USING btree (priority DESC, id) WHERE (status = 'todo'::public.procrastinate_job_status);
+
+CREATE INDEX procrastinate_jobs_queue_name_idx_v1 ON public.procrastinate_jobs USING btree (queue_name);
+
+CREATE UNIQUE INDEX procrastinate_jobs_queueing_lock_idx_v1 ON public.procrastinate_jobs USING btree (queueing_lock) WHERE (status = 'todo'::public.procrastinate_job_status);
+
+CREATE INDEX procrastinate_periodic_defers_job_id_fkey_v1 ON public.procrastinate_periodic_defers USING btree (job_id);
+
+CREATE UNIQUE INDEX review_receipt_idempotency ON public.review_receipt USING btree (context_id, reviewer_subject, idempotency_key) WHERE (idempotency_key IS NOT NULL);
+
+CREATE INDEX turn_hold ON public.turn USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX turn_session ON public.turn USING btree (context_id, session_id, created_at);
+
+CREATE TRIGGER audit_event_no_update BEFORE DELETE OR UPDATE ON public.audit_event FOR EACH ROW EXECUTE FUNCTION public.audit_event_append_only();
+
+CREATE TRIGGER procrastinate_jobs_notify_queue_job_aborted_v1 AFTER UPDATE OF abort_requested ON public.procrastinate_jobs FOR EACH ROW WHEN (((old.abort_requested = false) AND (new.abort_requested = true) AND (new.status = 'doing'::public.procrastinate_job_status))) EXECUTE FUNCTION public.procrastinate_notify_queue_abort_job_v1();
+
+CREATE TRIGGER procrastinate_jobs_notify_queue_job_inserted_v1 AFTER INSERT ON public.procrastinate_jobs FOR EACH ROW WHEN ((new.status = 'todo'::public.procrastinate_job_status)) EXECUTE FUNCTION public.procrastinate_notify_queue_job_inserted_v1();
+
+CREATE TRIGGER procrastinate_trigger_abort_requested_events_v1 AFTER UPDATE OF abort_requested ON public.procrastinate_jobs FOR EACH ROW WHEN ((new.abort_requested = true)) EXECUTE FUNCTION public.procrastinate_trigger_abort_requested_events_procedure_v1();
+
+CREATE TRIGGER procrastinate_trigger_delete_jobs_v1 BEFORE DELETE ON public.procrastinate_jobs FOR EACH ROW EXECUTE FUNCTION public.procrastinate_unlink_periodic_defers_v1();
+
+CREATE TRIGGER procrastinate_trigger_scheduled_events_v1 AFTER INSERT OR UPDATE ON public.procrastinate_jobs FOR EACH ROW WHEN (((new.scheduled_at IS NOT NULL) AND (new.status = 'todo'::public.procrastinate_job_status))) EXECUTE FUNCTION public.procrastinate_trigger_function_scheduled_events_v1();
+
+CREATE TRIGGER procrastinate_trigger_status_events_insert_v1 AFTER INSERT ON public.procrastinate_jobs FOR EACH ROW WHEN ((new.status = 'todo'::public.procrastinate_job_status)) EXECUTE FUNCTION public.procrastinate_trigger_function_status_events_insert_v1();
+
+CREATE TRIGGER procrastinate_trigger_status_events_update_v1 AFTER UPDATE OF status ON public.procrastinate_jobs FOR EACH ROW EXECUTE FUNCTION public.procrastinate_trigger_function_status_events_update_v1();
+
+ALTER TABLE ONLY public.api_key
+    ADD CONSTRAINT api_key_context_id_principal_id_fkey FOREIGN KEY (context_id, principal_id) REFERENCES public.principal(context_id, id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.change_event
+    ADD CONSTRAINT change_event_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.conflict
+    ADD CONSTRAINT conflict_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.document
+    ADD CONSTRAINT document_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.judgement
+    ADD CONSTRAINT judgement_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.memory_embedding
+    ADD CONSTRAINT memory_embedding_context_id_record_id_fkey FOREIGN KEY (context_id, record_id) REFERENCES public.memory_record(context_id, id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.memory_record
+    ADD CONSTRAINT memory_record_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.memory_revision
+    ADD CONSTRAINT memory_revision_context_id_record_id_fkey FOREIGN KEY (context_id, record_id) REFERENCES public.memory_record(context_id, id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.principal
+    ADD CONSTRAINT principal_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.principal_grant
+    ADD CONSTRAINT principal_grant_context_id_principal_id_fkey FOREIGN KEY (context_id, principal_id) REFERENCES public.principal(context_id, id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.procrastinate_events
+    ADD CONSTRAINT procrastinate_events_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.procrastinate_jobs(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.procrastinate_jobs
+    ADD CONSTRAINT procrastinate_jobs_worker_id_fkey FOREIGN KEY (worker_id) REFERENCES public.procrastinate_workers(id) ON DELETE SET NULL;
+
+ALTER TABLE ONLY public.procrastinate_periodic_defers
+    ADD CONSTRAINT procrastinate_periodic_defers_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.procrastinate_jobs(id);
+
+ALTER TABLE ONLY public.retained_input
+    ADD CONSTRAINT retained_input_context_id_judgement_id_fkey FOREIGN KEY (context_id, judgement_id) REFERENCES public.judgement(context_id, id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.review_receipt
+    ADD CONSTRAINT review_receipt_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.session
+    ADD CONSTRAINT session_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.turn
+    ADD CONSTRAINT turn_context_id_session_id_fkey FOREIGN KEY (context_id, session_id) REFERENCES public.session(context_id, id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.usage
+    ADD CONSTRAINT usage_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
