@@ -142,7 +142,8 @@ async def write_plan(
     cid = where.context_id
     records, revisions, embeddings, events = [], [], [], []
     for r in p.records:
-        hold = (meta.row_holds.get(r.row_id or "") or meta.write_hold) if r.held else None
+        holds_with = r.held_with or r.row_id or ""
+        hold = (meta.row_holds.get(holds_with) or meta.write_hold) if r.held else None
         records.append(
             {
                 **where.params(),

@@ -185,19 +185,25 @@ async def held_records(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> list
 async def release_held(
     conn: Conn, context_id: uuid.UUID, id: uuid.UUID
 ) -> tuple[int, int, list[MovedRecord]]:
-    """Held -> live: turns, chunks, then records (each at a new revision, without a vector)."""
+    """Held -> live: turns, chunks, then records and the held entities they name (each at
+    a new revision, without a vector)."""
     params = {"context_id": context_id, "id": id}
     turns = (await conn.execute(q("release_held_turns"), params)).rowcount
     chunks = (await conn.execute(q("release_held_chunks"), params)).rowcount
-    return turns, chunks, await fetch_all(conn, "release_held_records", MovedRecord, params)
+    records = await fetch_all(conn, "release_held_records", MovedRecord, params)
+    records += await fetch_all(conn, "release_named_entities", MovedRecord, params)
+    return turns, chunks, records
 
 
 async def remove_held(
     conn: Conn, context_id: uuid.UUID, id: uuid.UUID
 ) -> tuple[int, int, list[MovedRecord]]:
-    """A rejected hold's records (with revisions and vectors), chunks and turns, deleted."""
+    """A rejected hold's records (with revisions and vectors), chunks and turns, deleted;
+    its entities too, unless another record names them (another hold's: moved under it)."""
     params = {"context_id": context_id, "id": id}
     records = await fetch_all(conn, "remove_held_records", MovedRecord, params)
+    await conn.execute(q("relink_held_entities"), params)
+    records += await fetch_all(conn, "remove_held_entities", MovedRecord, params)
     chunks = (await conn.execute(q("remove_held_chunks"), params)).rowcount
     turns = (await conn.execute(q("remove_held_turns"), params)).rowcount
     return turns, chunks, records

@@ -57,7 +57,7 @@ def test_a_held_relation_gets_its_vector_when_approved(judging, judged, scripted
     ((rid, vectors),) = sql(
         "SELECT r.id, count(e.record_id) FROM memory_record r LEFT JOIN memory_embedding e"
         " ON e.context_id = r.context_id AND e.record_id = r.id"
-        " WHERE r.serving = 'held' GROUP BY r.id"
+        " WHERE r.serving = 'held' AND r.kind = 'relation' GROUP BY r.id"
     )
     assert vectors == 0
     decide_hold(judging, ctx, held["id"], approve=True)
@@ -106,7 +106,9 @@ def test_rejecting_a_held_relation_removes_it_and_leaves_the_rest_of_the_write(
     ctx, held = row_held_relation(judging, judged, scripted)
     live_before = sql("SELECT id FROM memory_record WHERE serving = 'live' ORDER BY id")
     body = decide_hold(judging, ctx, held["id"], approve=False)
-    assert body["changed"] == {"facts": 1, "chunks": 0, "turns": 0}
+    # The relation, and Acme, which only the relation named (see test_held_entities).
+    assert body["changed"] == {"facts": 2, "chunks": 0, "turns": 0}
     assert sql("SELECT count(*) FROM memory_record WHERE kind = 'relation'") == [(0,)]
+    assert sql("SELECT count(*) FROM memory_record WHERE norm_name = 'acme'") == [(0,)]
     assert sql("SELECT id FROM memory_record ORDER BY id") == live_before
     assert sql("SELECT DISTINCT serving::text FROM turn") == [("live",)]

@@ -67,9 +67,15 @@ WHERE context_id = %(context_id)s AND id = %(id)s AND held AND hold_decision IS 
 RETURNING *
 
 -- held_records --
--- What an approval embeds before its transaction (a held record has no vector).
-SELECT id, kind, revision, content, body FROM memory_record
-WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
+-- What an approval embeds before its transaction (a held record has no vector): the
+-- records held under the judgement, and the held entities they name (release_named_entities).
+SELECT id, kind, revision, content, body FROM memory_record e
+WHERE e.context_id = %(context_id)s AND e.serving = 'held'
+  AND (e.hold_judgement_id = %(id)s
+       OR (e.kind = 'entity' AND EXISTS (
+             SELECT 1 FROM memory_record r
+             WHERE r.context_id = e.context_id AND r.hold_judgement_id = %(id)s
+               AND r.serving = 'held' AND (r.entity_id = e.id OR r.object_entity_id = e.id))))
 
 -- release_held_turns --
 UPDATE turn SET serving = 'live'
@@ -87,6 +93,19 @@ SET serving = 'live', revision = revision + 1, embedding = NULL, embedding_revis
 WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
 RETURNING id, kind, revision, content, body
 
+-- release_named_entities --
+-- After release_held_records: a held entity that a released record names (held under
+-- another row's judgement of the same write) is released too, so no live fact hangs off
+-- a hidden entity.
+UPDATE memory_record e
+SET serving = 'live', revision = revision + 1, embedding = NULL, embedding_revision = NULL,
+    modified_at = now()
+WHERE e.context_id = %(context_id)s AND e.kind = 'entity' AND e.serving = 'held'
+  AND EXISTS (SELECT 1 FROM memory_record r
+              WHERE r.context_id = e.context_id AND r.hold_judgement_id = %(id)s
+                AND r.serving = 'live' AND (r.entity_id = e.id OR r.object_entity_id = e.id))
+RETURNING id, kind, revision, content, body
+
 -- remove_held_turns --
 DELETE FROM turn
 WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
@@ -96,9 +115,36 @@ DELETE FROM chunk
 WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
 
 -- remove_held_records --
--- Their revisions and vectors go with them (ON DELETE CASCADE).
+-- Every held record but entities; their revisions and vectors go with them (ON DELETE
+-- CASCADE). Entities follow (relink_held_entities, remove_held_entities).
 DELETE FROM memory_record
 WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
+  AND kind <> 'entity'
+RETURNING id, kind, revision, content, body
+
+-- relink_held_entities --
+-- After remove_held_records: a held entity the rejected hold kept hidden that another
+-- hold's record still names moves under that hold, which releases or removes it.
+UPDATE memory_record e
+SET hold_judgement_id = (
+    SELECT r.hold_judgement_id FROM memory_record r
+    WHERE r.context_id = e.context_id AND r.serving = 'held' AND r.kind <> 'entity'
+      AND (r.entity_id = e.id OR r.object_entity_id = e.id)
+    ORDER BY r.id LIMIT 1)
+WHERE e.context_id = %(context_id)s AND e.hold_judgement_id = %(id)s
+  AND e.kind = 'entity' AND e.serving = 'held'
+  AND EXISTS (SELECT 1 FROM memory_record r
+              WHERE r.context_id = e.context_id AND r.serving = 'held' AND r.kind <> 'entity'
+                AND (r.entity_id = e.id OR r.object_entity_id = e.id))
+
+-- remove_held_entities --
+-- The rejected hold's entities that no record names any more.
+DELETE FROM memory_record e
+WHERE e.context_id = %(context_id)s AND e.hold_judgement_id = %(id)s
+  AND e.kind = 'entity' AND e.serving = 'held'
+  AND NOT EXISTS (SELECT 1 FROM memory_record r
+                  WHERE r.context_id = e.context_id
+                    AND (r.entity_id = e.id OR r.object_entity_id = e.id))
 RETURNING id, kind, revision, content, body
 
 -- judgements_by_ids --
