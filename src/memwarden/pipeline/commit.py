@@ -40,6 +40,8 @@ SourceRows = Callable[[Conn, uuid.UUID | None, Mapping[str, Vector]], Awaitable[
 Finish = Callable[[Conn], Awaitable[None]]
 # The key of the input gate's warning among the row gate's (row ids are `e0`, `a1`, ...).
 INPUT_WARNING = "input"
+# The draft plan's stand-in for the judgement a held write will be recorded under.
+DRAFT_HOLD = uuid.UUID(int=0)
 
 
 @dataclass
@@ -119,9 +121,11 @@ async def run(
 async def draft(services: Services, write: Write, texts: Sequence[str] = ()) -> dict[str, Vector]:
     """Step 1 alone, for a caller that commits the write in a transaction of its own
     (a replay commits it with the override that consumes the kept request)."""
-    return await embed_draft(
-        services, write.where, write.items, write.planned_as(), write.sink, texts
-    )
+    meta = write.planned_as()
+    if write.input is not None and write.input.hold:
+        # Planned as it will be stored, held: a held record's text is embedded on approval.
+        meta = dataclasses.replace(meta, write_hold=DRAFT_HOLD)
+    return await embed_draft(services, write.where, write.items, meta, write.sink, texts)
 
 
 async def embed_draft(
