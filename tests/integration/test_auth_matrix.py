@@ -88,6 +88,7 @@ ROUTES: list[Route] = [
     ("POST", "/api/v1/{cid}/judgements/dry-run", {"addendum": ""}, "grant:manage"),
     ("POST", "/api/v1/{cid}/facts", {"text": "I love jazz."}, "memory_write"),
     ("POST", "/api/v1/{cid}/facts/batch", {"items": [{"text": "I love jazz."}]}, "memory_write"),
+    ("POST", "/api/v1/{cid}/turns/" + ZERO + "/reprocess", None, "memory_write"),
     ("POST", "/api/v1/{cid}/query", {"query": "jazz"}, "memory_read"),
     ("GET", "/api/v1/{cid}/query", None, "memory_read"),
     ("GET", "/api/v1/{cid}/profile", None, "memory_read"),
@@ -100,6 +101,7 @@ ROUTES: list[Route] = [
     ),
     ("GET", "/api/v1/{cid}/documents", None, "memory_read"),
     ("GET", "/api/v1/{cid}/documents/" + ZERO, None, "memory_read"),
+    ("POST", "/api/v1/{cid}/documents/" + ZERO + "/reprocess", None, "memory_write"),
     ("DELETE", "/api/v1/{cid}/documents/" + ZERO, None, "memory_write"),
     ("POST", "/api/v1/{cid}/chat", {"message": "hello", "remember": False}, "memory_read"),
     ("POST", "/api/v1/{cid}/chat/stream", {"message": "hello", "remember": False}, "memory_read"),
@@ -113,7 +115,7 @@ OTHER_GRANT = {
     "memory_review": "memory_write",
 }
 
-PUBLIC = {"/health", "/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"}
+PUBLIC = {"/health", "/metrics", "/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"}
 
 
 def _call(client: httpx.Client, route: Route, cid: str) -> httpx.Response:

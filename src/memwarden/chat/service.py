@@ -91,6 +91,9 @@ class ChatTurn:
     text: str  # the message as the models see it (redacted when the Context redacts)
     session_id: str | None
     turn_id: str | None
+    # The remembered turn's extraction was chunk-only: no window's reply could be used, so
+    # the message is stored as chunks only (and can be reprocessed).
+    chunk_only: bool = False
     memories: list[dict[str, Any]] = field(default_factory=list)
     key: CacheKey | None = None
     cached: CachedAnswer | None = None
@@ -100,6 +103,7 @@ class ChatTurn:
             "answer": answer,
             "sessionId": self.session_id,
             "turnId": self.turn_id,
+            "chunkOnly": self.chunk_only,
             "memories": self.memories,
             "cached": cached,
             "model": model,
@@ -113,16 +117,18 @@ async def begin(
     who = reader_for(caller, context_id, item.scope)
     check_text(item.message)
     session_id, turn_id = (str(item.session_id) if item.session_id else None), None
+    chunk_only = False
     if item.remember:
         facts = FactsInput(item.message, "full", item.scope, item.visibility, item.session_id)
         written = await write_facts(services, caller, context_id, facts, source="chat")
         session_id, turn_id = written["sessionId"], written["turnId"]
+        chunk_only = written["extraction"]["chunkOnly"]
     async with services.db.connection() as conn:
         config = await read_config(conn, context_id)
     text = redact(item.message).text if config.pii_redaction_enabled else item.message
     if not item.remember:
         await _gate_only(services, caller, context_id, item, config, text)
-    turn = ChatTurn(context_id, config, text, session_id, turn_id)
+    turn = ChatTurn(context_id, config, text, session_id, turn_id, chunk_only)
     await _lookup(services, who, turn, item.limit)
     if turn.cached is None:
         query = QueryInput(text, item.limit, item.scope, kinds=CHAT_KINDS)

@@ -73,6 +73,7 @@ def _done(turn: ChatTurn, model: str, cached: bool, usage: dict[str, int]) -> st
         {
             "sessionId": turn.session_id,
             "turnId": turn.turn_id,
+            "chunkOnly": turn.chunk_only,
             "model": model,
             "cached": cached,
             "usage": usage,

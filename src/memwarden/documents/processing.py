@@ -36,9 +36,9 @@ from memwarden.errors import (
     JudgeUnavailable,
 )
 from memwarden.gatekeeper import GateRequest
-from memwarden.models.base import ModelTransportError
+from memwarden.models.base import JsonProvider, ModelTransportError
 from memwarden.pipeline import commit, reconcile
-from memwarden.pipeline.extraction import ExtractionDiff, extract, merge
+from memwarden.pipeline.extraction import ExtractionReport, ExtractionResult, extract, merge
 from memwarden.pipeline.injection_scan import scan_items
 from memwarden.services import Services
 from memwarden.store import documents as store
@@ -123,7 +123,8 @@ async def _process(
     except JudgeUnavailable:
         raise DocumentFailed("judge_unavailable") from None
     sink = Bookings()
-    diff = await _extract(services, text, config, sink)
+    results = await _extract(services, text, config, sink)
+    diff = merge([r.diff for r in results], dedupe=len(results) > 1)
     try:
         items, verdicts = await commit.gate_rows(services, request, diff)
     except JudgeUnavailable:  # a row-gate failure under on_error=fail: the document's own code
@@ -140,6 +141,7 @@ async def _process(
         target_kind="document",
         input=verdict,
         document_id=row["id"],
+        extraction=ExtractionReport.of(results),
     )
 
     async def document_chunks(
@@ -165,19 +167,24 @@ async def _process(
     await commit.run(services, write, texts=chunks, source_rows=document_chunks, finish=finish)
 
 
-async def _extract(
-    services: Services, text: str, config: ContextConfig, sink: Bookings
-) -> ExtractionDiff:
-    """The Context's extraction model, part by part (each part at most 10 windows)."""
+def extraction_provider(services: Services, config: ContextConfig) -> JsonProvider:
+    """Documents are extracted with the Context's extraction model (spec 4)."""
     choice = config.models.extraction
-    provider = services.models.extraction_provider(
+    return services.models.extraction_provider(
         f"{choice.provider}:{choice.model}" if choice else None
     )
-    diffs: list[ExtractionDiff] = []
+
+
+async def _extract(
+    services: Services, text: str, config: ContextConfig, sink: Bookings
+) -> list[ExtractionResult]:
+    """The Context's extraction model, part by part (each part at most 10 windows)."""
+    provider = extraction_provider(services, config)
+    results: list[ExtractionResult] = []
     for part in extraction_parts(text):
         try:
             result = await extract(part, provider, config.prompt_addendums.extraction, sink)
         except ModelTransportError:
             raise DocumentFailed("model_provider_error") from None
-        diffs.append(result.diff)
-    return merge(diffs, dedupe=len(diffs) > 1)
+        results.append(result)
+    return results

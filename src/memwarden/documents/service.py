@@ -48,6 +48,14 @@ def public(row: dict[str, Any]) -> dict[str, Any]:
     }
     if "chunks" in row:
         out["chunks"] = row["chunks"]
+    if "extraction_windows" in row:
+        windows, failed = row["extraction_windows"], len(row["extraction_failed"] or [])
+        out["extraction"] = {
+            "windows": windows,
+            "windowsFailed": failed,
+            # No window's reply could be used: searchable as chunks only, reprocessable.
+            "chunkOnly": windows > 0 and failed >= windows,
+        }
     return out
 
 

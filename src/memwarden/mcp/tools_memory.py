@@ -14,11 +14,13 @@ from mcp.types import ToolAnnotations
 
 from memwarden.chat.contract import ChatBody
 from memwarden.chat.service import chat as chat_use_case
+from memwarden.documents.reprocess import reprocess_document
 from memwarden.domain.scope import Visibility
 from memwarden.mcp.auth import Runtime
 from memwarden.mcp.fields import default, rules
 from memwarden.pipeline.contract import FactsBody
 from memwarden.pipeline.ingest import write_facts
+from memwarden.pipeline.reprocess import reprocess_turn
 from memwarden.retrieval.contract import Category, Kind, Mode, ProfileQuery, QueryBody
 from memwarden.retrieval.profile import get_profile
 from memwarden.retrieval.query import run_query
@@ -119,3 +121,16 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
             limit=limit,
         )
         return await chat_use_case(svc, who, context_id, body.to_input())
+
+    @server.tool(annotations=WRITE)
+    async def reprocess(
+        id: uuid.UUID, ctx: Context, kind: Literal["turn", "document"] = "turn"
+    ) -> dict[str, Any]:
+        """Extract again the windows of a turn (or processed document) whose extraction
+        failed; only failed windows are sent, and facts already known are not written twice.
+        Same as POST /turns/{id}/reprocess or /documents/{id}/reprocess (409 when none
+        failed)."""
+        svc, who, context_id = await rt.begin_own(ctx)
+        if kind == "document":
+            return await reprocess_document(svc, who, context_id, id)
+        return await reprocess_turn(svc, who, context_id, id)

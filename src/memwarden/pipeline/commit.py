@@ -1,15 +1,16 @@
 """The reconciled write: the one sequence every source of facts ends in.
 
-Turns (/facts, /facts/batch, chat with remember, replays), documents and reflections each
-extract their own rows, pass them through `gate_rows`, then hand a `Write` to `run`, which
-runs two steps, one before and one inside the transaction:
+Turns (/facts, /facts/batch, chat with remember, replays), documents, reprocesses of either
+and reflections each extract their own rows, pass them through `gate_rows`, then hand a
+`Write` to `run`, which runs two steps, one before and one inside the transaction:
 
 1. `embed_draft` (no transaction open): the source's own texts (chunks), entity names and
    the texts of a draft plan, embedded in one call, so a transaction rarely waits on a model.
 2. `commit` (in the caller's transaction, which `run` opens, or a caller that must commit
-   the write with changes of its own opens): record the review-log entries, store the source's
-   own rows, lock the scope, load what is known, plan, embed the few texts the draft did not
-   foresee, write the plan, book usage, audit.
+   the write with changes of its own opens): record the review-log entries, store the
+   source's own rows, record what extraction did (the item's failed windows, the
+   extraction counters), lock the scope, load what is known, plan, embed the few texts the
+   draft did not foresee, write the plan, book usage, audit.
 
 A change to locking, embedding or usage booking is an edit here and nowhere else.
 """
@@ -25,9 +26,10 @@ from memwarden.domain.reconcile_rules import Incoming, Plan
 from memwarden.embedding import Vector, embed_texts, embedder_name
 from memwarden.gatekeeper import GateRequest, InputVerdict, PendingJudgement, RowVerdicts
 from memwarden.pipeline import gating, reconcile
-from memwarden.pipeline.extraction import ExtractionDiff
+from memwarden.pipeline.extraction import ExtractionDiff, ExtractionReport
 from memwarden.pipeline.reconcile import WriteMeta
 from memwarden.services import Services
+from memwarden.store import extraction as extraction_store
 from memwarden.store.audit import audit
 from memwarden.store.db import Conn
 from memwarden.store.ingest import WriteScope
@@ -59,6 +61,9 @@ class Write:
     input: InputVerdict | None = None  # the input gate's, for sources that have one
     turn_id: uuid.UUID | None = None  # the review-log entries' link to their source
     document_id: uuid.UUID | None = None
+    # What extraction did (None when nothing was extracted): kept on the turn or document
+    # and added to the Context's per-day extraction counters, in the transaction.
+    extraction: ExtractionReport | None = None
 
     @property
     def pending(self) -> list[PendingJudgement]:
@@ -168,6 +173,7 @@ async def commit(
     meta = write.planned_as(write_hold, row_holds)
     if source_rows is not None:
         await source_rows(conn, write_hold, vectors)
+    await record_extraction(conn, services, write)
     where = write.where
     await reconcile.lock_scope(conn, where)
     known = await reconcile.load_known(conn, where, write.items, vectors)
@@ -189,3 +195,31 @@ async def commit(
         target_id=meta.source_ref,
     )
     return Written(plan, write_hold)
+
+
+async def record_extraction(conn: Conn, services: Services, write: Write) -> None:
+    """The item's failed windows (what a reprocess retries) and the Context's counters; the
+    process-wide counters too (GET /metrics)."""
+    report = write.extraction
+    if report is None:
+        return
+    kind: extraction_store.SourceKind = "document" if write.document_id else "turn"
+    item = write.document_id or write.turn_id
+    context_id = write.where.context_id
+    if item is not None:
+        failed = [f.as_json() for f in report.failed]
+        await extraction_store.set_outcome(conn, kind, context_id, item, report.windows, failed)
+    await extraction_store.book(
+        conn,
+        context_id,
+        kind,
+        windows_run=report.run,
+        windows_failed=len(report.failed),
+        dropped_chars=report.dropped_chars,
+        dropped_bytes=report.dropped_bytes,
+    )
+    count = services.write_counters
+    count["extraction_windows_run"] += report.run
+    count["extraction_windows_failed"] += len(report.failed)
+    count["extraction_dropped_chars"] += report.dropped_chars
+    count["extraction_dropped_bytes"] += report.dropped_bytes

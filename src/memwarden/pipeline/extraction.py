@@ -9,6 +9,7 @@ propagate: they are the deployment's problem, not the content's.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -86,6 +87,59 @@ class ExtractionResult:
     dropped_chars: int = 0
     usage: Usage = field(default_factory=Usage)
     model: str | None = None
+    # (start, end) offsets, in the text given, of each window whose reply was unusable:
+    # what a reprocess sends again (`extract_spans`).
+    failed_spans: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FailedWindow:
+    """A window whose extraction failed, by position: `part` is the document part
+    (`documents.chunking.extraction_parts`; always 0 for a turn), `start`/`end` offsets in
+    it. Positions, not text, so the stored (redacted) item stays the only copy."""
+
+    part: int
+    start: int
+    end: int
+
+    def as_json(self) -> dict[str, int]:
+        return {"part": self.part, "start": self.start, "end": self.end}
+
+    @classmethod
+    def from_json(cls, data: dict[str, int]) -> FailedWindow:
+        return cls(int(data["part"]), int(data["start"]), int(data["end"]))
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractionReport:
+    """What one write's extraction did: kept on the item (so a failed one can be
+    reprocessed) and added to the Context's per-day extraction counters."""
+
+    windows: int  # the item's windows, all parts (a reprocess keeps the item's count)
+    run: int  # windows sent to the model by this write
+    failed: tuple[FailedWindow, ...] = ()  # windows whose reply could not be used
+    dropped_bytes: int = 0  # text past the window limit, never extracted
+    dropped_chars: int = 0
+
+    @property
+    def chunk_only(self) -> bool:
+        """Every window this write ran failed: the content is stored as chunks only."""
+        return self.run > 0 and len(self.failed) >= self.run
+
+    @classmethod
+    def of(cls, results: Sequence[ExtractionResult]) -> ExtractionReport:
+        """One report over the results of consecutive parts (a turn has one part)."""
+        return cls(
+            windows=sum(r.windows_run for r in results),
+            run=sum(r.windows_run for r in results),
+            failed=tuple(
+                FailedWindow(part, start, end)
+                for part, r in enumerate(results)
+                for start, end in r.failed_spans
+            ),
+            dropped_bytes=sum(r.dropped_bytes for r in results),
+            dropped_chars=sum(r.dropped_chars for r in results),
+        )
 
 
 def user_message(window: str, index: int, total: int) -> str:
@@ -118,8 +172,30 @@ async def extract(
             dropped_chars=plan.dropped_chars,
             dropped_bytes=plan.dropped_bytes,
         )
+    step = window_size - overlap
+    spans = [(i * step, i * step + len(w)) for i, w in enumerate(plan.windows)]
+    result = await extract_spans(
+        text, spans, provider, addendum, usage_sink, max_tokens=max_tokens, concurrency=concurrency
+    )
+    return dataclasses.replace(
+        result, dropped_bytes=plan.dropped_bytes, dropped_chars=plan.dropped_chars
+    )
+
+
+async def extract_spans(
+    text: str,
+    spans: Sequence[tuple[int, int]],
+    provider: JsonProvider,
+    addendum: str | None = None,
+    usage_sink: UsageSink | None = None,
+    *,
+    max_tokens: int = DEFAULT_MAX_TOKENS,
+    concurrency: int = 1,
+) -> ExtractionResult:
+    """Extract the windows `text[start:end]` of `spans`, one call each: a whole text's
+    windows (`extract`), or a reprocess's failed ones."""
     system = system_prompt(STAGE, addendum)
-    total = len(plan.windows)
+    total = len(spans)
 
     async def run(index: int, window: str) -> tuple[ExtractionOutput | None, Usage, str | None]:
         try:
@@ -137,7 +213,7 @@ async def extract(
             return None, Usage(), None
         return output, result.usage, result.model
 
-    jobs = [partial(run, i, w) for i, w in enumerate(plan.windows)]
+    jobs = [partial(run, i, text[start:end]) for i, (start, end) in enumerate(spans)]
     outcomes = await _run_all(jobs, concurrency)
     outputs = [o for o, _, _ in outcomes if o is not None]
     usage = sum((u for _, u, _ in outcomes), Usage())
@@ -150,10 +226,10 @@ async def extract(
         diff=diff,
         windows_run=total,
         windows_failed=failed,
-        dropped_bytes=plan.dropped_bytes,
-        dropped_chars=plan.dropped_chars,
+        dropped_bytes=0,
         usage=usage,
         model=model,
+        failed_spans=tuple(s for s, (o, _, _) in zip(spans, outcomes, strict=True) if o is None),
     )
 
 

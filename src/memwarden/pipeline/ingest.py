@@ -8,7 +8,6 @@ call ever happens while a transaction or lock is held, and a failure leaves noth
 from __future__ import annotations
 
 import uuid
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -29,7 +28,13 @@ from memwarden.gatekeeper import GateRequest
 from memwarden.models.base import ModelTransportError
 from memwarden.pipeline import commit, gating, reconcile
 from memwarden.pipeline.chunking import chunk_text
-from memwarden.pipeline.extraction import ExtractionDiff, extract
+from memwarden.pipeline.extraction import (
+    ExtractionDiff,
+    ExtractionReport,
+    ExtractionResult,
+    extract,
+    extract_spans,
+)
 from memwarden.pipeline.injection_scan import scan_items
 from memwarden.pipeline.session import Session, check_session, store_turn
 from memwarden.pipeline.textcheck import check_text
@@ -53,11 +58,6 @@ class FactsInput:
     scope: Sequence[str] | None = None
     visibility: Visibility = "shared"
     session_id: uuid.UUID | None = None
-
-
-def counters(services: Services) -> Counter[str]:
-    """Process-wide write-path counters (dropped extraction bytes, windows that failed)."""
-    return services.write_counters
 
 
 def authorise(caller: Caller, context_id: uuid.UUID, item: FactsInput) -> Scope:
@@ -112,7 +112,7 @@ class PreparedFacts:
             "sessionId": str(self.session.id),
             "turnId": str(self.turn_id),
             "held": written.write_hold is not None,
-            "extraction": {"turnId": str(self.turn_id), **written.plan.diff},
+            "extraction": extraction_body(self.turn_id, written.plan.diff, write.extraction),
         }
 
 
@@ -153,6 +153,15 @@ async def prepare_facts(
     return PreparedFacts(services, caller, write, opened, turn_id, chunks, vectors)
 
 
+def extraction_body(
+    turn_id: uuid.UUID, diff: Mapping[str, Any], report: ExtractionReport | None
+) -> dict[str, Any]:
+    """The reconciled diff as the API shows it; `chunkOnly` when no window's reply could be
+    used (the turn is stored and searchable as chunks only, and can be reprocessed)."""
+    chunk_only = report is not None and report.chunk_only
+    return {"turnId": str(turn_id), **diff, "chunkOnly": chunk_only}
+
+
 async def _prepare(
     services: Services,
     caller: Caller,
@@ -176,8 +185,10 @@ async def _prepare(
     verdict = await services.gatekeeper.input_gate(request)
     sink = Bookings()
     diff = ExtractionDiff()
+    report = None
     if item.infer == "full":
-        diff = await _extract(services, where.context_id, text, config, sink)
+        result = await extract_turn(services, where.context_id, text, config, sink)
+        diff, report = result.diff, ExtractionReport.of([result])
     items, verdicts = await commit.gate_rows(services, request, diff)
     chunks = chunk_text(text)
     write = commit.Write(
@@ -191,30 +202,34 @@ async def _prepare(
         target_kind="turn",
         input=verdict,
         turn_id=turn_id,
+        extraction=report,
     )
     return write, chunks
 
 
-async def _extract(
+async def extract_turn(
     services: Services,
     context_id: uuid.UUID,
     text: str,
     config: ContextConfig,
     sink: Bookings,
-) -> ExtractionDiff:
-    """Provider and transport errors are the deployment's problem: 502, nothing written
-    (tokens already spent on earlier windows are still booked)."""
+    spans: Sequence[tuple[int, int]] | None = None,
+) -> ExtractionResult:
+    """The turn's windows (or only `spans` of it, for a reprocess) with the deployment's
+    extraction model. Provider and transport errors are the deployment's problem: 502,
+    nothing written (tokens already spent on earlier windows are still booked)."""
     addendum = config.prompt_addendums.extraction
+    provider = services.models.extraction
     try:
-        result = await extract(text, services.models.extraction, addendum, sink)
+        if spans is None:
+            result = await extract(text, provider, addendum, sink)
+        else:
+            result = await extract_spans(text, spans, provider, addendum, sink)
     except ModelTransportError as exc:
         if sink.entries:
             async with services.db.transaction() as conn:
                 await sink.write(conn, context_id)
         raise UpstreamError("the extraction model could not be reached") from exc
-    count = counters(services)
-    count["extraction_dropped_bytes"] += result.dropped_bytes
-    count["extraction_windows_failed"] += result.windows_failed
     if result.windows_failed:
         log.warning("extraction_partial", failed=result.windows_failed, run=result.windows_run)
-    return result.diff
+    return result

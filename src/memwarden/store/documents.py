@@ -27,6 +27,12 @@ async def get(
     return await cur.fetchone()
 
 
+async def get_for_reprocess(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> dict | None:
+    """The document with its parsed (redacted) text and its failed extraction windows."""
+    cur = await conn.execute(q("doc_get_for_reprocess"), {"context_id": context_id, "id": id})
+    return await cur.fetchone()
+
+
 async def list_recent(
     conn: Conn, context_id: uuid.UUID, limit: int, before: uuid.UUID | None
 ) -> list[dict]:

@@ -647,8 +647,21 @@ CREATE TABLE public.document (
     owner_subject text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    extraction_windows integer DEFAULT 0 NOT NULL,
+    extraction_failed jsonb DEFAULT '[]'::jsonb NOT NULL,
     CONSTRAINT document_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'processed'::text, 'failed'::text]))),
     CONSTRAINT document_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.extraction_usage (
+    context_id uuid NOT NULL,
+    day date NOT NULL,
+    source_kind text NOT NULL,
+    windows_run bigint DEFAULT 0 NOT NULL,
+    windows_failed bigint DEFAULT 0 NOT NULL,
+    dropped_chars bigint DEFAULT 0 NOT NULL,
+    dropped_bytes bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT extraction_usage_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text])))
 );
 
 CREATE TABLE public.judgement (
@@ -890,6 +903,8 @@ CREATE TABLE public.turn (
     serving public.serving_state DEFAULT 'live'::public.serving_state NOT NULL,
     hold_judgement_id uuid,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    extraction_windows integer DEFAULT 0 NOT NULL,
+    extraction_failed jsonb DEFAULT '[]'::jsonb NOT NULL,
     CONSTRAINT turn_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 );
 
@@ -929,6 +944,9 @@ ALTER TABLE ONLY public.context
 
 ALTER TABLE ONLY public.document
     ADD CONSTRAINT document_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.extraction_usage
+    ADD CONSTRAINT extraction_usage_pkey PRIMARY KEY (context_id, day, source_kind);
 
 ALTER TABLE ONLY public.judgement
     ADD CONSTRAINT judgement_pkey PRIMARY KEY (context_id, id);
@@ -1080,6 +1098,9 @@ ALTER TABLE ONLY public.conflict
 
 ALTER TABLE ONLY public.document
     ADD CONSTRAINT document_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.extraction_usage
+    ADD CONSTRAINT extraction_usage_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.judgement
     ADD CONSTRAINT judgement_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;

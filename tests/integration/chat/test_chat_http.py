@@ -157,3 +157,22 @@ def test_a_context_chat_model_with_an_unknown_provider_is_503(alice, ctx, config
     resp = chat(alice, ctx["id"], QUESTION, remember=False)
     assert resp.status_code == 503
     assert resp.json()["error"]["code"] == "chat_model_unavailable"
+
+
+def test_a_remembered_message_whose_extraction_failed_is_flagged_chunk_only(
+    chat_settings, ctx, scripted
+) -> None:
+    from tests.support.live import LiveServer
+
+    settings = chat_settings.model_copy(update={"model_extraction": "openai:test-model"})
+    scripted.respond_with("extraction", Reply.text("not JSON"))
+    scripted.respond_with("chat", Reply.text("Noted."))
+    server = LiveServer(settings).start()
+    try:
+        with server.client(ctx["key"]) as c:
+            failed = answered(chat(c, ctx["id"], "I keep bees on the roof."))
+            unremembered = answered(chat(c, ctx["id"], "Who keeps bees?", remember=False))
+    finally:
+        server.stop()
+    assert failed["chunkOnly"] is True and failed["turnId"]
+    assert unremembered["chunkOnly"] is False

@@ -95,3 +95,43 @@ def test_the_agent_tools_act_only_in_the_keys_own_context(
             return ok(await client.call_tool("recall", {"query": "Berlin"}))
 
     assert run(scenario())["hits"] == []
+
+
+def test_reprocess_retries_a_failed_turn_once(settings, scripted, ctx: dict[str, Any]) -> None:
+    from tests.integration.mcp.conftest import http_session
+    from tests.support.live import LiveServer
+    from tests.support.scripted_model import Reply
+
+    modelled = settings.model_copy(
+        update={
+            "openai_base_url": scripted.base_url,
+            "model_extraction": "openai:test-model",
+            "model_max_retries": 0,
+        }
+    )
+    found = {"name": "Marguerite", "entityType": "person", "memoryCategory": "identity"}
+    lists = ("attributes", "relations", "actions", "instructions", "uncertainties", "corrections")
+    scripted.script(
+        "extraction",
+        Reply.text("not JSON"),
+        Reply.json({"entities": [found], **{k: [] for k in lists}}),
+    )
+    server = LiveServer(modelled).start()
+
+    async def scenario() -> tuple[dict[str, Any], ...]:
+        async with http_session(server.url, ctx["key"]) as client:
+            listed = {tool.name for tool in (await client.list_tools()).tools}
+            assert "reprocess" in listed
+            written = ok(await client.call_tool("remember", {"text": "Marguerite keeps bees."}))
+            args = {"id": written["turnId"], "kind": "turn"}
+            first = ok(await client.call_tool("reprocess", args))
+            second = error(await client.call_tool("reprocess", args))
+            return written, first, second
+
+    try:
+        written, first, second = run(scenario())
+    finally:
+        server.stop()
+    assert written["extraction"]["chunkOnly"] is True
+    assert [e["name"] for e in first["extraction"]["entities"]] == ["Marguerite"]
+    assert second["code"] == "nothing_to_reprocess"

@@ -29,7 +29,9 @@ def test_a_turn_is_stored_extracted_and_reconciled(svc, ctx, sql) -> None:
 
 def test_infer_none_stores_the_turn_and_chunk_without_extraction(svc, ctx, sql) -> None:
     out = facts(svc, ctx, "I'm Alice, CTO at Acme.", infer="none")
-    assert all(v == [] for k, v in out["extraction"].items() if k != "turnId")
+    lists = {k: v for k, v in out["extraction"].items() if k not in ("turnId", "chunkOnly")}
+    assert lists and all(v == [] for v in lists.values())
+    assert out["extraction"]["chunkOnly"] is False  # nothing was asked, nothing failed
     n = counts(sql)
     assert (n["turn"], n["chunk"], n["memory_record"]) == (1, 1, 0)
 

@@ -1,4 +1,5 @@
-"""Document routes: multipart upload (processed on a worker), status, list, delete."""
+"""Document routes: multipart upload (processed on a worker), status, list, reprocess,
+delete."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from fastapi.responses import JSONResponse
 
 from memwarden.api.deps import caller, services
 from memwarden.documents import service
+from memwarden.documents.reprocess import reprocess_document
 from memwarden.domain.grants import Caller
 from memwarden.domain.scope import Visibility
 from memwarden.services import Services
@@ -59,6 +61,16 @@ async def get_document(
     who: Caller = Depends(caller),
 ) -> dict[str, Any]:
     return await service.get(svc, who, context_id, document_id)
+
+
+@router.post("/{document_id}/reprocess")
+async def reprocess(
+    context_id: uuid.UUID,
+    document_id: uuid.UUID,
+    svc: Services = Depends(services),
+    who: Caller = Depends(caller),
+) -> dict[str, Any]:
+    return await reprocess_document(svc, who, context_id, document_id)
 
 
 @router.delete("/{document_id}")

@@ -1,4 +1,5 @@
-"""POST /facts and /facts/batch: parse, authenticate, hand to the facts use case."""
+"""POST /facts, /facts/batch and /turns/{id}/reprocess: parse, authenticate, hand to the
+use case."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from memwarden.domain.grants import Caller
 from memwarden.pipeline.batch import write_batch
 from memwarden.pipeline.contract import BatchBody, FactsBody
 from memwarden.pipeline.ingest import write_facts
+from memwarden.pipeline.reprocess import reprocess_turn
 from memwarden.services import Services
 
 router = APIRouter(tags=["facts"])
@@ -35,3 +37,13 @@ async def facts_batch(
     who: Caller = Depends(caller),
 ) -> dict[str, Any]:
     return await write_batch(svc, who, context_id, [i.to_input() for i in body.items])
+
+
+@router.post("/api/v1/{context_id}/turns/{turn_id}/reprocess")
+async def reprocess(
+    context_id: uuid.UUID,
+    turn_id: uuid.UUID,
+    svc: Services = Depends(services),
+    who: Caller = Depends(caller),
+) -> dict[str, Any]:
+    return await reprocess_turn(svc, who, context_id, turn_id)

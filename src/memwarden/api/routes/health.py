@@ -1,11 +1,12 @@
-"""/health: database, worker and model providers."""
+"""/health: database, worker and model providers; /metrics: the process's counters."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, Depends
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 
 from memwarden import __version__
 from memwarden.api.deps import services
@@ -21,3 +22,36 @@ async def health(svc: Services = Depends(services)) -> JSONResponse:
     report["version"] = __version__
     status = 200 if report["status"] == "ok" else 503
     return JSONResponse(report, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+# Process-wide counters in `services.write_counters`, as Prometheus counters (help text).
+METRICS = {
+    "extraction_windows_run": "Extraction windows sent to a model (turns and documents).",
+    "extraction_windows_failed": "Extraction windows whose reply could not be parsed or used.",
+    "extraction_dropped_chars": "Characters of turns past the extraction window limit.",
+    "extraction_dropped_bytes": "UTF-8 bytes of turns past the extraction window limit.",
+}
+
+
+def prometheus_text(counters: Mapping[str, int]) -> str:
+    """The Prometheus text exposition format (0.0.4), one counter per name."""
+    lines: list[str] = []
+    for name, help_text in METRICS.items():
+        metric = f"memwarden_{name}_total"
+        lines += [
+            f"# HELP {metric} {help_text}",
+            f"# TYPE {metric} counter",
+            f"{metric} {counters.get(name, 0)}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+@router.get("/metrics")
+async def metrics(svc: Services = Depends(services)) -> PlainTextResponse:
+    """This process's totals since it started (no Context ids, no content), so like /health
+    it needs no credential; per-Context figures are in GET /api/v1/{context}/usage."""
+    return PlainTextResponse(
+        prometheus_text(svc.write_counters),
+        media_type="text/plain; version=0.0.4; charset=utf-8",
+        headers={"Cache-Control": "no-store"},
+    )

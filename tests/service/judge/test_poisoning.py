@@ -13,8 +13,8 @@ import pytest
 from memwarden.detectors import scan, verdict_for
 from memwarden.errors import JudgeRefused
 from memwarden.gatekeeper import InputVerdict, RowInput, RowVerdicts
-from tests.integration.judge.conftest import gate_request
 from tests.integration.judge.helpers import PASS, rows_reply, verdict
+from tests.service.judge.gating import gate_request
 from tests.support.scripted_model import Reply
 
 POISONED_MAIL = (

@@ -1,0 +1,85 @@
+"""Reprocessing a document whose extraction failed, in the request (not on the worker).
+
+As for turns (`pipeline/reprocess.py`): only the failed windows are sent again, cut from
+the stored (redacted) parsed text, with the Context's extraction model; the input gate is
+not run again; the rows pass the row gate and the write unit. Only a `processed` document
+has stored text to reprocess (409 `not_processed` otherwise); one with no failed window is
+409 `nothing_to_reprocess`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from typing import Any
+
+from memwarden import budget
+from memwarden.admin.settings_service import read_config
+from memwarden.documents.chunking import extraction_parts
+from memwarden.documents.processing import extraction_provider
+from memwarden.domain.grants import Caller
+from memwarden.errors import Conflict, UpstreamError
+from memwarden.models.base import ModelTransportError
+from memwarden.pipeline import commit, reconcile
+from memwarden.pipeline.extraction import ExtractionResult, FailedWindow, extract_spans, merge
+from memwarden.pipeline.reprocess import check_item, failed_windows, request_for, response, retried
+from memwarden.services import Services
+from memwarden.store import documents as store
+from memwarden.store.ingest import WriteScope
+from memwarden.usage import Bookings
+
+
+async def reprocess_document(
+    services: Services, caller: Caller, context_id: uuid.UUID, document_id: uuid.UUID
+) -> dict[str, Any]:
+    """POST /documents/{id}/reprocess, the MCP `reprocess` tool, `memwarden reprocess`."""
+    async with services.db.connection() as conn:
+        row = await store.get_for_reprocess(conn, context_id, document_id)
+        scope = check_item(caller, context_id, row)
+        assert row is not None
+        if row["status"] != "processed" or row["parsed_text"] is None:
+            raise Conflict(
+                f"the document is {row['status']}: only a processed one can be reprocessed",
+                code="not_processed",
+            )
+        failed = failed_windows(row)
+        config = await read_config(conn, context_id)
+        await budget.check_budget(conn, context_id, config.token_budget)
+    text: str = row["parsed_text"]
+    parts = extraction_parts(text)
+    by_part: dict[int, list[FailedWindow]] = defaultdict(list)
+    for window in failed:
+        by_part[window.part].append(window)
+    provider = extraction_provider(services, config)
+    sink = Bookings()
+    results: dict[int, ExtractionResult] = {}
+    try:
+        for part, windows in sorted(by_part.items()):
+            source = parts[part] if part < len(parts) else ""
+            spans = [(w.start, w.end) for w in windows]
+            addendum = config.prompt_addendums.extraction
+            results[part] = await extract_spans(source, spans, provider, addendum, sink)
+    except ModelTransportError as exc:
+        if sink.entries:
+            async with services.db.transaction() as conn:
+                await sink.write(conn, context_id)
+        raise UpstreamError("the extraction model could not be reached") from exc
+    report = retried(row["extraction_windows"], failed, results)
+    diff = merge([r.diff for r in results.values()], dedupe=len(results) > 1)
+    request = request_for(caller, context_id, config, "document", scope, text)
+    items, verdicts = await commit.gate_rows(services, request, diff)
+    owner = row["owner_subject"]
+    write = commit.Write(
+        request=request,
+        where=WriteScope(context_id, row["scope_path"], row["visibility"], owner),
+        items=items,
+        verdicts=verdicts,
+        meta=reconcile.WriteMeta(document_id, owner, source_kind="document"),
+        sink=sink,
+        action="document.reprocess",
+        target_kind="document",
+        document_id=document_id,
+        extraction=report,
+    )
+    written = await commit.run(services, write)
+    return response("document", document_id, written.plan.diff, report)

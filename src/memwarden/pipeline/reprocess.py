@@ -1,0 +1,134 @@
+"""Reprocessing a turn whose extraction failed (spec 4: "the content remains searchable and
+can be reprocessed").
+
+Only the windows whose reply could not be used are sent again, cut from the stored
+(redacted) turn text, so nothing is redacted, chunked or embedded twice. The input gate is
+not run again: the turn passed it when it was written (a denied turn was never stored), so
+reprocessing never re-enters its deny path. The new rows pass the row gate and go through
+the write unit like any write; reconciliation makes a fact that is already known a no-op.
+A turn with no failed window answers 409 `nothing_to_reprocess` without a model call, so
+reprocessing twice writes nothing the second time.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from memwarden import budget
+from memwarden.admin.access import require_capability
+from memwarden.admin.settings_service import read_config
+from memwarden.config import ContextConfig
+from memwarden.domain.grants import Caller
+from memwarden.domain.scope import Scope
+from memwarden.errors import Conflict, Forbidden, NotFound
+from memwarden.gatekeeper import GateRequest, Source
+from memwarden.pipeline import commit, reconcile
+from memwarden.pipeline.extraction import ExtractionReport, ExtractionResult, FailedWindow
+from memwarden.pipeline.ingest import extract_turn, extraction_body
+from memwarden.services import Services
+from memwarden.store import extraction as store
+from memwarden.store.ingest import WriteScope
+from memwarden.usage import Bookings
+
+
+def check_item(
+    caller: Caller, context_id: uuid.UUID, row: Mapping[str, Any] | None, *, held: bool = False
+) -> Scope:
+    """403 without any memory_write grant, 404 for an item the caller cannot see (missing,
+    deleted, another subject's private one), 403 without memory_write over its scope, 409
+    while a hold awaits review."""
+    require_capability(caller, context_id, "memory_write")
+    if caller.principal_id is None:
+        raise Forbidden("reprocessing needs a Context key", code="context_key_required")
+    if row is None or (row["visibility"] == "private" and row["owner_subject"] != caller.subject):
+        raise NotFound("not found")
+    if not caller.can("memory_write", row["scope_path"]):
+        raise Forbidden("needs memory_write covering the item's scope", code="missing_grant")
+    if held:
+        raise Conflict("the item is held for review: approve or reject it first", code="held")
+    return Scope(row["scope_path"], row["visibility"])
+
+
+def failed_windows(row: Mapping[str, Any]) -> list[FailedWindow]:
+    """The item's failed windows; 409 when there are none (nothing extracted failed)."""
+    failed = [FailedWindow.from_json(f) for f in row["extraction_failed"] or []]
+    if not failed:
+        raise Conflict("no extraction window of this item failed", code="nothing_to_reprocess")
+    return failed
+
+
+def retried(
+    windows: int, failed: Sequence[FailedWindow], results: Mapping[int, ExtractionResult]
+) -> ExtractionReport:
+    """The reprocess's report: the item's window count and the windows still failing
+    (`results` by part, each over that part's failed windows)."""
+    still = tuple(f for f in failed if (f.start, f.end) in set(results[f.part].failed_spans))
+    return ExtractionReport(windows=windows, run=len(failed), failed=still)
+
+
+def request_for(
+    caller: Caller,
+    context_id: uuid.UUID,
+    config: ContextConfig,
+    source: Source,
+    scope: Scope,
+    text: str,
+) -> GateRequest:
+    """The row gate's request; nothing is retained for replay (the item is stored)."""
+    return GateRequest(context_id, caller, config, source, scope, text)
+
+
+def response(
+    kind: str, item_id: uuid.UUID, diff: Mapping[str, Any], report: ExtractionReport
+) -> dict[str, Any]:
+    body = extraction_body(item_id, diff, report)
+    if kind != "turn":
+        body.pop("turnId")
+        body["documentId"] = str(item_id)
+    return {
+        f"{kind}Id": str(item_id),
+        "windowsRetried": report.run,
+        "windowsFailed": len(report.failed),
+        "extraction": body,
+    }
+
+
+async def reprocess_turn(
+    services: Services, caller: Caller, context_id: uuid.UUID, turn_id: uuid.UUID
+) -> dict[str, Any]:
+    """POST /turns/{id}/reprocess, the MCP `reprocess` tool and `memwarden reprocess turn`."""
+    async with services.db.connection() as conn:
+        row = await store.get_turn(conn, context_id, turn_id)
+        if row is not None and row["serving"] == "deleted":
+            row = None
+        held = row is not None and row["serving"] == "held"
+        scope = check_item(caller, context_id, row, held=held)
+        assert row is not None
+        failed = failed_windows(row)
+        config = await read_config(conn, context_id)
+        await budget.check_budget(conn, context_id, config.token_budget)
+    text: str = row["text"]
+    sink = Bookings()
+    spans = [(f.start, f.end) for f in failed]  # a turn is one part
+    result = await extract_turn(services, context_id, text, config, sink, spans)
+    report = retried(row["extraction_windows"], failed, {0: result})
+    diff = result.diff
+    request = request_for(caller, context_id, config, "facts", scope, text)
+    items, verdicts = await commit.gate_rows(services, request, diff)
+    owner = row["owner_subject"]
+    write = commit.Write(
+        request=request,
+        where=WriteScope(context_id, row["scope_path"], row["visibility"], owner),
+        items=items,
+        verdicts=verdicts,
+        meta=reconcile.WriteMeta(turn_id, owner),
+        sink=sink,
+        action="turn.reprocess",
+        target_kind="turn",
+        turn_id=turn_id,
+        extraction=report,
+    )
+    written = await commit.run(services, write)
+    return response("turn", turn_id, written.plan.diff, report)
