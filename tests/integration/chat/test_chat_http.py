@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.integration.chat.conftest import CHAT_MODEL
 from tests.integration.chat.helpers import answered, chat, remember
-from tests.support.scripted_model import Reply
+from tests.support.scripted_model import Reply, scripted_models
 
 FOOD = "My favourite food is durian."
 QUESTION = "What is my favourite food?"
@@ -160,19 +160,20 @@ def test_a_context_chat_model_with_an_unknown_provider_is_503(alice, ctx, config
 
 
 def test_a_remembered_message_whose_extraction_failed_is_flagged_chunk_only(
-    chat_settings, ctx, scripted
+    live_with, ctx, scripted
 ) -> None:
-    from tests.support.live import LiveServer
-
-    settings = chat_settings.model_copy(update={"model_extraction": "openai:test-model"})
+    server = live_with(
+        **scripted_models(
+            scripted,
+            model_chat=f"openai:{CHAT_MODEL}",
+            model_judge="openai:judge-model",
+            model_extraction="openai:test-model",
+        )
+    )
     scripted.respond_with("extraction", Reply.text("not JSON"))
     scripted.respond_with("chat", Reply.text("Noted."))
-    server = LiveServer(settings).start()
-    try:
-        with server.client(ctx["key"]) as c:
-            failed = answered(chat(c, ctx["id"], "I keep bees on the roof."))
-            unremembered = answered(chat(c, ctx["id"], "Who keeps bees?", remember=False))
-    finally:
-        server.stop()
+    with server.client(ctx["key"]) as c:
+        failed = answered(chat(c, ctx["id"], "I keep bees on the roof."))
+        unremembered = answered(chat(c, ctx["id"], "Who keeps bees?", remember=False))
     assert failed["chunkOnly"] is True and failed["turnId"]
     assert unremembered["chunkOnly"] is False

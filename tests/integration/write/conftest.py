@@ -14,11 +14,15 @@ from tests.support.scripted_model import ScriptedModelServer, scripted_models
 
 
 @pytest.fixture
-def modelled(live_with: Callable[..., LiveServer], scripted: ScriptedModelServer) -> LiveServer:
+def scripted_settings(scripted: ScriptedModelServer) -> dict[str, Any]:
+    """Settings changes that make the scripted server the extraction model."""
+    return scripted_models(scripted, model_extraction="openai:test-model", model_timeout_s=10.0)
+
+
+@pytest.fixture
+def modelled(live_with: Callable[..., LiveServer], scripted_settings: dict[str, Any]) -> LiveServer:
     """A live server whose extraction model is the scripted one."""
-    return live_with(
-        **scripted_models(scripted, model_extraction="openai:test-model", model_timeout_s=10.0)
-    )
+    return live_with(**scripted_settings)
 
 
 @pytest.fixture

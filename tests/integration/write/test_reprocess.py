@@ -3,8 +3,8 @@ only its failed windows, from the stored text, row-gated and reconciled like a n
 
 from __future__ import annotations
 
-from tests.service.write.gatekeepers import HoldEverything, WarnAttributes
 from tests.integration.write.helpers import attr, counts, extraction, facts, person, written
+from tests.service.write.gatekeepers import HoldEverything, WarnAttributes
 from tests.support.scripted_model import Reply
 
 BEES = "Marguerite keeps bees on the roof."
@@ -144,16 +144,16 @@ def test_reprocessing_needs_write_over_the_scope_and_never_reaches_a_private_tur
     assert len(scripted.requests_for("extraction")) == 2  # no model call for a refusal
 
 
-def test_a_held_turn_is_reprocessed_only_after_review(start_server, model_settings, ctx, scripted):
+def test_a_held_turn_is_reprocessed_only_after_review(live_with, scripted_settings, ctx, scripted):
     scripted.respond_with("extraction", Reply.text("not json"))
-    server = start_server(model_settings, gatekeeper=HoldEverything())
+    server = live_with(gatekeeper=HoldEverything(), **scripted_settings)
     with server.client(ctx["key"]) as c:
         out = written(facts(c, ctx["id"], BEES))
         resp = _reprocess(c, ctx["id"], out["turnId"])
     assert resp.status_code == 409 and resp.json()["error"]["code"] == "held"
 
 
-def test_reprocessed_rows_pass_the_row_gate(start_server, model_settings, ctx, scripted, sql):
+def test_reprocessed_rows_pass_the_row_gate(live_with, scripted_settings, ctx, scripted, sql):
     scripted.script(
         "extraction",
         Reply.text("not json"),
@@ -164,7 +164,7 @@ def test_reprocessed_rows_pass_the_row_gate(start_server, model_settings, ctx, s
             )
         ),
     )
-    server = start_server(model_settings, gatekeeper=WarnAttributes())
+    server = live_with(gatekeeper=WarnAttributes(), **scripted_settings)
     with server.client(ctx["key"]) as c:
         out = written(facts(c, ctx["id"], BEES))
         assert sql("SELECT count(*) FROM judgement WHERE gate = 'row'")[0][0] == 0
@@ -220,7 +220,7 @@ class _DeniesAfterTheFirstInput(WarnAttributes):
 
 
 def test_reprocessing_never_runs_the_input_gate_again(
-    start_server, model_settings, ctx, scripted, sql
+    live_with, scripted_settings, ctx, scripted, sql
 ) -> None:
     scripted.script(
         "extraction",
@@ -228,7 +228,7 @@ def test_reprocessing_never_runs_the_input_gate_again(
         Reply.json(extraction(entities=[person("Marguerite")])),
     )
     gate = _DeniesAfterTheFirstInput()
-    server = start_server(model_settings, gatekeeper=gate)
+    server = live_with(gatekeeper=gate, **scripted_settings)
     with server.client(ctx["key"]) as c:
         out = written(facts(c, ctx["id"], BEES))
         resp = _reprocess(c, ctx["id"], out["turnId"])
