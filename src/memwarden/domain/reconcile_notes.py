@@ -53,10 +53,12 @@ class Notes:
         self.draft.report(key, rec.id, {**content, "isNew": True})
 
     def judge_note(self, warned: Mapping[str, Sequence[str]]) -> None:
-        """One uncertainty naming the warned rows' records and reason codes, never content."""
+        """One uncertainty per warned write: the reason codes of every warning (the row
+        gate's by row id, the input gate's under a key that is no row id) and the warned
+        rows' records, never content."""
         codes = sorted({c for reasons in warned.values() for c in reasons})
         ids = [str(r.id) for r in self.draft.plan.records if r.row_id in warned]
-        reason = "the ingest judge warned about rows of this write: " + (", ".join(codes) or "-")
+        reason = "the ingest judge warned about this write: " + (", ".join(codes) or "-")
         content = {
             "about": JUDGE_NOTE_ABOUT,
             "reason": reason,

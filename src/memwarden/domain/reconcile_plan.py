@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from memwarden.domain.reconcile_draft import Draft
-from memwarden.domain.reconcile_entities import Entities
+from memwarden.domain.reconcile_entities import Entities, hidden_entities
 from memwarden.domain.reconcile_netting import last_wins, net_of_corrections
 from memwarden.domain.reconcile_notes import JUDGE_NOTE_ABOUT, Notes
 from memwarden.domain.reconcile_rules import IdFactory, Incoming, Known, Plan
@@ -29,18 +29,18 @@ def plan(
     warned: Mapping[str, Sequence[str]] | None = None,
 ) -> Plan:
     """Reconcile one write's items (entities first, corrections after the facts they touch)."""
+    netted = net_of_corrections(last_wins(items), write_held)
     draft = Draft(new_id, write_held)
-    entities = Entities(known, draft)
+    entities = Entities(known, draft, hidden_entities([item for item, _keep in netted]))
     slots = Slots(known.facts, entities, draft)
     notes = Notes(known.notes, draft)
-    for item, keep in net_of_corrections(last_wins(items), write_held):
+    for item, keep in netted:
         d = item.data
         if item.kind == "entity":
             entities.resolve(
                 d["name"],
                 d.get("entityType") or "other",
                 d.get("memoryCategory", "context"),
-                item.held,
                 item.row_id,
             )
         elif item.kind == "attribute":

@@ -165,6 +165,9 @@ class NewRecord:
     entity_id: uuid.UUID | None = None
     object_entity_id: uuid.UUID | None = None
     attr_key: str | None = None
+    # A held entity that only held rows name shares the hold of the first of them (its
+    # own row, if any, was not held): the row id whose hold judgement it is stored under.
+    held_with: str | None = None
 
 
 @dataclass(frozen=True)

@@ -71,7 +71,7 @@ class Slots:
         write asserts, which are never replaced."""
         key, value = normalise_key(d["key"]), str(d["value"])
         ident = normalise_value(value)
-        ent = self.entities.resolve(d["entity"], held=item.held)
+        ent = self.entities.resolve(d["entity"])
         if ent is None or not key or not ident:
             return None, []
         eid, ename = ent
@@ -119,12 +119,12 @@ class Slots:
     ) -> tuple[uuid.UUID | None, list[str]]:
         """A relation (object: an entity) or an action (object: a known entity or text)."""
         key = normalise_key(label)
-        s = self.entities.resolve(subj, held=item.held)
+        s = self.entities.resolve(subj)
         if s is None or not key:
             return None, []
         held = item.held or self.draft.write_held
         if kind == "relation":
-            o = self.entities.resolve(obj, held=item.held)
+            o = self.entities.resolve(obj)
             if o is None:
                 return None, []
             oid: uuid.UUID | None = o[0]
@@ -176,7 +176,7 @@ class Slots:
     ) -> None:
         """`keep`: values this write asserts for the slot, which the correction must not end."""
         key, new, old = normalise_key(d["key"]), str(d["newValue"]), d.get("oldValue")
-        ent = self.entities.resolve(d["entity"], held=item.held)
+        ent = self.entities.resolve(d["entity"])
         if ent is None or not key:
             return
         eid = ent[0]

@@ -2,9 +2,11 @@
 
 The replay runs as the original principal with its current grants narrowed by the
 original key, so approving a write never gives it more access than it had; the judge
-does not check the replayed content again. The retained row stays locked until it is
-marked consumed in the same transaction as the override, so two overrides racing on
-one judgement ingest once: the second finds nothing kept (`not_retained`).
+does not check the replayed content again. Its model calls run first, outside any
+transaction; then one transaction locks the judgement and the retained row, writes the
+replayed request, marks the row consumed and records the override, so a failure anywhere
+in it leaves the request replayable and nothing written, and two overrides racing on one
+judgement ingest once: the second finds nothing kept (`not_retained`).
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from memwarden.admin.access import require_manage
 from memwarden.domain.grants import Caller, effective_grants
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.judge.policy import is_replayable_source
-from memwarden.judge.replay import ingest_retained
+from memwarden.judge.replay import prepare_retained
 from memwarden.judge.review import RECORDED_VERDICTS, render
+from memwarden.pipeline.ingest import PreparedFacts
 from memwarden.services import Services
 from memwarden.store import admin as admin_store
 from memwarden.store import judgements as store
@@ -41,6 +44,9 @@ async def override(
         raise InvalidInput("verdict must be pass, warn or fail", field="verdict")
     if replay and verdict != "pass":
         raise InvalidInput("only a pass verdict can replay the request", field="replay")
+    # The replayed write's model calls (extraction, embedding) run before the transaction,
+    # so no model call waits while the judgement and the kept request are locked.
+    prepared = await _prepare_replay(services, context_id, judgement_id) if replay else None
     async with services.db.transaction() as conn:
         row = await store.lock_judgement(conn, context_id, judgement_id)
         if row is None:
@@ -48,7 +54,7 @@ async def override(
         state: ReplayState = "not_requested"
         written: dict[str, Any] | None = None
         if replay:
-            state, written = await _replay(services, conn, context_id, row)
+            state, written = await _replay(conn, context_id, row, prepared)
         await store.set_override(
             conn,
             context_id,
@@ -71,16 +77,37 @@ async def override(
     return {"judgement": render(updated), "replay": state, "ingest": written}
 
 
+def _replayable(row: store.Judgement) -> bool:
+    return row.gate == "input" and is_replayable_source(row.source)
+
+
+async def _prepare_replay(
+    services: Services, context_id: uuid.UUID, judgement_id: uuid.UUID
+) -> PreparedFacts | None:
+    """The kept request, prepared as its original principal's write; None when nothing is
+    kept (the transaction then answers not_retained or not_replayable under its locks)."""
+    async with services.db.connection() as conn:
+        row = await store.get_judgement(conn, context_id, judgement_id)
+        if row is None:
+            raise NotFound("judgement not found")
+        kept = await store.peek_retained(conn, context_id, judgement_id)
+        if kept is None or not _replayable(row):
+            return None
+        original = await original_caller(conn, context_id, kept.principal_id, kept.key_id)
+    return await prepare_retained(services, original, context_id, kept.route, kept.payload)
+
+
 async def _replay(
-    services: Services, conn: Conn, context_id: uuid.UUID, row: store.Judgement
+    conn: Conn, context_id: uuid.UUID, row: store.Judgement, prepared: PreparedFacts | None
 ) -> tuple[ReplayState, dict[str, Any] | None]:
-    if row.gate != "input" or not is_replayable_source(row.source):
+    """Under the judgement's lock: the write and the consuming of the kept request commit
+    together (or not at all), so a failure between them cannot allow a second replay."""
+    if not _replayable(row):
         return "not_replayable", None
     kept = await store.lock_retained(conn, context_id, row.id)
-    if kept is None:
+    if kept is None or prepared is None:
         return "not_retained", None
-    original = await original_caller(conn, context_id, kept.principal_id, kept.key_id)
-    written = await ingest_retained(services, original, context_id, kept.route, kept.payload)
+    written = await prepared.commit(conn)
     await store.consume_retained(conn, context_id, row.id)
     return "ingested", written
 

@@ -6,10 +6,11 @@ and reflections each extract their own rows, pass them through `gate_rows`, then
 
 1. `embed_draft` (no transaction open): the source's own texts (chunks), entity names and
    the texts of a draft plan, embedded in one call, so a transaction rarely waits on a model.
-2. `commit` (in the caller's transaction): record the review-log entries, store the source's
-   own rows, record what extraction did (the item's failed windows, the extraction counters),
-   lock the scope, load what is known, plan, embed the few texts the draft did not foresee,
-   write the plan, book usage, audit.
+2. `commit` (in the caller's transaction, which `run` opens, or a caller that must commit
+   the write with changes of its own opens): record the review-log entries, store the
+   source's own rows, record what extraction did (the item's failed windows, the
+   extraction counters), lock the scope, load what is known, plan, embed the few texts the
+   draft did not foresee, write the plan, book usage, audit.
 
 A change to locking, embedding or usage booking is an edit here and nowhere else.
 """
@@ -39,6 +40,10 @@ from memwarden.usage import Bookings
 SourceRows = Callable[[Conn, uuid.UUID | None, Mapping[str, Vector]], Awaitable[None]]
 # What a source does after the plan is written and usage booked, before the audit entry.
 Finish = Callable[[Conn], Awaitable[None]]
+# The key of the input gate's warning among the row gate's (row ids are `e0`, `a1`, ...).
+INPUT_WARNING = "input"
+# The draft plan's stand-in for the judgement a held write will be recorded under.
+DRAFT_HOLD = uuid.UUID(int=0)
 
 
 @dataclass
@@ -71,11 +76,17 @@ class Write:
         write_hold: uuid.UUID | None = None,
         row_holds: Mapping[str, uuid.UUID] | None = None,
     ) -> WriteMeta:
-        """The meta the plan is made with: the row gate's warnings, and the holds once the
-        review-log entries that hold are recorded."""
+        """The meta the plan is made with: the gates' warnings, and the holds once the
+        review-log entries that hold are recorded.
+
+        An input-gate warn joins the row gate's under `INPUT_WARNING` (never a row id), so
+        the one uncertainty the plan writes for a warned write names its codes too."""
+        warned = dict(self.verdicts.warned)
+        if self.input is not None and self.input.verdict == "warn":
+            warned[INPUT_WARNING] = self.input.reasons
         return dataclasses.replace(
             self.meta,
-            warned=dict(self.verdicts.warned),
+            warned=warned,
             write_hold=write_hold,
             row_holds=dict(row_holds or {}),
         )
@@ -107,10 +118,19 @@ async def run(
     finish: Finish | None = None,
 ) -> Written:
     """Both steps: `texts` and the draft embedded first, then `commit` in one transaction."""
-    draft = write.planned_as()
-    vectors = await embed_draft(services, write.where, write.items, draft, write.sink, texts)
+    vectors = await draft(services, write, texts)
     async with services.db.transaction() as conn:
         return await commit(conn, services, write, vectors, source_rows=source_rows, finish=finish)
+
+
+async def draft(services: Services, write: Write, texts: Sequence[str] = ()) -> dict[str, Vector]:
+    """Step 1 alone, for a caller that commits the write in a transaction of its own
+    (a replay commits it with the override that consumes the kept request)."""
+    meta = write.planned_as()
+    if write.input is not None and write.input.hold:
+        # Planned as it will be stored, held: a held record's text is embedded on approval.
+        meta = dataclasses.replace(meta, write_hold=DRAFT_HOLD)
+    return await embed_draft(services, write.where, write.items, meta, write.sink, texts)
 
 
 async def embed_draft(

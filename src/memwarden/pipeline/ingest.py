@@ -75,6 +75,47 @@ def authorise(caller: Caller, context_id: uuid.UUID, item: FactsInput) -> Scope:
     return scope
 
 
+@dataclass
+class PreparedFacts:
+    """A facts write with every model call done (judged, extracted, embedded), waiting for
+    a transaction: the caller's own (a replay commits it with the override), or its own."""
+
+    services: Services
+    caller: Caller
+    write: commit.Write
+    session: Session
+    turn_id: uuid.UUID
+    chunks: list[str]
+    vectors: dict[str, Vector]
+
+    async def commit(self, conn: Conn) -> dict[str, Any]:
+        """The write's rows, in `conn`'s transaction; the caller commits or rolls back."""
+        write, chunks = self.write, self.chunks
+
+        async def turn(conn: Conn, hold: uuid.UUID | None, vectors: Mapping[str, Vector]) -> None:
+            """The session, the turn and its chunks; held with the write when the input is."""
+            chunk_vectors = [vectors.get(c) for c in chunks]
+            await store_turn(
+                conn,
+                self.caller,
+                write.where,
+                self.session,
+                self.turn_id,
+                write.request.text,
+                chunks,
+                chunk_vectors,
+                hold,
+            )
+
+        written = await commit.commit(conn, self.services, write, self.vectors, source_rows=turn)
+        return {
+            "sessionId": str(self.session.id),
+            "turnId": str(self.turn_id),
+            "held": written.write_hold is not None,
+            "extraction": extraction_body(self.turn_id, written.plan.diff, write.extraction),
+        }
+
+
 async def write_facts(
     services: Services,
     caller: Caller,
@@ -84,6 +125,21 @@ async def write_facts(
     source: WriteSource = "facts",
     session: Session | None = None,
 ) -> dict[str, Any]:
+    prepared = await prepare_facts(services, caller, context_id, item, source, session)
+    async with services.db.transaction() as conn:
+        return await prepared.commit(conn)
+
+
+async def prepare_facts(
+    services: Services,
+    caller: Caller,
+    context_id: uuid.UUID,
+    item: FactsInput,
+    source: WriteSource = "facts",
+    session: Session | None = None,
+) -> PreparedFacts:
+    """Everything before the transaction: grants, configuration, budget, the gates,
+    extraction and embedding. Nothing is written (but usage a refusal books)."""
     scope = authorise(caller, context_id, item)
     async with services.db.connection() as conn:
         config = await read_config(conn, context_id)
@@ -93,20 +149,8 @@ async def write_facts(
     where = WriteScope(context_id, scope.path, scope.visibility, caller.subject)
     turn_id = new_id()
     write, chunks = await _prepare(services, caller, where, item, config, source, turn_id)
-
-    async def turn(conn: Conn, hold: uuid.UUID | None, vectors: Mapping[str, Vector]) -> None:
-        """The session, the turn and its chunks; held with the write when the input is."""
-        chunk_vectors = [vectors.get(c) for c in chunks]
-        text = write.request.text
-        await store_turn(conn, caller, where, opened, turn_id, text, chunks, chunk_vectors, hold)
-
-    written = await commit.run(services, write, texts=chunks, source_rows=turn)
-    return {
-        "sessionId": str(opened.id),
-        "turnId": str(turn_id),
-        "held": written.write_hold is not None,
-        "extraction": extraction_body(turn_id, written.plan.diff, write.extraction),
-    }
+    vectors = await commit.draft(services, write, chunks)
+    return PreparedFacts(services, caller, write, opened, turn_id, chunks, vectors)
 
 
 def extraction_body(

@@ -142,7 +142,8 @@ async def write_plan(
     cid = where.context_id
     records, revisions, embeddings, events = [], [], [], []
     for r in p.records:
-        hold = (meta.row_holds.get(r.row_id or "") or meta.write_hold) if r.held else None
+        holds_with = r.held_with or r.row_id or ""
+        hold = (meta.row_holds.get(holds_with) or meta.write_hold) if r.held else None
         records.append(
             {
                 **where.params(),
@@ -174,7 +175,8 @@ async def write_plan(
                 "actor_subject": meta.author,
             }
         )
-        vector = vectors.get(r.embed_text)
+        # A held record gets no vector (vector search finds it only once approved).
+        vector = None if r.held else vectors.get(r.embed_text)
         if vector is not None:
             embeddings.append(
                 {
@@ -218,7 +220,8 @@ async def write_plan(
 
 
 def plan_texts(p: Plan) -> list[str]:
-    return [r.embed_text for r in p.records]
+    """The texts the plan's records are embedded by: held ones wait for their approval."""
+    return [r.embed_text for r in p.records if not r.held]
 
 
 async def lock_scope(conn: Conn, where: WriteScope) -> None:

@@ -60,12 +60,14 @@ class RetainedInput:
 
 @dataclass(frozen=True)
 class MovedRecord:
-    """A held record a decision released or deleted, at its new revision."""
+    """A held record as a decision finds it (held), releases it (at its new revision) or
+    deletes it."""
 
     id: uuid.UUID
     kind: str
     revision: int
     content: Any
+    body: str
 
 
 async def insert_judgement(conn: Conn, entry: Row) -> None:
@@ -156,6 +158,12 @@ async def lock_retained(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> Ret
     return await fetch_one(conn, "lock_retained_input", RetainedInput, params)
 
 
+async def peek_retained(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> RetainedInput | None:
+    """The kept request if it can still be replayed, without locking it."""
+    params = {"context_id": context_id, "id": id}
+    return await fetch_one(conn, "peek_retained_input", RetainedInput, params)
+
+
 async def consume_retained(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> bool:
     cur = await conn.execute(q("consume_retained_input"), {"context_id": context_id, "id": id})
     return cur.rowcount == 1
@@ -168,20 +176,37 @@ async def decide_hold(
     return await fetch_one(conn, "decide_hold", Judgement, params)
 
 
-async def move_held(
-    conn: Conn, context_id: uuid.UUID, id: uuid.UUID, *, release: bool
-) -> tuple[int, int, list[MovedRecord]]:
-    """Release (held -> live) or reject (held -> deleted): turns, chunks, then records."""
-    names = _RELEASE if release else _REJECT
+async def held_records(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> list[MovedRecord]:
+    """The records a hold keeps back, as they are (what an approval embeds beforehand)."""
     params = {"context_id": context_id, "id": id}
-    turns = (await conn.execute(q(names[0]), params)).rowcount
-    chunks = (await conn.execute(q(names[1]), params)).rowcount
-    return turns, chunks, await fetch_all(conn, names[2], MovedRecord, params)
+    return await fetch_all(conn, "held_records", MovedRecord, params)
 
 
-# The blocks each decision runs, spelled out so every block name is greppable.
-_RELEASE = ("release_held_turns", "release_held_chunks", "release_held_records")
-_REJECT = ("reject_held_turns", "reject_held_chunks", "reject_held_records")
+async def release_held(
+    conn: Conn, context_id: uuid.UUID, id: uuid.UUID
+) -> tuple[int, int, list[MovedRecord]]:
+    """Held -> live: turns, chunks, then records and the held entities they name (each at
+    a new revision, without a vector)."""
+    params = {"context_id": context_id, "id": id}
+    turns = (await conn.execute(q("release_held_turns"), params)).rowcount
+    chunks = (await conn.execute(q("release_held_chunks"), params)).rowcount
+    records = await fetch_all(conn, "release_held_records", MovedRecord, params)
+    records += await fetch_all(conn, "release_named_entities", MovedRecord, params)
+    return turns, chunks, records
+
+
+async def remove_held(
+    conn: Conn, context_id: uuid.UUID, id: uuid.UUID
+) -> tuple[int, int, list[MovedRecord]]:
+    """A rejected hold's records (with revisions and vectors), chunks and turns, deleted;
+    its entities too, unless another record names them (another hold's: moved under it)."""
+    params = {"context_id": context_id, "id": id}
+    records = await fetch_all(conn, "remove_held_records", MovedRecord, params)
+    await conn.execute(q("relink_held_entities"), params)
+    records += await fetch_all(conn, "remove_held_entities", MovedRecord, params)
+    chunks = (await conn.execute(q("remove_held_chunks"), params)).rowcount
+    turns = (await conn.execute(q("remove_held_turns"), params)).rowcount
+    return turns, chunks, records
 
 
 async def judgements_by_ids(

@@ -4,7 +4,7 @@ version) and the input gate (refusals before anything is stored, warnings flagge
 from __future__ import annotations
 
 from tests.integration.chat.helpers import PASS, verdict
-from tests.service.usecases import chat, facts, refused
+from tests.service.usecases import chat, facts, refused, state
 from tests.support.scripted_model import Reply
 
 QUESTION = "What is my favourite food?"
@@ -112,3 +112,18 @@ def test_a_message_not_remembered_is_judged_and_logged_but_stores_no_turn(
     assert out["turnId"] is None and out["sessionId"] is None
     assert sql("SELECT count(*) FROM turn")[0][0] == 0
     assert sql("SELECT source, verdict, turn_id FROM judgement") == [("chat", "pass", None)]
+
+
+def test_a_remembered_chat_warning_stores_one_uncertainty_with_the_codes(
+    chatting, ctx, scripted
+) -> None:
+    chatting.configure(ctx.id, JUDGE)
+    scripted.respond_with("judge", verdict("warn", "personal_data"))
+    scripted.respond_with("chat", Reply.text("Noted."))
+    out = chat(chatting, ctx, "My neighbour is Bob Smith. Who is he?", visibility="private")
+    notes = [u for u in state(chatting, ctx)["uncertainties"] if "judgeReasons" in u["content"]]
+    (note,) = notes
+    assert note["content"]["judgeReasons"] == ["personal_data"]
+    assert note["source"] == {"kind": "turn", "ref": out["turnId"]}
+    assert note["scope"]["visibility"] == "private"
+    assert "Bob" not in str(note)

@@ -42,10 +42,11 @@ def test_approve_releases_the_turn_chunks_and_records(
 
 
 def test_reject_deletes_the_held_content(judging, judged, scripted, sql) -> None:
+    """Deleted from the database, not marked: see test_hold_content for what else goes."""
     ctx, held = held_write(judging, judged, scripted)
     assert decide_hold(judging, ctx, held["id"], approve=False)["changed"]["turns"] == 1
-    assert sql("SELECT DISTINCT serving::text FROM memory_record") == [("deleted",)]
-    assert sql("SELECT DISTINCT serving::text FROM turn") == [("deleted",)]
+    assert sql("SELECT count(*) FROM memory_record") == [(0,)]
+    assert sql("SELECT count(*) FROM turn") == [(0,)]
 
 
 @pytest.mark.parametrize(

@@ -51,6 +51,12 @@ WHERE context_id = %(context_id)s AND judgement_id = %(id)s
   AND consumed_at IS NULL AND (expires_at IS NULL OR expires_at > now())
 FOR UPDATE
 
+-- peek_retained_input --
+-- What a replay prepares before its transaction; lock_retained_input decides in it.
+SELECT * FROM retained_input
+WHERE context_id = %(context_id)s AND judgement_id = %(id)s
+  AND consumed_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+
 -- consume_retained_input --
 UPDATE retained_input SET consumed_at = now()
 WHERE context_id = %(context_id)s AND judgement_id = %(id)s AND consumed_at IS NULL
@@ -59,6 +65,17 @@ WHERE context_id = %(context_id)s AND judgement_id = %(id)s AND consumed_at IS N
 UPDATE judgement SET hold_decision = %(decision)s, hold_decided_at = now()
 WHERE context_id = %(context_id)s AND id = %(id)s AND held AND hold_decision IS NULL
 RETURNING *
+
+-- held_records --
+-- What an approval embeds before its transaction (a held record has no vector): the
+-- records held under the judgement, and the held entities they name (release_named_entities).
+SELECT id, kind, revision, content, body FROM memory_record e
+WHERE e.context_id = %(context_id)s AND e.serving = 'held'
+  AND (e.hold_judgement_id = %(id)s
+       OR (e.kind = 'entity' AND EXISTS (
+             SELECT 1 FROM memory_record r
+             WHERE r.context_id = e.context_id AND r.hold_judgement_id = %(id)s
+               AND r.serving = 'held' AND (r.entity_id = e.id OR r.object_entity_id = e.id))))
 
 -- release_held_turns --
 UPDATE turn SET serving = 'live'
@@ -74,22 +91,61 @@ UPDATE memory_record
 SET serving = 'live', revision = revision + 1, embedding = NULL, embedding_revision = NULL,
     modified_at = now()
 WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
-RETURNING id, kind, revision, content
+RETURNING id, kind, revision, content, body
 
--- reject_held_turns --
-UPDATE turn SET serving = 'deleted'
+-- release_named_entities --
+-- After release_held_records: a held entity that a released record names (held under
+-- another row's judgement of the same write) is released too, so no live fact hangs off
+-- a hidden entity.
+UPDATE memory_record e
+SET serving = 'live', revision = revision + 1, embedding = NULL, embedding_revision = NULL,
+    modified_at = now()
+WHERE e.context_id = %(context_id)s AND e.kind = 'entity' AND e.serving = 'held'
+  AND EXISTS (SELECT 1 FROM memory_record r
+              WHERE r.context_id = e.context_id AND r.hold_judgement_id = %(id)s
+                AND r.serving = 'live' AND (r.entity_id = e.id OR r.object_entity_id = e.id))
+RETURNING id, kind, revision, content, body
+
+-- remove_held_turns --
+DELETE FROM turn
 WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
 
--- reject_held_chunks --
-UPDATE chunk SET serving = 'deleted'
+-- remove_held_chunks --
+DELETE FROM chunk
 WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
 
--- reject_held_records --
-UPDATE memory_record
-SET serving = 'deleted', deleted_at = now(), revision = revision + 1, embedding = NULL,
-    embedding_revision = NULL, modified_at = now()
+-- remove_held_records --
+-- Every held record but entities; their revisions and vectors go with them (ON DELETE
+-- CASCADE). Entities follow (relink_held_entities, remove_held_entities).
+DELETE FROM memory_record
 WHERE context_id = %(context_id)s AND hold_judgement_id = %(id)s AND serving = 'held'
-RETURNING id, kind, revision, content
+  AND kind <> 'entity'
+RETURNING id, kind, revision, content, body
+
+-- relink_held_entities --
+-- After remove_held_records: a held entity the rejected hold kept hidden that another
+-- hold's record still names moves under that hold, which releases or removes it.
+UPDATE memory_record e
+SET hold_judgement_id = (
+    SELECT r.hold_judgement_id FROM memory_record r
+    WHERE r.context_id = e.context_id AND r.serving = 'held' AND r.kind <> 'entity'
+      AND (r.entity_id = e.id OR r.object_entity_id = e.id)
+    ORDER BY r.id LIMIT 1)
+WHERE e.context_id = %(context_id)s AND e.hold_judgement_id = %(id)s
+  AND e.kind = 'entity' AND e.serving = 'held'
+  AND EXISTS (SELECT 1 FROM memory_record r
+              WHERE r.context_id = e.context_id AND r.serving = 'held' AND r.kind <> 'entity'
+                AND (r.entity_id = e.id OR r.object_entity_id = e.id))
+
+-- remove_held_entities --
+-- The rejected hold's entities that no record names any more.
+DELETE FROM memory_record e
+WHERE e.context_id = %(context_id)s AND e.hold_judgement_id = %(id)s
+  AND e.kind = 'entity' AND e.serving = 'held'
+  AND NOT EXISTS (SELECT 1 FROM memory_record r
+                  WHERE r.context_id = e.context_id
+                    AND (r.entity_id = e.id OR r.object_entity_id = e.id))
+RETURNING id, kind, revision, content, body
 
 -- judgements_by_ids --
 SELECT * FROM judgement WHERE context_id = %(context_id)s AND id = ANY(%(ids)s::uuid[])
