@@ -49,6 +49,11 @@ class Reply:
         return cls(content=content, **kwargs)
 
     @classmethod
+    def raw(cls, body: str, **kwargs: Any) -> Reply:
+        """A 200 whose body is sent as is (an HTML error page, a cut or hostile envelope)."""
+        return cls(raw_body=body, **kwargs)
+
+    @classmethod
     def vectors(cls, embeddings: list[list[float]], **kwargs: Any) -> Reply:
         return cls(embeddings=embeddings, **kwargs)
 

@@ -1,17 +1,60 @@
-"""Turn an upload's bytes into plain text with maintained parsers (pypdf, python-docx, bs4)."""
+"""Turn an upload's bytes into plain text with maintained parsers (pypdf, python-docx, bs4).
+
+A 16 KB DOCX can unpack to gigabytes of XML, and parsing is CPU-bound: archives are
+bounded from their zip directory before anything is unpacked, and the worker parses in a
+thread within a time budget so the event loop (health, every tenant's requests) keeps
+running.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
+import zipfile
 
 from memwarden.documents.formats import Format
 
 _BLANK_LINES = re.compile(r"\n{3,}")
 
 
+MAX_ZIP_ENTRIES = 1000
+MAX_ZIP_ENTRY_BYTES = 8 * 1024 * 1024
+MAX_ZIP_TOTAL_BYTES = 32 * 1024 * 1024
+MAX_PDF_PAGES = 2000
+PARSE_BUDGET_S = 60.0
+
+
 class ParseError(ValueError):
-    """The file could not be read although its format is supported."""
+    """The file could not be read although its format is supported; `code` is the
+    document's failure code."""
+
+    def __init__(self, message: str, code: str = "parse_error") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _too_large(message: str) -> ParseError:
+    return ParseError(message, "document_too_large")
+
+
+def check_archive(data: bytes) -> None:
+    """Refuse a zip whose directory declares too many entries or too many unpacked bytes.
+
+    zipfile never unpacks more than an entry's declared size (a lying entry fails its
+    CRC), so the directory bounds what reading can cost.
+    """
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            entries = archive.infolist()
+    except (zipfile.BadZipFile, ValueError) as exc:
+        raise ParseError(f"unreadable archive ({type(exc).__name__})") from None
+    if len(entries) > MAX_ZIP_ENTRIES:
+        raise _too_large(f"the archive holds more than {MAX_ZIP_ENTRIES} entries")
+    if any(e.file_size > MAX_ZIP_ENTRY_BYTES for e in entries):
+        raise _too_large(f"an archive entry unpacks to more than {MAX_ZIP_ENTRY_BYTES} bytes")
+    if sum(e.file_size for e in entries) > MAX_ZIP_TOTAL_BYTES:
+        raise _too_large(f"the archive unpacks to more than {MAX_ZIP_TOTAL_BYTES} bytes")
 
 
 def _pdf(data: bytes) -> str:
@@ -22,6 +65,8 @@ def _pdf(data: bytes) -> str:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted:
             raise ParseError("encrypted PDFs are not supported")
+        if len(reader.pages) > MAX_PDF_PAGES:
+            raise _too_large(f"the PDF has more than {MAX_PDF_PAGES} pages")
         return "\n\n".join((page.extract_text() or "").strip() for page in reader.pages)
     except (PdfReadError, ValueError, KeyError) as exc:
         raise ParseError(f"unreadable PDF ({type(exc).__name__})") from None
@@ -30,6 +75,7 @@ def _pdf(data: bytes) -> str:
 def _docx(data: bytes) -> str:
     import docx
 
+    check_archive(data)
     try:
         document = docx.Document(io.BytesIO(data))
     except Exception as exc:  # python-docx raises many types for a damaged file
@@ -66,3 +112,15 @@ def parse(fmt: Format, data: bytes) -> str:
     if not text:
         raise ParseError("the document holds no text")
     return text
+
+
+async def parse_within(fmt: Format, data: bytes, budget_s: float = PARSE_BUDGET_S) -> str:
+    """`parse` in a worker thread, failing with `parse_timeout` past the budget.
+
+    The thread cannot be stopped, so the bounds above are what limit a parse that is
+    abandoned; the document fails at once and the loop never waits for it.
+    """
+    try:
+        return await asyncio.wait_for(asyncio.to_thread(parse, fmt, data), budget_s)
+    except TimeoutError:
+        raise ParseError(f"parsing took longer than {budget_s:g} s", "parse_timeout") from None

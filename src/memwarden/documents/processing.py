@@ -2,6 +2,7 @@
 extract → row gate → reconcile, with a status a user can follow.
 
 Every terminal outcome is a status with a failure code (`parse_error`,
+`document_too_large`, `parse_timeout`,
 `config_unreadable`, `judge_fail` with reasons, `judge_unavailable`,
 `token_budget_exhausted`, `model_provider_error`, `request_denied`). A deny keeps only
 the failed status with the fixed code: no text, no reasons, no original, no audit.
@@ -10,6 +11,7 @@ Model calls never run inside a transaction.
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -23,7 +25,7 @@ from memwarden.detectors.redaction import redact
 from memwarden.documents import service
 from memwarden.documents.chunking import chunk, extraction_parts
 from memwarden.documents.formats import CONTENT_TYPES, Format
-from memwarden.documents.parse import ParseError, parse
+from memwarden.documents.parse import ParseError, parse_within
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.scope import Scope
@@ -100,9 +102,9 @@ async def _process(
     services: Services, context_id: uuid.UUID, row: dict[str, Any], data: bytes
 ) -> None:
     try:
-        text = parse(_FORMATS.get(row["content_type"], "txt"), data)
-    except ParseError:
-        raise DocumentFailed("parse_error") from None
+        text = await parse_within(_FORMATS.get(row["content_type"], "txt"), data)
+    except ParseError as failed:
+        raise DocumentFailed(failed.code) from None
     async with services.db.connection() as conn:
         try:
             config = await read_config(conn, context_id)
@@ -112,7 +114,7 @@ async def _process(
         except AppError as exc:
             raise DocumentFailed(exc.code) from None
     if config.pii_redaction_enabled:
-        text = redact(text).text
+        text = (await asyncio.to_thread(redact, text)).text
     scope = Scope(row["scope_path"], row["visibility"])
     caller = _owner(context_id, row)
     request = GateRequest(context_id, caller, config, "document", scope, text)
@@ -129,7 +131,7 @@ async def _process(
         items, verdicts = await commit.gate_rows(services, request, diff)
     except JudgeUnavailable:  # a row-gate failure under on_error=fail: the document's own code
         raise DocumentFailed("judge_unavailable") from None
-    chunks = chunk(text)
+    chunks = await asyncio.to_thread(chunk, text)
     write = commit.Write(
         request=request,
         where=WriteScope(context_id, row["scope_path"], row["visibility"], row["owner_subject"]),

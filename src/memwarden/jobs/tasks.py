@@ -13,6 +13,7 @@ from procrastinate import App
 
 from memwarden.documents.processing import process_document
 from memwarden.documents.service import PROCESS_TASK, enqueue
+from memwarden.jobs.recovery import recover_stalled_jobs
 from memwarden.jobs.retention import purge_expired
 from memwarden.services import Services
 from memwarden.store.documents import stale_pending
@@ -36,12 +37,15 @@ def register(app: App, services: Services) -> None:
         return await process_document(services, uuid.UUID(context_id), uuid.UUID(document_id))
 
     async def requeue_documents(timestamp: int) -> int:
-        """Documents whose job was lost (a crash between commit and enqueue) are queued again."""
+        """Jobs of dead workers are retried (their documents back to pending, or failed past
+        the attempts), and documents whose job was lost (a crash between commit and enqueue)
+        are queued again."""
+        recovered = await recover_stalled_jobs(services)
         async with services.db.connection() as conn:
             rows = await stale_pending(conn, STALE_PENDING_S)
         for row in rows:
             await enqueue(services, row["context_id"], row["id"])
-        return len(rows)
+        return recovered + len(rows)
 
     purge = app.task(
         name=f"{NAMESPACE}:retention_purge", queue="maintenance", queueing_lock="retention_purge"

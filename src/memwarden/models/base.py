@@ -65,6 +65,43 @@ class ModelOutputError(ModelError):
     """
 
 
+MAX_REPLY_BYTES = 1024 * 1024
+"""The largest model reply read: far above any stage's max_tokens, far below a node's memory."""
+MAX_REPLY_DEPTH = 64
+"""The deepest JSON nesting read: the contracts need 5 levels; 5,000 would blow the stack."""
+_NOT_JSON_SYNTAX = bytes(range(256)).translate(None, b'[]{}"\\')
+
+
+def check_reply_bounds(body: bytes | str, what: str = "reply") -> None:
+    """Refuse a reply too large or too deeply nested to parse safely, before parsing it.
+
+    One rule for the envelope and the message inside it, so a hostile or broken provider
+    (an HTML error page, JSON nested thousands deep, megabytes of padding) is a
+    ModelOutputError that follows the stage's error rule instead of a RecursionError.
+    """
+    raw = body.encode("utf-8", "replace") if isinstance(body, str) else body
+    if len(raw) > MAX_REPLY_BYTES:
+        raise ModelOutputError(f"{what} is larger than {MAX_REPLY_BYTES} bytes")
+    depth = 0
+    in_string = escaped = False
+    for byte in raw.translate(None, _NOT_JSON_SYNTAX):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            if depth > MAX_REPLY_DEPTH:
+                raise ModelOutputError(f"{what} is nested deeper than {MAX_REPLY_DEPTH}")
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+
+
 @dataclass(frozen=True, slots=True)
 class ModelSpec:
     """A `provider:model` choice, e.g. `openai:gpt-4o-mini` or `local:minilm`."""

@@ -285,6 +285,8 @@ def first_json_object(text: str) -> Any:
     while start != -1:
         try:
             value, _ = decoder.raw_decode(text, start)
+        except RecursionError:
+            raise ModelOutputError("reply is nested too deeply") from None
         except json.JSONDecodeError:
             start = text.find("{", start + 1)
             continue

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, NoReturn, TypeVar
 from urllib.parse import urlsplit
 
@@ -19,6 +19,7 @@ from openai import AsyncOpenAI, OpenAI
 from pydantic import BaseModel
 
 from memwarden.models.base import (
+    MAX_REPLY_BYTES,
     JsonResult,
     ModelOutputError,
     ModelRequestRejected,
@@ -28,6 +29,7 @@ from memwarden.models.base import (
     TextResult,
     Usage,
     UsageSink,
+    check_reply_bounds,
 )
 from memwarden.models.contracts import (
     contract_name,
@@ -41,6 +43,8 @@ NO_KEY = "not-needed"
 STAGE_HEADER = "X-Memwarden-Stage"
 
 T = TypeVar("T")
+UNREADABLE = (ValueError, RecursionError, TypeError)
+"""What parsing a broken body raises (JSONDecodeError is a ValueError)."""
 
 
 def _raise_transport(exc: Exception) -> NoReturn:
@@ -177,6 +181,7 @@ class OpenAICompatProvider:
         content, finish_reason, usage, model = await self._complete(
             stage, system, user, max_tokens, usage_sink, **kwargs
         )
+        check_reply_bounds(content, "model answer")
         try:
             data = first_json_object(content)
         except ModelOutputError:
@@ -210,8 +215,8 @@ class OpenAICompatProvider:
     ) -> tuple[str, str | None, Usage, str]:
         """One chat completion; usage is booked before the caller reads the content,
         because the tokens were spent whatever the reply holds."""
-        response = await self._call(
-            lambda: self._client.chat.completions.create(
+        raw = await self._call(
+            lambda: self._client.chat.completions.with_raw_response.create(
                 model=self.model,
                 messages=_messages(system, user),
                 max_tokens=max_tokens,
@@ -219,6 +224,12 @@ class OpenAICompatProvider:
                 **kwargs,
             )
         )
+        check_reply_bounds(raw.content, "model reply")
+        try:
+            response = raw.parse()
+        except UNREADABLE as exc:
+            reason = type(exc).__name__
+            raise ModelOutputError(f"model reply is not a completion: {reason}") from None
         content, finish_reason = _first_choice(response)
         usage = _usage(getattr(response, "usage", None), system + user, content)
         model = getattr(response, "model", None) or self.model
@@ -250,6 +261,7 @@ class OpenAICompatProvider:
             )
         )
         parts: list[str] = []
+        size = 0
         raw_usage: Any = None
         model = self.model
         try:
@@ -260,17 +272,22 @@ class OpenAICompatProvider:
                 for choice in chunk.choices or []:
                     delta = getattr(choice.delta, "content", None)
                     if delta:
+                        size += len(delta)
+                        if size > MAX_REPLY_BYTES:
+                            raise ModelOutputError("streamed reply is larger than the bound")
                         parts.append(delta)
                         yield delta
         except openai.APIError as exc:
             _raise_transport(exc)
+        except UNREADABLE as exc:
+            raise ModelOutputError(f"streamed reply is unreadable: {type(exc).__name__}") from None
         finally:
             await stream.close()
             if usage_sink is not None:
                 usage = _usage(raw_usage, system + user, "".join(parts))
                 await usage_sink.book(stage, model, usage)
 
-    async def _call(self, make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    async def _call(self, make: Callable[[], Awaitable[T]]) -> T:
         try:
             return await make()
         except openai.APIError as exc:
@@ -369,6 +386,9 @@ class OpenAICompatEmbedder:
                 )
             except openai.APIError as exc:
                 _raise_transport(exc)
+            except UNREADABLE as exc:
+                reason = type(exc).__name__
+                raise ModelOutputError(f"embedding reply is unreadable: {reason}") from None
             used = used + _embedding_usage(getattr(response, "usage", None), batch)
             rows = sorted(response.data, key=lambda item: item.index)
             if len(rows) != len(batch):

@@ -3,8 +3,11 @@ model errors, usage and budget."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.integration.chat.conftest import CHAT_MODEL
 from tests.integration.chat.helpers import answered, chat, remember
+from tests.support.hostile_replies import HOSTILE_REPLIES
 from tests.support.scripted_model import Reply, scripted_models
 
 FOOD = "My favourite food is durian."
@@ -98,6 +101,14 @@ def test_an_unreachable_model_is_502_and_the_remembered_turn_stays(
     assert resp.status_code == 502
     assert resp.json()["error"]["code"] == "model_provider_error"
     assert sql("SELECT count(*) FROM turn")[0][0] == 1
+
+
+@pytest.mark.parametrize("name", ["html_envelope", "deep_envelope", "truncated_envelope"])
+def test_an_unreadable_model_reply_is_502_never_500(alice, ctx, scripted, name) -> None:
+    scripted.respond_with("chat", HOSTILE_REPLIES[name])
+    resp = chat(alice, ctx["id"], "hello there", remember=False)
+    assert resp.status_code == 502
+    assert resp.json()["error"]["code"] == "model_provider_error"
 
 
 def test_chat_tokens_are_booked_under_the_chat_stage(alice, ctx, scripted) -> None:

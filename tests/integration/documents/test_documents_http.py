@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+import time
 from pathlib import Path
 
 import httpx
 import psycopg
 
 from tests.integration.documents.conftest import wait_for
+from tests.support.hostile_documents import docx_bomb
 from tests.support.scripted_model import Reply
 from tests.unit.documents.test_formats_and_parsing import make_docx, make_pdf
 
@@ -176,3 +178,32 @@ def test_a_key_narrowed_to_another_scope_cannot_upload_there(live, make_context,
         denied = _upload(client, ctx["id"], "a.txt", b"hello", "text/plain", scope="org/other")
         allowed = _upload(client, ctx["id"], "a.txt", b"hello", "text/plain", scope="org/acme/x")
     assert denied.status_code == 403 and allowed.status_code == 202
+
+
+def test_a_docx_bomb_fails_as_too_large_and_health_stays_quick(live, make_context) -> None:
+    bomb = docx_bomb(empty_paragraphs=10_000_000 // 6)  # 10 MB of XML in a ~16 KB upload
+    assert len(bomb) < 64 * 1024
+    ctx = make_context()
+    with live.client(ctx["key"]) as client:
+        resp = _upload(client, ctx["id"], "bomb.docx", bomb, "")
+        assert resp.status_code == 202, resp.text
+        slowest = 0.0
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            started = time.monotonic()
+            assert client.get("/health").status_code == 200
+            slowest = max(slowest, time.monotonic() - started)
+            status = client.get(f"/api/v1/{ctx['id']}/documents/{resp.json()['id']}").json()
+            if status["status"] in ("processed", "failed"):
+                break
+            time.sleep(0.05)
+    assert status["status"] == "failed" and status["failureCode"] == "document_too_large"
+    assert slowest < 1.0
+
+
+def test_a_docx_with_too_many_entries_fails_as_too_large(live, make_context) -> None:
+    ctx = make_context()
+    with live.client(ctx["key"]) as client:
+        resp = _upload(client, ctx["id"], "many.docx", docx_bomb(0, extra_entries=3000), "")
+        done = wait_for(client, ctx["id"], resp.json()["id"])
+    assert done["status"] == "failed" and done["failureCode"] == "document_too_large"

@@ -20,6 +20,7 @@ from tests.integration.judge.helpers import (
     verdict,
 )
 from tests.service.judge.gating import gate_request
+from tests.support.hostile_replies import HOSTILE_REPLIES
 from tests.support.scripted_model import Reply
 
 
@@ -205,8 +206,9 @@ def test_eight_windows_are_judged_and_a_ninth_is_a_judge_error(gates, judged, sc
         Reply.json(PASS).after(3.0),
         Reply.text("not json at all"),
         Reply.json({"verdict": "maybe"}),
+        *HOSTILE_REPLIES.values(),
     ],
-    ids=["fails", "times_out", "unreadable", "unknown_verdict"],
+    ids=["fails", "times_out", "unreadable", "unknown_verdict", *HOSTILE_REPLIES],
 )
 def test_on_error_fail_refuses_and_allow_lets_the_write_through(
     gates, judged, scripted, reply

@@ -7,6 +7,7 @@ import pytest
 
 from tests.integration.write.helpers import counts
 from tests.service.usecases import facts, query, refused
+from tests.support.hostile_replies import HOSTILE_REPLIES
 from tests.support.replies import attr, extraction, person
 from tests.support.scripted_model import Reply
 from tests.support.services import ContextKey, ServiceHarness
@@ -68,6 +69,19 @@ def test_when_one_window_fails_the_facts_of_the_others_are_kept(modelled, ctx, s
     out = facts(modelled, ctx, "x" * 9000)
     assert [e["name"] for e in out["extraction"]["entities"]] == ["Bea"]
     assert modelled.services.write_counters["extraction_windows_failed"] == 1
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_REPLIES))
+def test_an_unreadable_window_counts_as_failed_and_the_turn_is_chunk_only(
+    modelled, ctx, scripted, sql, name
+) -> None:
+    scripted.respond_with("extraction", HOSTILE_REPLIES[name])
+    out = facts(modelled, ctx, "Marguerite keeps bees on the roof.")
+    assert out["extraction"]["chunkOnly"] is True
+    assert all(out["extraction"][k] == [] for k in ("entities", "attributes", "relations"))
+    assert modelled.services.write_counters["extraction_windows_failed"] == 1
+    assert sql("SELECT count(*) FROM turn")[0][0] == 1
+    assert sql("SELECT count(*) FROM memory_record")[0][0] == 0
 
 
 def test_a_provider_error_is_502_and_writes_nothing(modelled, ctx, scripted, sql) -> None:

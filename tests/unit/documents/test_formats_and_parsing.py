@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
+import time
 
 import pytest
 
 from memwarden.documents.formats import UnsupportedFormat, detect
-from memwarden.documents.parse import ParseError, parse
+from memwarden.documents.parse import ParseError, parse, parse_within
 
 
 def make_pdf(text: str) -> bytes:
@@ -87,3 +89,41 @@ def test_a_damaged_pdf_is_a_parse_error_not_a_crash() -> None:
 def test_an_empty_document_is_a_parse_error() -> None:
     with pytest.raises(ParseError):
         parse("txt", b"  \n\n  ")
+
+
+def test_a_docx_over_the_unpacked_size_bound_is_refused_from_its_directory() -> None:
+    from tests.support.hostile_documents import docx_bomb
+
+    with pytest.raises(ParseError) as refused:
+        parse("docx", docx_bomb(empty_paragraphs=10_000_000 // 6))
+    assert refused.value.code == "document_too_large"
+
+
+def test_a_parse_past_its_time_budget_fails_and_the_event_loop_keeps_running() -> None:
+    from tests.support.hostile_documents import docx_bomb
+
+    slow = docx_bomb(empty_paragraphs=300_000)  # under the size bound, seconds to parse
+    gaps: list[float] = []
+
+    async def tick(stop: asyncio.Event) -> None:
+        last = time.monotonic()
+        while not stop.is_set():
+            await asyncio.sleep(0.01)
+            now = time.monotonic()
+            gaps.append(now - last)
+            last = now
+
+    async def run() -> ParseError:
+        stop = asyncio.Event()
+        ticker = asyncio.create_task(tick(stop))
+        try:
+            with pytest.raises(ParseError) as failed:
+                await parse_within("docx", slow, budget_s=0.2)
+        finally:
+            stop.set()
+            await ticker
+        return failed.value
+
+    error = asyncio.run(run())
+    assert error.code == "parse_timeout"
+    assert gaps and max(gaps) < 0.5

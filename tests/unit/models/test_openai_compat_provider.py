@@ -18,6 +18,7 @@ from memwarden.models.base import (
 from memwarden.models.contracts import AdjudicationOutput, ExtractionOutput, JudgeOutput
 from memwarden.models.openai_compat import OpenAICompatEmbedder, OpenAICompatProvider
 from memwarden.models.prompts import ADDENDUM_HEADING, system_prompt
+from tests.support.hostile_replies import HOSTILE_REPLIES
 from tests.support.replies import PASS_VERDICT, extraction
 from tests.support.scripted_model import RecordingSink, Reply, ScriptedModelServer
 
@@ -134,6 +135,47 @@ def test_a_reply_with_no_json_raises_an_output_error_and_is_not_retried(
     with pytest.raises(ModelOutputError):
         judge(make_provider(max_retries=3))
     assert len(scripted.requests) == 1
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_REPLIES))
+def test_an_unreadable_reply_is_an_output_error_and_is_not_retried(
+    scripted: ScriptedModelServer, make_provider: MakeProvider, name: str
+) -> None:
+    scripted.script("judge", HOSTILE_REPLIES[name])
+    with pytest.raises(ModelOutputError):
+        judge(make_provider(max_retries=3))
+    assert len(scripted.requests) == 1
+
+
+@pytest.mark.parametrize("name", ["html_envelope", "deep_envelope", "truncated_envelope"])
+def test_an_unreadable_streamed_or_text_reply_is_an_output_error(
+    scripted: ScriptedModelServer, make_provider: MakeProvider, name: str
+) -> None:
+    scripted.script("chat", HOSTILE_REPLIES[name])
+
+    async def call() -> Any:
+        async with make_provider() as provider:
+            return await provider.complete_text("chat", "rules", "hi", 64)
+
+    with pytest.raises(ModelOutputError):
+        asyncio.run(call())
+
+
+def test_a_streamed_reply_past_the_size_bound_is_an_output_error(
+    scripted: ScriptedModelServer, make_provider: MakeProvider
+) -> None:
+    scripted.script("chat", Reply.text("x" * 1_200_000))
+    scripted.stream_chunk_chars = 100_000
+
+    async def call() -> str:
+        parts: list[str] = []
+        async with make_provider() as provider:
+            async for part in provider.stream_text("chat", "rules", "hi", 64):
+                parts.append(part)
+        return "".join(parts)
+
+    with pytest.raises(ModelOutputError):
+        asyncio.run(call())
 
 
 def test_a_reply_cut_at_max_tokens_says_so(
