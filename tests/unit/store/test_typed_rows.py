@@ -13,7 +13,7 @@ import typing
 
 import pytest
 
-CONVERTED = ["retention"]
+CONVERTED = ["retention", "chat"]
 
 
 def _mentions_dict(tp: object) -> bool:
