@@ -7,6 +7,7 @@ from typing import Any
 
 from memwarden.errors import IntegrityFailure
 from memwarden.review.contract import CONTRACT_VERSION
+from memwarden.store.search import ServedRecord
 
 _LABELS = ("project", "mission", "agent")
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -55,21 +56,33 @@ def review_object(row: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
-def record(row: dict[str, Any]) -> dict[str, Any]:
+def _review_fields(row: ServedRecord) -> dict[str, Any]:
+    """The receipt columns review_object reads (it also reads untyped record-state rows)."""
     return {
-        "id": str(row["id"]),
-        "revision": row["revision"],
-        "kind": row["kind"],
-        "memory_category": row["memory_category"],
-        "content": row["content"],
-        "body": row["body"],
-        "scope": scope_object(row["scope_path"], row["visibility"]),
-        "author": row["author_subject"],
-        "review": review_object(row),
-        "created_at": iso(row["created_at"]),
-        "modified_at": iso(row["modified_at"]),
-        "modified_at_millis": millis(row["modified_at"]),
-        "expires_at": iso(row["expires_at"]),
+        "review_receipt_id": row.review_receipt_id,
+        "review_revision": row.review_revision,
+        "receipt_disposition": row.receipt_disposition,
+        "receipt_revision": row.receipt_revision,
+        "receipt_reviewer": row.receipt_reviewer,
+        "receipt_decided_at": row.receipt_decided_at,
+    }
+
+
+def record(row: ServedRecord) -> dict[str, Any]:
+    return {
+        "id": str(row.id),
+        "revision": row.revision,
+        "kind": row.kind,
+        "memory_category": row.memory_category,
+        "content": row.content,
+        "body": row.body,
+        "scope": scope_object(row.scope_path, row.visibility),
+        "author": row.author_subject,
+        "review": review_object(_review_fields(row)),
+        "created_at": iso(row.created_at),
+        "modified_at": iso(row.modified_at),
+        "modified_at_millis": millis(row.modified_at),
+        "expires_at": iso(row.expires_at),
     }
 
 

@@ -11,6 +11,8 @@ from psycopg.types.json import Jsonb
 
 from memwarden.store.db import Conn
 from memwarden.store.queries import q
+from memwarden.store.rows import fetch_one
+from memwarden.store.search import ServedRecord
 
 Row = dict[str, Any]
 
@@ -60,8 +62,9 @@ async def record_state(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> Row 
     return await _one(conn, "memory_record_state", {"context_id": context_id, "id": id})
 
 
-async def read_servable(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> Row | None:
-    return await _one(conn, "read_servable_record", {"context_id": context_id, "id": id})
+async def read_servable(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> ServedRecord | None:
+    params = {"context_id": context_id, "id": id}
+    return await fetch_one(conn, "read_servable_record", ServedRecord, params)
 
 
 async def update_content(
