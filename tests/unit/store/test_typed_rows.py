@@ -13,7 +13,7 @@ import typing
 
 import pytest
 
-CONVERTED = ["retention", "chat", "search"]
+CONVERTED = ["retention", "chat", "search", "recall"]
 
 
 def _mentions_dict(tp: object) -> bool:
