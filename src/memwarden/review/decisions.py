@@ -101,10 +101,10 @@ async def _decide_locked(
         prior = await _replay(conn, caller, context_id, cmd.idempotency_key, digest)
         if prior is not None:
             return prior
-    if row["serving"] == "deleted":
+    if row.serving == "deleted":
         raise NotFound("memory record not found")
-    if row["revision"] != cmd.expected_revision:
-        raise stale(row["revision"])
+    if row.revision != cmd.expected_revision:
+        raise stale(row.revision)
     receipt_id = new_id()
     stored = None if cmd.disposition == "unreviewed" else cmd.disposition
     done = await store.apply_review(
@@ -115,13 +115,13 @@ async def _decide_locked(
         stored_disposition=stored,
         receipt_id=receipt_id,
     )
-    if done is None or done["revision"] != cmd.expected_revision + 1:
+    if done is None or done.revision != cmd.expected_revision + 1:
         raise IntegrityFailure("the locked record changed during a decision")
     receipt = {
         "context_id": context_id,
         "id": receipt_id,
         "record_id": cmd.record_id,
-        "revision": done["revision"],
+        "revision": done.revision,
         "disposition": cmd.disposition,
         "reviewer_subject": caller.subject,
         "key_id": caller.key_id,
@@ -135,17 +135,17 @@ async def _decide_locked(
         conn,
         context_id=context_id,
         record_id=cmd.record_id,
-        revision=done["revision"],
+        revision=done.revision,
         op="review",
-        content=done["content"],
+        content=done.content,
         actor_subject=caller.subject,
     )
     await change(
         conn,
         context_id=context_id,
         record_id=cmd.record_id,
-        revision=done["revision"],
-        kind=row["kind"],
+        revision=done.revision,
+        kind=row.kind,
         entry_type="reviewed",
     )
     await audit(

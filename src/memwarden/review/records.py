@@ -87,10 +87,10 @@ async def attach_embedding(
     async with db.transaction() as conn:
         locked = await store.lock_record(conn, context_id, request.record_id)
         row = require_record(locked, scope, caller, "memory_write")
-        if not row["servable"]:
+        if not row.servable:
             raise NotFound("memory record not found")
-        if row["revision"] != request.revision:
-            raise stale(row["revision"])
+        if row.revision != request.revision:
+            raise stale(row.revision)
         created = await store.insert_embedding(
             conn,
             context_id=context_id,

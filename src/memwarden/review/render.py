@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from memwarden.errors import IntegrityFailure
 from memwarden.review.contract import CONTRACT_VERSION
@@ -38,33 +39,36 @@ def scope_object(path: str, visibility: str) -> dict[str, Any]:
     return {**ids, "visibility": visibility, "path": path}
 
 
-def review_object(row: dict[str, Any]) -> dict[str, Any] | None:
+class Reviewed(Protocol):
+    """A record row carrying its current decision's receipt columns."""
+
+    @property
+    def review_receipt_id(self) -> uuid.UUID | None: ...
+    @property
+    def review_revision(self) -> int | None: ...
+    @property
+    def receipt_disposition(self) -> str | None: ...
+    @property
+    def receipt_revision(self) -> int | None: ...
+    @property
+    def receipt_reviewer(self) -> str | None: ...
+    @property
+    def receipt_decided_at(self) -> datetime | None: ...
+
+
+def review_object(row: Reviewed) -> dict[str, Any] | None:
     """The current decision, or None; a dangling receipt reference is an integrity failure."""
-    receipt_id = row.get("review_receipt_id")
+    receipt_id = row.review_receipt_id
     if receipt_id is None:
         return None
-    if row.get("receipt_disposition") is None or row.get("receipt_revision") != row.get(
-        "review_revision"
-    ):
+    if row.receipt_disposition is None or row.receipt_revision != row.review_revision:
         raise IntegrityFailure("the record's review does not match its receipt")
     return {
-        "disposition": row["receipt_disposition"],
-        "revision": row["receipt_revision"],
+        "disposition": row.receipt_disposition,
+        "revision": row.receipt_revision,
         "receipt_id": str(receipt_id),
-        "reviewer": row["receipt_reviewer"],
-        "decided_at": iso(row["receipt_decided_at"]),
-    }
-
-
-def _review_fields(row: ServedRecord) -> dict[str, Any]:
-    """The receipt columns review_object reads (it also reads untyped record-state rows)."""
-    return {
-        "review_receipt_id": row.review_receipt_id,
-        "review_revision": row.review_revision,
-        "receipt_disposition": row.receipt_disposition,
-        "receipt_revision": row.receipt_revision,
-        "receipt_reviewer": row.receipt_reviewer,
-        "receipt_decided_at": row.receipt_decided_at,
+        "reviewer": row.receipt_reviewer,
+        "decided_at": iso(row.receipt_decided_at),
     }
 
 
@@ -78,7 +82,7 @@ def record(row: ServedRecord) -> dict[str, Any]:
         "body": row.body,
         "scope": scope_object(row.scope_path, row.visibility),
         "author": row.author_subject,
-        "review": review_object(_review_fields(row)),
+        "review": review_object(row),
         "created_at": iso(row.created_at),
         "modified_at": iso(row.modified_at),
         "modified_at_millis": millis(row.modified_at),

@@ -3,18 +3,103 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from pgvector import Vector
 from psycopg.types.json import Jsonb
 
+from memwarden.domain.eligibility import Disposition, Serving
+from memwarden.domain.scope import Visibility
 from memwarden.store.db import Conn
 from memwarden.store.queries import q
-from memwarden.store.rows import fetch_one
+from memwarden.store.rows import fetch_all, fetch_one
 from memwarden.store.search import ServedRecord
 
-Row = dict[str, Any]
+Row = dict[str, Any]  # review receipts (not typed yet)
+
+
+@dataclass(frozen=True)
+class NewRecord:
+    id: uuid.UUID
+    revision: int
+    kind: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class LockedRecord:
+    """Metadata (and content) of a record locked for a revision-checked change."""
+
+    id: uuid.UUID
+    revision: int
+    kind: str
+    scope_path: str
+    visibility: Visibility
+    owner_subject: str
+    serving: Serving
+    content: Any  # the stored JSON as it is
+    review_disposition: Disposition | None
+    expires_at: datetime | None
+    valid_to: datetime | None
+    derived_from: list[uuid.UUID]
+    deleted_at: datetime | None
+    servable: bool
+
+
+@dataclass(frozen=True)
+class RecordStateRow:
+    """Metadata (no content) and the current decision, whatever the serving state."""
+
+    id: uuid.UUID
+    revision: int
+    kind: str
+    scope_path: str
+    visibility: Visibility
+    owner_subject: str
+    serving: Serving
+    expires_at: datetime | None
+    valid_to: datetime | None
+    derived_from: list[uuid.UUID]
+    deleted_at: datetime | None
+    review_disposition: Disposition | None
+    review_revision: int | None
+    review_receipt_id: uuid.UUID | None
+    receipt_disposition: str | None
+    receipt_reviewer: str | None
+    receipt_decided_at: datetime | None
+    receipt_revision: int | None
+    server_now: datetime
+
+
+@dataclass(frozen=True)
+class Revised:
+    """A revision-checked change's result: the new revision (and content, unless deleted)."""
+
+    revision: int
+    content: Any = None
+
+
+@dataclass(frozen=True)
+class SourceNode:
+    """A record or one of its transitive sources, for the eligibility diagnostic."""
+
+    id: uuid.UUID
+    serving: Serving
+    review_disposition: Disposition | None
+    expires_at: datetime | None
+    valid_to: datetime | None
+    derived_from: list[uuid.UUID] | None
+    scope_path: str
+    visibility: Visibility
+    owner_subject: str
+    server_now: datetime
+
+
+@dataclass(frozen=True)
+class NewEmbedding:
+    created_at: datetime
 
 
 async def _one(conn: Conn, name: str, params: dict[str, Any]) -> Row | None:
@@ -33,11 +118,12 @@ async def insert_note(
     content: dict[str, Any],
     body: str,
     expires_at: datetime | None,
-) -> Row | None:
+) -> NewRecord | None:
     """None when the id is taken."""
-    return await _one(
+    return await fetch_one(
         conn,
         "insert_memory_record",
+        NewRecord,
         {
             "context_id": context_id,
             "id": id,
@@ -54,12 +140,14 @@ async def insert_note(
     )
 
 
-async def lock_record(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> Row | None:
-    return await _one(conn, "lock_memory_record", {"context_id": context_id, "id": id})
+async def lock_record(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> LockedRecord | None:
+    params = {"context_id": context_id, "id": id}
+    return await fetch_one(conn, "lock_memory_record", LockedRecord, params)
 
 
-async def record_state(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> Row | None:
-    return await _one(conn, "memory_record_state", {"context_id": context_id, "id": id})
+async def record_state(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> RecordStateRow | None:
+    params = {"context_id": context_id, "id": id}
+    return await fetch_one(conn, "memory_record_state", RecordStateRow, params)
 
 
 async def read_servable(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> ServedRecord | None:
@@ -76,10 +164,11 @@ async def update_content(
     content: dict[str, Any],
     body: str,
     expires_at: datetime | None,
-) -> Row | None:
-    return await _one(
+) -> Revised | None:
+    return await fetch_one(
         conn,
         "update_memory_content",
+        Revised,
         {
             "context_id": context_id,
             "id": id,
@@ -98,10 +187,11 @@ async def update_expiry(
     id: uuid.UUID,
     expected_revision: int,
     expires_at: datetime | None,
-) -> Row | None:
-    return await _one(
+) -> Revised | None:
+    return await fetch_one(
         conn,
         "update_memory_expiry",
+        Revised,
         {
             "context_id": context_id,
             "id": id,
@@ -113,10 +203,11 @@ async def update_expiry(
 
 async def delete_record(
     conn: Conn, *, context_id: uuid.UUID, id: uuid.UUID, expected_revision: int
-) -> Row | None:
-    return await _one(
+) -> Revised | None:
+    return await fetch_one(
         conn,
         "delete_memory_record",
+        Revised,
         {"context_id": context_id, "id": id, "expected_revision": expected_revision},
     )
 
@@ -129,10 +220,11 @@ async def apply_review(
     expected_revision: int,
     stored_disposition: str | None,
     receipt_id: uuid.UUID,
-) -> Row | None:
-    return await _one(
+) -> Revised | None:
+    return await fetch_one(
         conn,
         "apply_review",
+        Revised,
         {
             "context_id": context_id,
             "id": id,
@@ -215,11 +307,12 @@ async def insert_embedding(
     revision: int,
     vector: list[float],
     model: str,
-) -> Row | None:
+) -> NewEmbedding | None:
     """None when that revision already has a vector."""
-    return await _one(
+    return await fetch_one(
         conn,
         "insert_memory_embedding",
+        NewEmbedding,
         {
             "context_id": context_id,
             "record_id": record_id,
@@ -232,8 +325,6 @@ async def insert_embedding(
 
 async def source_graph(
     conn: Conn, context_id: uuid.UUID, id: uuid.UUID, max_depth: int
-) -> list[Row]:
-    cur = await conn.execute(
-        q("memory_source_graph"), {"context_id": context_id, "id": id, "max_depth": max_depth}
-    )
-    return await cur.fetchall()
+) -> list[SourceNode]:
+    params = {"context_id": context_id, "id": id, "max_depth": max_depth}
+    return await fetch_all(conn, "memory_source_graph", SourceNode, params)

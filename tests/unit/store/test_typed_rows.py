@@ -13,7 +13,9 @@ import typing
 
 import pytest
 
-CONVERTED = ["retention", "chat", "search", "recall"]
+CONVERTED = ["retention", "chat", "search", "recall", "memory"]
+# Not converted yet (review receipts are also built in code and rendered alike): shrink only.
+STILL_DICT = {"memory": {"receipt_by_key", "receipt_by_revision"}}
 
 
 def _mentions_dict(tp: object) -> bool:
@@ -41,7 +43,7 @@ def test_store_functions_return_typed_rows_not_dicts(module_name: str) -> None:
     bad = []
     for name, fn in _public_functions(module_name):
         hints = typing.get_type_hints(fn)
-        if _mentions_dict(hints.get("return")):
+        if _mentions_dict(hints.get("return")) and name not in STILL_DICT.get(module_name, ()):
             bad.append(name)
     assert not bad, f"store.{module_name} returns dict rows from: {bad}"
 
