@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from memwarden.errors import IntegrityFailure
 from memwarden.review.contract import CONTRACT_VERSION
+from memwarden.store.memory import ReceiptRow
 from memwarden.store.search import ServedRecord
 
 _LABELS = ("project", "mission", "agent")
@@ -90,16 +91,16 @@ def record(row: ServedRecord) -> dict[str, Any]:
     }
 
 
-def receipt(row: dict[str, Any]) -> dict[str, Any]:
+def receipt(row: ReceiptRow) -> dict[str, Any]:
     return {
         "contract_version": CONTRACT_VERSION,
-        "receipt_id": str(row["id"]),
-        "record_id": str(row["record_id"]),
-        "revision": row["revision"],
-        "disposition": row["disposition"],
-        "reviewer": row["reviewer_subject"],
-        "credential_id": str(row["key_id"]),
-        "evidence_ref": row["evidence_ref"],
-        "decided_at": iso(row["decided_at"]),
-        "idempotency_key": row["idempotency_key"],
+        "receipt_id": str(row.id),
+        "record_id": str(row.record_id),
+        "revision": row.revision,
+        "disposition": row.disposition,
+        "reviewer": row.reviewer_subject,
+        "credential_id": str(row.key_id),
+        "evidence_ref": row.evidence_ref,
+        "decided_at": iso(row.decided_at),
+        "idempotency_key": row.idempotency_key,
     }

@@ -17,7 +17,7 @@ from memwarden.store.queries import q
 from memwarden.store.rows import fetch_all, fetch_one
 from memwarden.store.search import ServedRecord
 
-Row = dict[str, Any]  # review receipts (not typed yet)
+Row = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -100,6 +100,47 @@ class SourceNode:
 @dataclass(frozen=True)
 class NewEmbedding:
     created_at: datetime
+
+
+@dataclass(frozen=True)
+class NewReceipt:
+    """A review decision's receipt as written (the database stamps decided_at)."""
+
+    context_id: uuid.UUID
+    id: uuid.UUID
+    record_id: uuid.UUID
+    revision: int
+    disposition: str
+    reviewer_subject: str
+    key_id: uuid.UUID | None
+    evidence_ref: str
+    idempotency_key: str | None
+    command_digest: str
+    scope: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ReceiptRow:
+    id: uuid.UUID
+    record_id: uuid.UUID
+    revision: int
+    disposition: str
+    reviewer_subject: str
+    key_id: uuid.UUID
+    evidence_ref: str
+    idempotency_key: str | None
+    command_digest: str
+    scope: Any  # the stored JSON as it is
+    decided_at: datetime
+
+
+@dataclass(frozen=True)
+class ReplayedReceipt(ReceiptRow):
+    """A receipt found by idempotency key, with its record's scope (None: no such record)."""
+
+    scope_path: str | None
+    visibility: Visibility | None
+    owner_subject: str | None
 
 
 async def _one(conn: Conn, name: str, params: dict[str, Any]) -> Row | None:
@@ -269,18 +310,32 @@ async def revision_op(
     return row["op"] if row else None
 
 
-async def insert_receipt(conn: Conn, receipt: Row) -> datetime:
-    row = await _one(conn, "insert_review_receipt", {**receipt, "scope": Jsonb(receipt["scope"])})
-    assert row is not None
-    return row["decided_at"]
+async def insert_receipt(conn: Conn, receipt: NewReceipt) -> ReceiptRow:
+    params = {**vars(receipt), "scope": Jsonb(receipt.scope)}
+    row = await _one(conn, "insert_review_receipt", params)
+    assert row is not None and receipt.key_id is not None  # key_id is NOT NULL: stored, so set
+    return ReceiptRow(
+        id=receipt.id,
+        record_id=receipt.record_id,
+        revision=receipt.revision,
+        disposition=receipt.disposition,
+        reviewer_subject=receipt.reviewer_subject,
+        key_id=receipt.key_id,
+        evidence_ref=receipt.evidence_ref,
+        idempotency_key=receipt.idempotency_key,
+        command_digest=receipt.command_digest,
+        scope=receipt.scope,
+        decided_at=row["decided_at"],
+    )
 
 
 async def receipt_by_key(
     conn: Conn, context_id: uuid.UUID, subject: str, idempotency_key: str
-) -> Row | None:
-    return await _one(
+) -> ReplayedReceipt | None:
+    return await fetch_one(
         conn,
         "receipt_by_idempotency_key",
+        ReplayedReceipt,
         {
             "context_id": context_id,
             "reviewer_subject": subject,
@@ -291,10 +346,11 @@ async def receipt_by_key(
 
 async def receipt_by_revision(
     conn: Conn, context_id: uuid.UUID, record_id: uuid.UUID, revision: int
-) -> Row | None:
-    return await _one(
+) -> ReceiptRow | None:
+    return await fetch_one(
         conn,
         "receipt_by_revision",
+        ReceiptRow,
         {"context_id": context_id, "record_id": record_id, "revision": revision},
     )
 
