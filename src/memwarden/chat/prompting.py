@@ -7,10 +7,10 @@ Operator guidance (the chat addendum) goes only into the system message.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 from memwarden.models.prompts import ADDENDUM_HEADING, system_prompt
 from memwarden.models.sanitize import clean_line, frame_untrusted
@@ -24,21 +24,32 @@ NOTHING_REMEMBERED = "Nothing relevant to this is remembered."
 
 
 Item = Mapping[str, Any]
+T = TypeVar("T")
 
 
-def bounded(items: Sequence[Item], budget: int) -> list[tuple[Item, str]]:
+def _mapping_parts(item: Item) -> tuple[object, object]:
+    return item.get("kind"), item.get("text") or item.get("body")
+
+
+def bounded(
+    items: Sequence[T],
+    budget: int,
+    parts: Callable[[T], tuple[object, object]] = _mapping_parts,  # type: ignore[assignment]
+) -> list[tuple[T, str]]:
     """Each item with its `- [kind] text` line, in order, until the character budget is spent.
 
-    Items whose text cleans to nothing are skipped, so what a prompt holds is exactly the
-    items returned (a reflection's `derived_from` is these and no others).
+    `parts` gives an item's (kind, text): a recall hit is a mapping, a reflection's source a
+    typed row. Items whose text cleans to nothing are skipped, so what a prompt holds is
+    exactly the items returned (a reflection's `derived_from` is these and no others).
     """
-    out: list[tuple[Item, str]] = []
+    out: list[tuple[T, str]] = []
     used = 0
     for item in items:
-        text = clean_line(str(item.get("text") or item.get("body") or ""), LINE_CHARS)
+        kind, body = parts(item)
+        text = clean_line(str(body or ""), LINE_CHARS)
         if not text:
             continue
-        line = f"- [{clean_line(str(item.get('kind') or 'memory'), 20)}] {text}"
+        line = f"- [{clean_line(str(kind or 'memory'), 20)}] {text}"
         if used + len(line) + 1 > budget:
             break
         out.append((item, line))

@@ -73,10 +73,10 @@ async def reflect(
             )
         await budget.check_budget(conn, context_id, config.token_budget)
         rows = await store.recent_memories(conn, who, item.limit)
-    picked = prompting.bounded(rows, prompting.REFLECT_MEMORY_CHARS)
+    picked = prompting.bounded(rows, prompting.REFLECT_MEMORY_CHARS, lambda r: (r.kind, r.body))
     if not picked:
         return {"reflectionId": None, "extraction": _empty(), "sources": 0, "parsed": True}
-    private = any(r["visibility"] == "private" for r, _ in picked)
+    private = any(r.visibility == "private" for r, _ in picked)
     written = Scope(scope.path, "private" if private else "shared")
     where = WriteScope(context_id, written.path, written.visibility, caller.subject)
     sink = Bookings()
@@ -99,7 +99,7 @@ async def reflect(
         reflection_id,
         caller.subject,
         source_kind="reflection",
-        derived_from=tuple(r["id"] for r, _ in picked),
+        derived_from=tuple(r.id for r, _ in picked),
     )
     write = commit.Write(
         request=request,

@@ -30,19 +30,19 @@ async def purge_expired(db: Database, now: datetime | None = None) -> PurgeRepor
         contexts = await store.contexts_with_config(conn)
     for row in contexts:
         try:
-            config = load_config(row["config"])
+            config = load_config(row.config)
         except ConfigUnreadable:
             # Never guess a retention period from defaults: skip and say so.
-            report.skipped_unreadable.append(str(row["id"]))
-            log.warning("retention_skipped_unreadable_config", context_id=str(row["id"]))
+            report.skipped_unreadable.append(str(row.id))
+            log.warning("retention_skipped_unreadable_config", context_id=str(row.id))
             continue
         report.contexts += 1
         async with db.transaction() as conn:
             days = config.judge.retention_days
             if days > 0:
                 cutoff = now - timedelta(days=days)
-                report.judgements += await store.purge_judgements(conn, row["id"], cutoff)
-            report.retained_inputs += await store.purge_retained_inputs(conn, row["id"], now)
+                report.judgements += await store.purge_judgements(conn, row.id, cutoff)
+            report.retained_inputs += await store.purge_retained_inputs(conn, row.id, now)
     log.info(
         "retention_purge_done",
         contexts=report.contexts,

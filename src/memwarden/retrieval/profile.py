@@ -16,6 +16,7 @@ from memwarden.retrieval import traffic
 from memwarden.retrieval.reader import reader_for, render_record
 from memwarden.services import Services
 from memwarden.store import recall as store
+from memwarden.store.recall import RecordRow
 
 MAX_FACTS = 500
 
@@ -27,10 +28,10 @@ def _as_uuid(value: str) -> uuid.UUID | None:
         return None
 
 
-def _fact(row: dict[str, Any], ids: set[uuid.UUID]) -> dict[str, Any]:
+def _fact(row: RecordRow, ids: set[uuid.UUID]) -> dict[str, Any]:
     out = render_record(row)
-    if row["kind"] != "attribute":
-        out["direction"] = "out" if row["entity_id"] in ids else "in"
+    if row.kind != "attribute":
+        out["direction"] = "out" if row.entity_id in ids else "in"
     return out
 
 
@@ -53,24 +54,22 @@ async def get_profile(
         )
         if not found:
             raise NotFound("entity not found", field="entity")
-        ids = {r["id"] for r in found}
+        ids = {r.id for r in found}
         facts = await store.profile_facts(conn, who, list(ids), history, MAX_FACTS)
-        await traffic.count(
-            conn, context_id, [*ids, *(f["id"] for f in facts if f["serving"] == "live")]
-        )
-    current = [f for f in facts if f["serving"] == "live"]
+        await traffic.count(conn, context_id, [*ids, *(f.id for f in facts if f.serving == "live")])
+    current = [f for f in facts if f.serving == "live"]
     main = found[0]
     return {
         "entity": {
-            "id": str(main["id"]),
-            "name": main["content"].get("name"),
-            "entityType": main["content"].get("entityType"),
-            "memoryCategory": main["memory_category"],
-            "scope": {"path": main["scope_path"], "visibility": main["visibility"]},
+            "id": str(main.id),
+            "name": main.content.get("name"),
+            "entityType": main.content.get("entityType"),
+            "memoryCategory": main.memory_category,
+            "scope": {"path": main.scope_path, "visibility": main.visibility},
         },
-        "entityIds": [str(r["id"]) for r in found],
-        "attributes": [_fact(f, ids) for f in current if f["kind"] == "attribute"],
-        "relations": [_fact(f, ids) for f in current if f["kind"] == "relation"],
-        "actions": [_fact(f, ids) for f in current if f["kind"] == "action"],
-        "history": [_fact(f, ids) for f in facts if f["serving"] != "live"] if history else [],
+        "entityIds": [str(r.id) for r in found],
+        "attributes": [_fact(f, ids) for f in current if f.kind == "attribute"],
+        "relations": [_fact(f, ids) for f in current if f.kind == "relation"],
+        "actions": [_fact(f, ids) for f in current if f.kind == "action"],
+        "history": [_fact(f, ids) for f in facts if f.serving != "live"] if history else [],
     }

@@ -30,7 +30,7 @@ from memwarden.store import recall as store
 from memwarden.store import search as memory_search
 from memwarden.store.batch import Statement, run_all
 from memwarden.store.db import Conn
-from memwarden.store.recall import Reader
+from memwarden.store.recall import ChunkRow, Reader, RecordRow
 from memwarden.store.search import SearchFilter
 from memwarden.usage import Bookings
 
@@ -67,8 +67,8 @@ def fuse_ranks(lists: Sequence[Sequence[tuple[uuid.UUID, int]]]) -> list[tuple[u
     return sorted(scores.items(), key=lambda kv: (-kv[1], order[kv[0]]))
 
 
-def _ranked(rows: Sequence[dict[str, Any]]) -> list[tuple[uuid.UUID, int]]:
-    return [(r["id"], n) for n, r in enumerate(rows, start=1)]
+def _ranked(ids: Sequence[uuid.UUID]) -> list[tuple[uuid.UUID, int]]:
+    return [(i, n) for n, i in enumerate(ids, start=1)]
 
 
 Ranking = list[tuple[uuid.UUID, int]]
@@ -135,10 +135,11 @@ async def _rank(conn: Conn, candidates: Candidates, chunk_ids: set[uuid.UUID]) -
     if not candidates:
         return []
     results = await run_all(conn, [statement for _, statement in candidates])
-    for (chunks, _), rows in zip(candidates, results, strict=True):
+    found = [store.candidate_ids(rows) for rows in results]
+    for (chunks, _), ids in zip(candidates, found, strict=True):
         if chunks:
-            chunk_ids.update(r["id"] for r in rows)
-    return [_ranked(rows) for rows in results]
+            chunk_ids.update(ids)
+    return [_ranked(ids) for ids in found]
 
 
 async def _vector(services: Services, req: QueryInput, sink: Bookings) -> list[float] | None:
@@ -192,7 +193,7 @@ async def _read_hits(
     req: QueryInput,
     top: list[tuple[uuid.UUID, float]],
     record_ids: list[uuid.UUID],
-) -> tuple[dict[uuid.UUID, Any], dict[uuid.UUID, Any]]:
+) -> tuple[dict[uuid.UUID, RecordRow], dict[uuid.UUID, ChunkRow]]:
     """The winners' rows (gated again) and, after them, the traffic upsert: one round trip."""
     served = set(record_ids)
     chunk_ids = [i for i, _ in top if i not in served]
@@ -202,6 +203,6 @@ async def _read_hits(
     if chunk_ids:
         reads.append(store.chunk_rows(who, chunk_ids))
     results = await run_all(conn, reads + traffic.statements(who.context_id, record_ids))
-    records = {r["id"]: r for r in results.pop(0)} if record_ids else {}
-    chunks = {r["id"]: r for r in results.pop(0)} if chunk_ids else {}
+    records = store.records_by_id(results.pop(0)) if record_ids else {}
+    chunks = store.chunks_by_id(results.pop(0)) if chunk_ids else {}
     return records, chunks

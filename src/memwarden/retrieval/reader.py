@@ -11,7 +11,7 @@ from memwarden.domain.eligibility import effective_prefixes
 from memwarden.domain.grants import Caller
 from memwarden.domain.scope import ScopeError, normalise_path
 from memwarden.errors import Forbidden, InvalidInput
-from memwarden.store.recall import Reader
+from memwarden.store.recall import ChunkRow, Reader, RecordRow
 
 
 def reader_for(caller: Caller, context_id: uuid.UUID, scope: Sequence[str] | None) -> Reader:
@@ -34,39 +34,39 @@ def _iso(value: Any) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def render_record(row: dict[str, Any], score: float | None = None) -> dict[str, Any]:
+def render_record(row: RecordRow, score: float | None = None) -> dict[str, Any]:
     """A memory record as a hit: content, scope, provenance, revision, validity."""
     out: dict[str, Any] = {
-        "id": str(row["id"]),
-        "kind": row["kind"],
-        "text": row["body"],
+        "id": str(row.id),
+        "kind": row.kind,
+        "text": row.body,
         "score": score,
-        "memoryCategory": row["memory_category"],
-        "scope": {"path": row["scope_path"], "visibility": row["visibility"]},
+        "memoryCategory": row.memory_category,
+        "scope": {"path": row.scope_path, "visibility": row.visibility},
         "source": {
-            "kind": row["source_kind"],
-            "ref": str(row["source_ref"]) if row["source_ref"] else None,
+            "kind": row.source_kind,
+            "ref": str(row.source_ref) if row.source_ref else None,
         },
-        "revision": row["revision"],
-        "content": row["content"],
-        "validFrom": _iso(row["valid_from"]),
+        "revision": row.revision,
+        "content": row.content,
+        "validFrom": _iso(row.valid_from),
     }
-    if row["serving"] != "live":
-        out["validTo"] = _iso(row["valid_to"])
+    if row.serving != "live":
+        out["validTo"] = _iso(row.valid_to)
         out["superseded"] = True
-        out["supersededBy"] = str(row["superseded_by"]) if row["superseded_by"] else None
+        out["supersededBy"] = str(row.superseded_by) if row.superseded_by else None
     return out
 
 
-def render_chunk(row: dict[str, Any], score: float | None) -> dict[str, Any]:
-    source = ("turn", row["turn_id"]) if row["turn_id"] else ("document", row["document_id"])
+def render_chunk(row: ChunkRow, score: float | None) -> dict[str, Any]:
+    source = ("turn", row.turn_id) if row.turn_id else ("document", row.document_id)
     return {
-        "id": str(row["id"]),
+        "id": str(row.id),
         "kind": "chunk",
-        "text": row["text"],
+        "text": row.text,
         "score": score,
         "memoryCategory": None,
-        "scope": {"path": row["scope_path"], "visibility": row["visibility"]},
+        "scope": {"path": row.scope_path, "visibility": row.visibility},
         "source": {"kind": source[0], "ref": str(source[1])},
         "revision": None,
     }

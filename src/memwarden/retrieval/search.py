@@ -9,11 +9,11 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from memwarden.store import search as store
 from memwarden.store.db import Conn
-from memwarden.store.search import SearchFilter
+from memwarden.store.search import SearchFilter, ServedRecord
 
 RRF_K = 60
 Mode = Literal["lexical", "vector", "hybrid", "filter"]
@@ -25,7 +25,7 @@ class Hit:
     score: float | None
     lexical_rank: int | None
     vector_rank: int | None
-    record: dict[str, Any]
+    record: ServedRecord
 
 
 @dataclass(frozen=True)
@@ -82,21 +82,21 @@ async def search_memory(
     text = (query or "").strip()
     if not text and vector is None:
         rows = await store.newest(conn, where, limit)
-        return await _hits(conn, where, "filter", [(r["id"], None) for r in rows], {}, {})
+        return await _hits(conn, where, "filter", [(r.id, None) for r in rows], {}, {})
     pool = candidate_count(limit)
     lexical = await store.lexical(conn, where, text, pool) if text else []
     dense = await store.vector(conn, where, vector, pool) if vector is not None else []
-    lex_rank = {r["id"]: i for i, r in enumerate(lexical, start=1)}
-    vec_rank = {r["id"]: i for i, r in enumerate(dense, start=1)}
+    lex_rank = {r.id: i for i, r in enumerate(lexical, start=1)}
+    vec_rank = {r.id: i for i, r in enumerate(dense, start=1)}
     if text and vector is not None:
         mode: Mode = "hybrid"
-        ranked = fuse([[r["id"] for r in lexical], [r["id"] for r in dense]])
+        ranked = fuse([[r.id for r in lexical], [r.id for r in dense]])
     elif text:
         mode = "lexical"
-        ranked = [(r["id"], float(r["score"])) for r in lexical]
+        ranked = [(r.id, float(r.score)) for r in lexical]
     else:
         mode = "vector"
-        ranked = [(r["id"], float(r["score"])) for r in dense]
+        ranked = [(r.id, float(r.score)) for r in dense]
     return await _hits(conn, where, mode, ranked[:limit], lex_rank, vec_rank)
 
 

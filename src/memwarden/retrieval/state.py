@@ -21,7 +21,7 @@ async def get_state(
     who = reader_for(caller, context_id, scope)
     async with services.db.connection() as conn:
         rows = {kind: await store.newest(conn, who, kind, limit) for kind, limit in LIMITS.items()}
-        await traffic.count(conn, context_id, [r["id"] for found in rows.values() for r in found])
+        await traffic.count(conn, context_id, [r.id for found in rows.values() for r in found])
     return {
         "instructions": [render_record(r) for r in rows["instruction"]],
         "uncertainties": [render_record(r) for r in rows["uncertainty"]],

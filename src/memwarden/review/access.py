@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Protocol, TypeVar
 
 from memwarden.domain.eligibility import RecordScope, effective_prefixes
 from memwarden.domain.grants import Caller
-from memwarden.domain.scope import Scope, ScopeError, covers, from_object
+from memwarden.domain.scope import Scope, ScopeError, Visibility, covers, from_object
 from memwarden.errors import Forbidden, InvalidInput, NotFound
 from memwarden.review.contract import ScopeIn
 
@@ -33,11 +33,25 @@ def to_scope(scope: ScopeIn) -> Scope:
         raise InvalidInput(str(exc), field="scope") from None
 
 
-def record_scope(row: dict[str, Any]) -> RecordScope:
-    return RecordScope(row["scope_path"], row["visibility"], row["owner_subject"])
+class Scoped(Protocol):
+    """A record row that says where it lives and whose it is."""
+
+    @property
+    def scope_path(self) -> str: ...
+    @property
+    def visibility(self) -> Visibility: ...
+    @property
+    def owner_subject(self) -> str: ...
 
 
-def in_request_scope(row: dict[str, Any], scope: Scope, subject: str) -> bool:
+S = TypeVar("S", bound=Scoped)
+
+
+def record_scope(row: Scoped) -> RecordScope:
+    return RecordScope(row.scope_path, row.visibility, row.owner_subject)
+
+
+def in_request_scope(row: Scoped, scope: Scope, subject: str) -> bool:
     """Inside the request's path and visibility; private records only for their owner."""
     rec = record_scope(row)
     if not covers(scope.path, rec.path) or rec.visibility != scope.visibility:
@@ -45,14 +59,12 @@ def in_request_scope(row: dict[str, Any], scope: Scope, subject: str) -> bool:
     return rec.visibility == "shared" or rec.owner_subject == subject
 
 
-def require_record(
-    row: dict[str, Any] | None, scope: Scope, caller: Caller, capability: str
-) -> dict[str, Any]:
+def require_record(row: S | None, scope: Scope, caller: Caller, capability: str) -> S:
     """404 for an absent record or one outside the request's scope; 403 without a grant
     for `capability` covering the record's own scope."""
     if row is None or not in_request_scope(row, scope, caller.subject):
         raise NotFound("memory record not found")
-    if not caller.can(capability, row["scope_path"]):
+    if not caller.can(capability, row.scope_path):
         raise Forbidden(f"needs {capability} covering the record's scope", code="missing_grant")
     return row
 

@@ -113,12 +113,12 @@ async def _create(
         conn,
         context_id=context_id,
         record_id=record_id,
-        revision=row["revision"],
+        revision=row.revision,
         op="create",
         content=content,
         actor_subject=caller.subject,
     )
-    return record_id, row["revision"], row["kind"]
+    return record_id, row.revision, row.kind
 
 
 async def _change(
@@ -127,21 +127,19 @@ async def _change(
     assert cmd.record_id is not None and cmd.expected_revision is not None
     locked = await store.lock_record(conn, context_id, cmd.record_id)
     row = require_record(locked, scope, caller, "memory_write")
-    if row["serving"] == "deleted":
+    if row.serving == "deleted":
         raise NotFound("memory record not found")
-    if row["revision"] != cmd.expected_revision:
-        raise stale(row["revision"])
+    if row.revision != cmd.expected_revision:
+        raise stale(row.revision)
     keys = {"context_id": context_id, "id": cmd.record_id}
     content: dict[str, Any] | None
     if cmd.op == "delete":
         done = await store.delete_record(conn, **keys, expected_revision=cmd.expected_revision)
         content = None
     elif cmd.content is not None:
-        if row["kind"] != "note":
+        if row.kind != "note":
             raise InvalidInput("only note records take text content", field="command.content")
-        expires = (
-            _aware(cmd.expires_at) if "expires_at" in cmd.model_fields_set else row["expires_at"]
-        )
+        expires = _aware(cmd.expires_at) if "expires_at" in cmd.model_fields_set else row.expires_at
         done = await store.update_content(
             conn,
             **keys,
@@ -150,21 +148,21 @@ async def _change(
             body=cmd.content,
             expires_at=expires,
         )
-        content = done["content"] if done else None
+        content = done.content if done else None
     else:
         done = await store.update_expiry(
             conn, **keys, expected_revision=cmd.expected_revision, expires_at=_aware(cmd.expires_at)
         )
-        content = done["content"] if done else None
+        content = done.content if done else None
     if done is None:
-        raise stale(row["revision"])
+        raise stale(row.revision)
     await store.insert_revision(
         conn,
         context_id=context_id,
         record_id=cmd.record_id,
-        revision=done["revision"],
+        revision=done.revision,
         op=cmd.op,
         content=content,
         actor_subject=caller.subject,
     )
-    return cmd.record_id, done["revision"], row["kind"]
+    return cmd.record_id, done.revision, row.kind

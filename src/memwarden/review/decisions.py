@@ -24,6 +24,7 @@ from memwarden.store import memory as store
 from memwarden.store.audit import audit, change
 from memwarden.store.db import Conn, Database
 from memwarden.store.errors import DuplicateRow
+from memwarden.store.memory import NewReceipt, ReceiptRow
 
 
 def command_digest(request: ReviewRequest) -> str:
@@ -33,9 +34,9 @@ def command_digest(request: ReviewRequest) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-async def check_receipt(conn: Conn, context_id: uuid.UUID, receipt: dict[str, Any]) -> None:
+async def check_receipt(conn: Conn, context_id: uuid.UUID, receipt: ReceiptRow) -> None:
     """A receipt must name a revision its record's history made by a decision."""
-    op = await store.revision_op(conn, context_id, receipt["record_id"], receipt["revision"])
+    op = await store.revision_op(conn, context_id, receipt.record_id, receipt.revision)
     if op != "review":
         raise IntegrityFailure("a review receipt does not match its record's history")
 
@@ -47,17 +48,17 @@ async def _replay(
     prior = await store.receipt_by_key(conn, context_id, caller.subject, key)
     if prior is None:
         return None
-    if prior["command_digest"] != digest:
+    if prior.command_digest != digest:
         raise Conflict(
             "this idempotency_key was used for a different command",
             code="idempotency_conflict",
             field="command.idempotency_key",
         )
-    if prior["scope_path"] is None:
+    if prior.scope_path is None:
         raise IntegrityFailure("a review receipt names a record that does not exist")
-    if prior["visibility"] == "private" and prior["owner_subject"] != caller.subject:
+    if prior.visibility == "private" and prior.owner_subject != caller.subject:
         raise NotFound("memory record not found")
-    if not caller.can("memory_review", prior["scope_path"]):
+    if not caller.can("memory_review", prior.scope_path):
         raise Forbidden("needs memory_review covering the record's scope", code="missing_grant")
     await check_receipt(conn, context_id, prior)
     return render.receipt(prior)
@@ -101,10 +102,10 @@ async def _decide_locked(
         prior = await _replay(conn, caller, context_id, cmd.idempotency_key, digest)
         if prior is not None:
             return prior
-    if row["serving"] == "deleted":
+    if row.serving == "deleted":
         raise NotFound("memory record not found")
-    if row["revision"] != cmd.expected_revision:
-        raise stale(row["revision"])
+    if row.revision != cmd.expected_revision:
+        raise stale(row.revision)
     receipt_id = new_id()
     stored = None if cmd.disposition == "unreviewed" else cmd.disposition
     done = await store.apply_review(
@@ -115,37 +116,37 @@ async def _decide_locked(
         stored_disposition=stored,
         receipt_id=receipt_id,
     )
-    if done is None or done["revision"] != cmd.expected_revision + 1:
+    if done is None or done.revision != cmd.expected_revision + 1:
         raise IntegrityFailure("the locked record changed during a decision")
-    receipt = {
-        "context_id": context_id,
-        "id": receipt_id,
-        "record_id": cmd.record_id,
-        "revision": done["revision"],
-        "disposition": cmd.disposition,
-        "reviewer_subject": caller.subject,
-        "key_id": caller.key_id,
-        "evidence_ref": cmd.evidence_ref,
-        "idempotency_key": cmd.idempotency_key,
-        "command_digest": digest,
-        "scope": request.scope.model_dump(mode="json"),
-    }
-    receipt["decided_at"] = await store.insert_receipt(conn, receipt)
+    new = NewReceipt(
+        context_id=context_id,
+        id=receipt_id,
+        record_id=cmd.record_id,
+        revision=done.revision,
+        disposition=cmd.disposition,
+        reviewer_subject=caller.subject,
+        key_id=caller.key_id,
+        evidence_ref=cmd.evidence_ref,
+        idempotency_key=cmd.idempotency_key,
+        command_digest=digest,
+        scope=request.scope.model_dump(mode="json"),
+    )
+    receipt = await store.insert_receipt(conn, new)
     await store.insert_revision(
         conn,
         context_id=context_id,
         record_id=cmd.record_id,
-        revision=done["revision"],
+        revision=done.revision,
         op="review",
-        content=done["content"],
+        content=done.content,
         actor_subject=caller.subject,
     )
     await change(
         conn,
         context_id=context_id,
         record_id=cmd.record_id,
-        revision=done["revision"],
-        kind=row["kind"],
+        revision=done.revision,
+        kind=row.kind,
         entry_type="reviewed",
     )
     await audit(

@@ -11,24 +11,23 @@ from memwarden.review.access import require_any, require_record, to_scope
 from memwarden.review.contract import CONTRACT_VERSION, ReadRequest
 from memwarden.store import memory as store
 from memwarden.store.db import Database
+from memwarden.store.memory import SourceNode
 
 
-def _state(row: dict[str, Any]) -> RecordState:
+def _state(row: SourceNode) -> RecordState:
     return RecordState(
-        serving=row["serving"],
-        review_disposition=row["review_disposition"],
-        expires_at=row["expires_at"],
-        valid_to=row["valid_to"],
-        derived_from=tuple(row["derived_from"] or ()),
+        serving=row.serving,
+        review_disposition=row.review_disposition,
+        expires_at=row.expires_at,
+        valid_to=row.valid_to,
+        derived_from=tuple(row.derived_from or ()),
     )
 
 
-def _may_see(caller: Caller, row: dict[str, Any]) -> bool:
-    if row["visibility"] == "private" and row["owner_subject"] != caller.subject:
+def _may_see(caller: Caller, row: SourceNode) -> bool:
+    if row.visibility == "private" and row.owner_subject != caller.subject:
         return False
-    return caller.can("memory_review", row["scope_path"]) or caller.can(
-        "memory_read", row["scope_path"]
-    )
+    return caller.can("memory_review", row.scope_path) or caller.can("memory_read", row.scope_path)
 
 
 async def eligibility(db: Database, caller: Caller, request: ReadRequest) -> dict[str, Any]:
@@ -39,8 +38,8 @@ async def eligibility(db: Database, caller: Caller, request: ReadRequest) -> dic
         found = await store.record_state(conn, context_id, request.record_id)
         require_record(found, scope, caller, "memory_review")
         rows = await store.source_graph(conn, context_id, request.record_id, MAX_SOURCE_DEPTH)
-    by_id: dict[uuid.UUID, dict[str, Any]] = {row["id"]: row for row in rows}
-    now = rows[0]["server_now"]
+    by_id: dict[uuid.UUID, SourceNode] = {row.id: row for row in rows}
+    now = rows[0].server_now
     states = {rid: _state(row) for rid, row in by_id.items()}
     blocking = first_blocking(request.record_id, states, now)
     blocked: dict[str, Any] | None = None

@@ -21,12 +21,12 @@ async def review_state(db: Database, caller: Caller, request: ReadRequest) -> di
     async with db.connection() as conn:
         found = await store.record_state(conn, context_id, request.record_id)
     row = require_record(found, scope, caller, "memory_review")
-    deleted = row["serving"] == "deleted"
-    expires_at = row["expires_at"]
-    expired = not deleted and expires_at is not None and expires_at <= row["server_now"]
+    deleted = row.serving == "deleted"
+    expires_at = row.expires_at
+    expired = not deleted and expires_at is not None and expires_at <= row.server_now
     state = {
-        "record_id": str(row["id"]),
-        "revision": row["revision"],
+        "record_id": str(row.id),
+        "revision": row.revision,
         "review": render.review_object(row),
         "deleted": deleted,
         "expired": expired,

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from memwarden.domain.eligibility import is_visible
+from memwarden.domain.eligibility import RecordScope, is_visible
 from memwarden.domain.grants import Caller
 from memwarden.errors import Conflict, NotFound
 from memwarden.retrieval.search import search_memory
 from memwarden.review import render
 from memwarden.review.access import (
     read_prefixes,
-    record_scope,
     require_any,
     require_record,
     to_scope,
@@ -38,7 +37,7 @@ async def read_record(db: Database, caller: Caller, request: ReadRequest) -> dic
     async with db.connection() as conn:
         row = await store.read_servable(conn, caller.context_id, request.record_id)
     if row is None or not is_visible(
-        record_scope(row),
+        RecordScope(row.scope_path, row.visibility, row.owner_subject),
         request_path=scope.path,
         request_visibility=scope.visibility,
         read_prefixes=prefixes,
@@ -88,10 +87,10 @@ async def attach_embedding(
     async with db.transaction() as conn:
         locked = await store.lock_record(conn, context_id, request.record_id)
         row = require_record(locked, scope, caller, "memory_write")
-        if not row["servable"]:
+        if not row.servable:
             raise NotFound("memory record not found")
-        if row["revision"] != request.revision:
-            raise stale(row["revision"])
+        if row.revision != request.revision:
+            raise stale(row.revision)
         created = await store.insert_embedding(
             conn,
             context_id=context_id,

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from memwarden.errors import IntegrityFailure
 from memwarden.review.contract import CONTRACT_VERSION
+from memwarden.store.memory import ReceiptRow
+from memwarden.store.search import ServedRecord
 
 _LABELS = ("project", "mission", "agent")
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -37,52 +40,67 @@ def scope_object(path: str, visibility: str) -> dict[str, Any]:
     return {**ids, "visibility": visibility, "path": path}
 
 
-def review_object(row: dict[str, Any]) -> dict[str, Any] | None:
+class Reviewed(Protocol):
+    """A record row carrying its current decision's receipt columns."""
+
+    @property
+    def review_receipt_id(self) -> uuid.UUID | None: ...
+    @property
+    def review_revision(self) -> int | None: ...
+    @property
+    def receipt_disposition(self) -> str | None: ...
+    @property
+    def receipt_revision(self) -> int | None: ...
+    @property
+    def receipt_reviewer(self) -> str | None: ...
+    @property
+    def receipt_decided_at(self) -> datetime | None: ...
+
+
+def review_object(row: Reviewed) -> dict[str, Any] | None:
     """The current decision, or None; a dangling receipt reference is an integrity failure."""
-    receipt_id = row.get("review_receipt_id")
+    receipt_id = row.review_receipt_id
     if receipt_id is None:
         return None
-    if row.get("receipt_disposition") is None or row.get("receipt_revision") != row.get(
-        "review_revision"
-    ):
+    if row.receipt_disposition is None or row.receipt_revision != row.review_revision:
         raise IntegrityFailure("the record's review does not match its receipt")
     return {
-        "disposition": row["receipt_disposition"],
-        "revision": row["receipt_revision"],
+        "disposition": row.receipt_disposition,
+        "revision": row.receipt_revision,
         "receipt_id": str(receipt_id),
-        "reviewer": row["receipt_reviewer"],
-        "decided_at": iso(row["receipt_decided_at"]),
+        "reviewer": row.receipt_reviewer,
+        "decided_at": iso(row.receipt_decided_at),
     }
 
 
-def record(row: dict[str, Any]) -> dict[str, Any]:
+def record(row: ServedRecord) -> dict[str, Any]:
     return {
-        "id": str(row["id"]),
-        "revision": row["revision"],
-        "kind": row["kind"],
-        "memory_category": row["memory_category"],
-        "content": row["content"],
-        "body": row["body"],
-        "scope": scope_object(row["scope_path"], row["visibility"]),
-        "author": row["author_subject"],
+        "id": str(row.id),
+        "revision": row.revision,
+        "kind": row.kind,
+        "memory_category": row.memory_category,
+        "content": row.content,
+        "body": row.body,
+        "scope": scope_object(row.scope_path, row.visibility),
+        "author": row.author_subject,
         "review": review_object(row),
-        "created_at": iso(row["created_at"]),
-        "modified_at": iso(row["modified_at"]),
-        "modified_at_millis": millis(row["modified_at"]),
-        "expires_at": iso(row["expires_at"]),
+        "created_at": iso(row.created_at),
+        "modified_at": iso(row.modified_at),
+        "modified_at_millis": millis(row.modified_at),
+        "expires_at": iso(row.expires_at),
     }
 
 
-def receipt(row: dict[str, Any]) -> dict[str, Any]:
+def receipt(row: ReceiptRow) -> dict[str, Any]:
     return {
         "contract_version": CONTRACT_VERSION,
-        "receipt_id": str(row["id"]),
-        "record_id": str(row["record_id"]),
-        "revision": row["revision"],
-        "disposition": row["disposition"],
-        "reviewer": row["reviewer_subject"],
-        "credential_id": str(row["key_id"]),
-        "evidence_ref": row["evidence_ref"],
-        "decided_at": iso(row["decided_at"]),
-        "idempotency_key": row["idempotency_key"],
+        "receipt_id": str(row.id),
+        "record_id": str(row.record_id),
+        "revision": row.revision,
+        "disposition": row.disposition,
+        "reviewer": row.reviewer_subject,
+        "credential_id": str(row.key_id),
+        "evidence_ref": row.evidence_ref,
+        "decided_at": iso(row.decided_at),
+        "idempotency_key": row.idempotency_key,
     }

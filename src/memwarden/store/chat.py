@@ -5,13 +5,24 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from datetime import datetime
 
 from memwarden.store.db import Conn
 from memwarden.store.queries import q
 from memwarden.store.recall import Reader
+from memwarden.store.rows import fetch_all
 
-Row = dict[str, Any]
+
+@dataclass(frozen=True)
+class RecentMemory:
+    """A record a reflection reads."""
+
+    id: uuid.UUID
+    kind: str
+    body: str
+    visibility: str
+    created_at: datetime
 
 
 async def memory_version(conn: Conn, context_id: uuid.UUID) -> int:
@@ -27,6 +38,5 @@ async def servable_ids(conn: Conn, who: Reader, ids: Sequence[uuid.UUID]) -> set
     return {r["id"] for r in await cur.fetchall()}
 
 
-async def recent_memories(conn: Conn, who: Reader, limit: int) -> list[Row]:
-    cur = await conn.execute(q("reflect_recent_memories"), who.params(limit=limit))
-    return await cur.fetchall()
+async def recent_memories(conn: Conn, who: Reader, limit: int) -> list[RecentMemory]:
+    return await fetch_all(conn, "reflect_recent_memories", RecentMemory, who.params(limit=limit))

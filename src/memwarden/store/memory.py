@@ -3,16 +3,144 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from pgvector import Vector
 from psycopg.types.json import Jsonb
 
+from memwarden.domain.eligibility import Disposition, Serving
+from memwarden.domain.scope import Visibility
 from memwarden.store.db import Conn
 from memwarden.store.queries import q
+from memwarden.store.rows import fetch_all, fetch_one
+from memwarden.store.search import ServedRecord
 
 Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class NewRecord:
+    id: uuid.UUID
+    revision: int
+    kind: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class LockedRecord:
+    """Metadata (and content) of a record locked for a revision-checked change."""
+
+    id: uuid.UUID
+    revision: int
+    kind: str
+    scope_path: str
+    visibility: Visibility
+    owner_subject: str
+    serving: Serving
+    content: Any  # the stored JSON as it is
+    review_disposition: Disposition | None
+    expires_at: datetime | None
+    valid_to: datetime | None
+    derived_from: list[uuid.UUID]
+    deleted_at: datetime | None
+    servable: bool
+
+
+@dataclass(frozen=True)
+class RecordStateRow:
+    """Metadata (no content) and the current decision, whatever the serving state."""
+
+    id: uuid.UUID
+    revision: int
+    kind: str
+    scope_path: str
+    visibility: Visibility
+    owner_subject: str
+    serving: Serving
+    expires_at: datetime | None
+    valid_to: datetime | None
+    derived_from: list[uuid.UUID]
+    deleted_at: datetime | None
+    review_disposition: Disposition | None
+    review_revision: int | None
+    review_receipt_id: uuid.UUID | None
+    receipt_disposition: str | None
+    receipt_reviewer: str | None
+    receipt_decided_at: datetime | None
+    receipt_revision: int | None
+    server_now: datetime
+
+
+@dataclass(frozen=True)
+class Revised:
+    """A revision-checked change's result: the new revision (and content, unless deleted)."""
+
+    revision: int
+    content: Any = None
+
+
+@dataclass(frozen=True)
+class SourceNode:
+    """A record or one of its transitive sources, for the eligibility diagnostic."""
+
+    id: uuid.UUID
+    serving: Serving
+    review_disposition: Disposition | None
+    expires_at: datetime | None
+    valid_to: datetime | None
+    derived_from: list[uuid.UUID] | None
+    scope_path: str
+    visibility: Visibility
+    owner_subject: str
+    server_now: datetime
+
+
+@dataclass(frozen=True)
+class NewEmbedding:
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class NewReceipt:
+    """A review decision's receipt as written (the database stamps decided_at)."""
+
+    context_id: uuid.UUID
+    id: uuid.UUID
+    record_id: uuid.UUID
+    revision: int
+    disposition: str
+    reviewer_subject: str
+    key_id: uuid.UUID | None
+    evidence_ref: str
+    idempotency_key: str | None
+    command_digest: str
+    scope: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ReceiptRow:
+    id: uuid.UUID
+    record_id: uuid.UUID
+    revision: int
+    disposition: str
+    reviewer_subject: str
+    key_id: uuid.UUID
+    evidence_ref: str
+    idempotency_key: str | None
+    command_digest: str
+    scope: Any  # the stored JSON as it is
+    decided_at: datetime
+
+
+@dataclass(frozen=True)
+class ReplayedReceipt(ReceiptRow):
+    """A receipt found by idempotency key, with its record's scope (None: no such record)."""
+
+    scope_path: str | None
+    visibility: Visibility | None
+    owner_subject: str | None
 
 
 async def _one(conn: Conn, name: str, params: dict[str, Any]) -> Row | None:
@@ -31,11 +159,12 @@ async def insert_note(
     content: dict[str, Any],
     body: str,
     expires_at: datetime | None,
-) -> Row | None:
+) -> NewRecord | None:
     """None when the id is taken."""
-    return await _one(
+    return await fetch_one(
         conn,
         "insert_memory_record",
+        NewRecord,
         {
             "context_id": context_id,
             "id": id,
@@ -52,16 +181,19 @@ async def insert_note(
     )
 
 
-async def lock_record(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> Row | None:
-    return await _one(conn, "lock_memory_record", {"context_id": context_id, "id": id})
+async def lock_record(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> LockedRecord | None:
+    params = {"context_id": context_id, "id": id}
+    return await fetch_one(conn, "lock_memory_record", LockedRecord, params)
 
 
-async def record_state(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> Row | None:
-    return await _one(conn, "memory_record_state", {"context_id": context_id, "id": id})
+async def record_state(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> RecordStateRow | None:
+    params = {"context_id": context_id, "id": id}
+    return await fetch_one(conn, "memory_record_state", RecordStateRow, params)
 
 
-async def read_servable(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> Row | None:
-    return await _one(conn, "read_servable_record", {"context_id": context_id, "id": id})
+async def read_servable(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> ServedRecord | None:
+    params = {"context_id": context_id, "id": id}
+    return await fetch_one(conn, "read_servable_record", ServedRecord, params)
 
 
 async def update_content(
@@ -73,10 +205,11 @@ async def update_content(
     content: dict[str, Any],
     body: str,
     expires_at: datetime | None,
-) -> Row | None:
-    return await _one(
+) -> Revised | None:
+    return await fetch_one(
         conn,
         "update_memory_content",
+        Revised,
         {
             "context_id": context_id,
             "id": id,
@@ -95,10 +228,11 @@ async def update_expiry(
     id: uuid.UUID,
     expected_revision: int,
     expires_at: datetime | None,
-) -> Row | None:
-    return await _one(
+) -> Revised | None:
+    return await fetch_one(
         conn,
         "update_memory_expiry",
+        Revised,
         {
             "context_id": context_id,
             "id": id,
@@ -110,10 +244,11 @@ async def update_expiry(
 
 async def delete_record(
     conn: Conn, *, context_id: uuid.UUID, id: uuid.UUID, expected_revision: int
-) -> Row | None:
-    return await _one(
+) -> Revised | None:
+    return await fetch_one(
         conn,
         "delete_memory_record",
+        Revised,
         {"context_id": context_id, "id": id, "expected_revision": expected_revision},
     )
 
@@ -126,10 +261,11 @@ async def apply_review(
     expected_revision: int,
     stored_disposition: str | None,
     receipt_id: uuid.UUID,
-) -> Row | None:
-    return await _one(
+) -> Revised | None:
+    return await fetch_one(
         conn,
         "apply_review",
+        Revised,
         {
             "context_id": context_id,
             "id": id,
@@ -174,18 +310,32 @@ async def revision_op(
     return row["op"] if row else None
 
 
-async def insert_receipt(conn: Conn, receipt: Row) -> datetime:
-    row = await _one(conn, "insert_review_receipt", {**receipt, "scope": Jsonb(receipt["scope"])})
-    assert row is not None
-    return row["decided_at"]
+async def insert_receipt(conn: Conn, receipt: NewReceipt) -> ReceiptRow:
+    params = {**vars(receipt), "scope": Jsonb(receipt.scope)}
+    row = await _one(conn, "insert_review_receipt", params)
+    assert row is not None and receipt.key_id is not None  # key_id is NOT NULL: stored, so set
+    return ReceiptRow(
+        id=receipt.id,
+        record_id=receipt.record_id,
+        revision=receipt.revision,
+        disposition=receipt.disposition,
+        reviewer_subject=receipt.reviewer_subject,
+        key_id=receipt.key_id,
+        evidence_ref=receipt.evidence_ref,
+        idempotency_key=receipt.idempotency_key,
+        command_digest=receipt.command_digest,
+        scope=receipt.scope,
+        decided_at=row["decided_at"],
+    )
 
 
 async def receipt_by_key(
     conn: Conn, context_id: uuid.UUID, subject: str, idempotency_key: str
-) -> Row | None:
-    return await _one(
+) -> ReplayedReceipt | None:
+    return await fetch_one(
         conn,
         "receipt_by_idempotency_key",
+        ReplayedReceipt,
         {
             "context_id": context_id,
             "reviewer_subject": subject,
@@ -196,10 +346,11 @@ async def receipt_by_key(
 
 async def receipt_by_revision(
     conn: Conn, context_id: uuid.UUID, record_id: uuid.UUID, revision: int
-) -> Row | None:
-    return await _one(
+) -> ReceiptRow | None:
+    return await fetch_one(
         conn,
         "receipt_by_revision",
+        ReceiptRow,
         {"context_id": context_id, "record_id": record_id, "revision": revision},
     )
 
@@ -212,11 +363,12 @@ async def insert_embedding(
     revision: int,
     vector: list[float],
     model: str,
-) -> Row | None:
+) -> NewEmbedding | None:
     """None when that revision already has a vector."""
-    return await _one(
+    return await fetch_one(
         conn,
         "insert_memory_embedding",
+        NewEmbedding,
         {
             "context_id": context_id,
             "record_id": record_id,
@@ -229,8 +381,6 @@ async def insert_embedding(
 
 async def source_graph(
     conn: Conn, context_id: uuid.UUID, id: uuid.UUID, max_depth: int
-) -> list[Row]:
-    cur = await conn.execute(
-        q("memory_source_graph"), {"context_id": context_id, "id": id, "max_depth": max_depth}
-    )
-    return await cur.fetchall()
+) -> list[SourceNode]:
+    params = {"context_id": context_id, "id": id, "max_depth": max_depth}
+    return await fetch_all(conn, "memory_source_graph", SourceNode, params)

@@ -5,17 +5,55 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from pgvector import Vector
 
-from memwarden.store.batch import Statement
+from memwarden.domain.scope import Visibility
+from memwarden.store.batch import Row, Statement
 from memwarden.store.db import Conn
-from memwarden.store.queries import q
+from memwarden.store.rows import fetch_all
 
-Row = dict[str, Any]
 MATCH_CAP = 5000
 Names = Sequence[str] | None
+
+
+@dataclass(frozen=True)
+class RecordRow:
+    """A memory record as recall serves it (recall_record_rows, entities, facts, state)."""
+
+    id: uuid.UUID
+    kind: str
+    revision: int
+    memory_category: str
+    body: str
+    content: Any  # the stored JSON as it is
+    scope_path: str
+    visibility: Visibility
+    source_kind: str
+    source_ref: uuid.UUID | None
+    valid_from: datetime
+    valid_to: datetime | None
+    serving: str
+    entity_id: uuid.UUID | None
+    object_entity_id: uuid.UUID | None
+    attr_key: str | None
+    superseded_by: uuid.UUID | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class ChunkRow:
+    """A turn or document chunk as recall serves it."""
+
+    id: uuid.UUID
+    turn_id: uuid.UUID | None
+    document_id: uuid.UUID | None
+    text: str
+    scope_path: str
+    visibility: Visibility
+    created_at: datetime
 
 
 @dataclass(frozen=True)
@@ -33,11 +71,6 @@ class Reader:
             "subject": self.subject,
             **more,
         }
-
-
-async def _all(conn: Conn, name: str, params: dict[str, Any]) -> list[Row]:
-    cur = await conn.execute(q(name), params)
-    return await cur.fetchall()
 
 
 def _filters(kinds: Sequence[str] | None, categories: Sequence[str] | None) -> dict[str, Any]:
@@ -84,21 +117,37 @@ def chunk_rows(who: Reader, ids: Sequence[uuid.UUID]) -> Statement:
     return "recall_chunk_rows", who.params(ids=list(ids))
 
 
+def candidate_ids(rows: Sequence[Row]) -> list[uuid.UUID]:
+    """A candidate statement's ids, best first (its rows come back from a batch)."""
+    return [r["id"] for r in rows]
+
+
+def records_by_id(rows: Sequence[Row]) -> dict[uuid.UUID, RecordRow]:
+    """record_rows' rows, typed (they come back from a batch)."""
+    return {r["id"]: RecordRow(**r) for r in rows}
+
+
+def chunks_by_id(rows: Sequence[Row]) -> dict[uuid.UUID, ChunkRow]:
+    """chunk_rows' rows, typed (they come back from a batch)."""
+    return {r["id"]: ChunkRow(**r) for r in rows}
+
+
 async def entities(
     conn: Conn, who: Reader, entity_id: uuid.UUID | None, norm_name: str | None
-) -> list[Row]:
-    return await _all(conn, "recall_entities", who.params(id=entity_id, norm_name=norm_name))
+) -> list[RecordRow]:
+    params = who.params(id=entity_id, norm_name=norm_name)
+    return await fetch_all(conn, "recall_entities", RecordRow, params)
 
 
 async def profile_facts(
     conn: Conn, who: Reader, ids: Sequence[uuid.UUID], history: bool, limit: int
-) -> list[Row]:
+) -> list[RecordRow]:
     params = who.params(ids=list(ids), history=history, limit=limit)
-    return await _all(conn, "recall_profile_facts", params)
+    return await fetch_all(conn, "recall_profile_facts", RecordRow, params)
 
 
-async def newest(conn: Conn, who: Reader, kind: str, limit: int) -> list[Row]:
-    return await _all(conn, "recall_state", who.params(kind=kind, limit=limit))
+async def newest(conn: Conn, who: Reader, kind: str, limit: int) -> list[RecordRow]:
+    return await fetch_all(conn, "recall_state", RecordRow, who.params(kind=kind, limit=limit))
 
 
 def count_recall(context_id: uuid.UUID, ids: Sequence[uuid.UUID]) -> list[Statement]:

@@ -9,15 +9,59 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from pgvector import Vector
 
+from memwarden.domain.scope import Visibility
 from memwarden.store.batch import Statement
 from memwarden.store.db import Conn
 from memwarden.store.queries import q
+from memwarden.store.rows import fetch_all
 
 LEXICAL_MATCH_CAP = 5000
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A ranked candidate: its id and lexical or vector score."""
+
+    id: uuid.UUID
+    score: float
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A candidate of the newest-first listing: no score."""
+
+    id: uuid.UUID
+    score: float | None
+
+
+@dataclass(frozen=True)
+class ServedRecord:
+    """A servable record as the review API shows it, with its current receipt (if any)."""
+
+    id: uuid.UUID
+    revision: int
+    kind: str
+    memory_category: str
+    content: Any  # the stored JSON as it is
+    body: str
+    scope_path: str
+    visibility: Visibility
+    owner_subject: str
+    author_subject: str
+    expires_at: datetime | None
+    created_at: datetime
+    modified_at: datetime
+    review_revision: int | None
+    review_receipt_id: uuid.UUID | None
+    receipt_disposition: str | None
+    receipt_reviewer: str | None
+    receipt_decided_at: datetime | None
+    receipt_revision: int | None
 
 
 @dataclass(frozen=True)
@@ -56,25 +100,24 @@ def vector_statement(where: SearchFilter, values: Sequence[float], limit: int) -
     return "search_vector", {**where.params(), "vector": Vector(list(values)), "limit": limit}
 
 
-async def lexical(conn: Conn, where: SearchFilter, query: str, limit: int) -> list[dict]:
-    name, params = lexical_statement(where, query, limit)
-    cur = await conn.execute(q(name), params)
-    return await cur.fetchall()
+async def lexical(conn: Conn, where: SearchFilter, query: str, limit: int) -> list[Scored]:
+    _, params = lexical_statement(where, query, limit)
+    return await fetch_all(conn, "search_lexical", Scored, params)
 
 
 async def vector(
     conn: Conn, where: SearchFilter, values: Sequence[float], limit: int
-) -> list[dict]:
-    name, params = vector_statement(where, values, limit)
-    cur = await conn.execute(q(name), params)
-    return await cur.fetchall()
+) -> list[Scored]:
+    _, params = vector_statement(where, values, limit)
+    return await fetch_all(conn, "search_vector", Scored, params)
 
 
-async def newest(conn: Conn, where: SearchFilter, limit: int) -> list[dict]:
-    cur = await conn.execute(q("search_filter"), {**where.params(), "limit": limit})
-    return await cur.fetchall()
+async def newest(conn: Conn, where: SearchFilter, limit: int) -> list[Listed]:
+    return await fetch_all(conn, "search_filter", Listed, {**where.params(), "limit": limit})
 
 
-async def fetch(conn: Conn, where: SearchFilter, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, dict]:
-    cur = await conn.execute(q("fetch_search_hits"), {**where.params(), "ids": list(ids)})
-    return {row["id"]: row for row in await cur.fetchall()}
+async def fetch(
+    conn: Conn, where: SearchFilter, ids: Sequence[uuid.UUID]
+) -> dict[uuid.UUID, ServedRecord]:
+    params = {**where.params(), "ids": list(ids)}
+    return {row.id: row for row in await fetch_all(conn, "fetch_search_hits", ServedRecord, params)}
