@@ -48,8 +48,10 @@ def error_response(status: int, code: str, message: str, field: str | None = Non
 
 
 def _field_path(loc: tuple[Any, ...]) -> str | None:
-    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
-    return ".".join(parts) or None
+    # Only the first part names where the value came from: a field may be called `query`.
+    if loc and loc[0] in ("body", "query", "path", "header"):
+        loc = loc[1:]
+    return ".".join(str(p) for p in loc) or None
 
 
 async def _app_error(request: Request, exc: Exception) -> JSONResponse:
