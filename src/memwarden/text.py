@@ -13,8 +13,14 @@ import unicodedata
 from typing import Annotated
 
 from pydantic import AfterValidator
+from pydantic_core import PydanticCustomError
 
 from memwarden.errors import InvalidInput
+
+BINARY_CONTENT = "binary_content"  # the error code (and pydantic error type) of unstorable text
+# Validation error types the interfaces render as `binary_content`: ours, and pydantic's own
+# refusal of a lone surrogate where a field is a plain `str`.
+UNSTORABLE_ERRORS = frozenset({BINARY_CONTENT, "string_unicode"})
 
 
 def storable_problem(value: str) -> str | None:
@@ -40,12 +46,13 @@ def plain_problem(value: str) -> str | None:
 
 def _storable(value: str) -> str:
     problem = storable_problem(value)
-    if problem:
-        raise ValueError(problem)
+    if problem:  # the interfaces render this type as code `binary_content`, like /facts did
+        raise PydanticCustomError(BINARY_CONTENT, problem)
     return value
 
 
 def _plain(value: str) -> str:
+    _storable(value)
     problem = plain_problem(value)
     if problem:
         raise ValueError(problem)
@@ -63,11 +70,12 @@ def require_storable(value: str, field: str) -> str:
     """The use case's own check, for callers that bypass the request models."""
     problem = storable_problem(value)
     if problem:
-        raise InvalidInput(f"{field} {problem}", field=field)
+        raise InvalidInput(f"{field} {problem}", field=field, code=BINARY_CONTENT)
     return value
 
 
 def require_plain(value: str, field: str) -> str:
+    require_storable(value, field)
     problem = plain_problem(value)
     if problem:
         raise InvalidInput(f"{field} {problem}", field=field)

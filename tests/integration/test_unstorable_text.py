@@ -70,7 +70,9 @@ def test_unstorable_text_is_400_naming_the_field(
         client = own if who == "key" else admin
         resp = send(client, method, path.format(cid=ctx["id"]), body)
     assert resp.status_code == 400, resp.text
-    assert resp.json()["error"]["field"] == field
+    unstorable = any(bad in json.dumps(body) for bad in ("\\u0000", "\\ud800"))
+    code = "binary_content" if unstorable else "invalid_request"
+    assert resp.json()["error"] == resp.json()["error"] | {"field": field, "code": code}
 
 
 def test_a_nul_in_get_query_is_400_and_get_takes_no_more_scopes_than_post(
@@ -81,6 +83,7 @@ def test_a_nul_in_get_query_is_400_and_get_takes_no_more_scopes_than_post(
     with live.client(ctx["key"]) as key:
         resp = key.get(path, params={"query": NUL})
         assert resp.status_code == 400 and resp.json()["error"]["field"] == "query"
+        assert resp.json()["error"]["code"] == "binary_content"
         resp = key.get(path, params={"query": "x", "scope": [f"s{n}" for n in range(2000)]})
         assert resp.status_code == 400 and resp.json()["error"]["field"] == "scope"
         assert key.get(path, params={"query": "x", "scope": ["a"] * 16}).status_code == 200

@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from memwarden.errors import AppError
+from memwarden.text import BINARY_CONTENT, UNSTORABLE_ERRORS
 
 log = structlog.get_logger(__name__)
 
@@ -73,6 +74,9 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     elif kind == "missing":
         message = f"missing required field {field!r}"
         code = "missing_field"
+    elif kind in UNSTORABLE_ERRORS:
+        message = f"{field}: {first.get('msg', 'cannot be stored')}"
+        code = BINARY_CONTENT
     else:
         detail = str(first.get("msg", "invalid value"))
         message = f"{field}: {detail}" if field else detail
