@@ -15,6 +15,7 @@ from memwarden.paging import id_cursor, split_page
 from memwarden.store import admin as store
 from memwarden.store.audit import audit
 from memwarden.store.db import Database
+from memwarden.text import require_plain
 
 MAX_PAGE = 1000
 
@@ -30,7 +31,7 @@ async def create_context(
     secret shown this once), in the same transaction: HTTP asks for it with `owner_subject`, the
     CLI always does. Without it the Context has no key until an admin issues one."""
     require_admin(caller)
-    name = name.strip()
+    name = require_plain(name, "name").strip()
     if not name or len(name) > 200:
         raise InvalidInput("name must be 1 to 200 characters", field="name")
     async with db.transaction() as conn:

@@ -16,6 +16,7 @@ from memwarden.paging import id_cursor, split_page
 from memwarden.store import admin as store
 from memwarden.store.audit import audit
 from memwarden.store.db import Conn, Database
+from memwarden.text import require_plain
 
 MAX_PAGE = 1000
 
@@ -86,7 +87,7 @@ async def issue_key(
 ) -> dict[str, Any]:
     """Validate and store a key inside the caller's transaction (the caller checked access
     and that the Context exists): principal, grants, key and audit event commit together."""
-    subject = subject.strip()
+    subject = require_plain(subject, "subject").strip()
     if not subject or len(subject) > 200:
         raise InvalidInput("subject must be 1 to 200 characters", field="subject")
     capabilities = _check_grants(grants)

@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from memwarden.errors import AppError
+from memwarden.text import BINARY_CONTENT, UNSTORABLE_ERRORS
 
 log = structlog.get_logger(__name__)
 
@@ -48,8 +49,10 @@ def error_response(status: int, code: str, message: str, field: str | None = Non
 
 
 def _field_path(loc: tuple[Any, ...]) -> str | None:
-    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
-    return ".".join(parts) or None
+    # Only the first part names where the value came from: a field may be called `query`.
+    if loc and loc[0] in ("body", "query", "path", "header"):
+        loc = loc[1:]
+    return ".".join(str(p) for p in loc) or None
 
 
 async def _app_error(request: Request, exc: Exception) -> JSONResponse:
@@ -71,6 +74,9 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     elif kind == "missing":
         message = f"missing required field {field!r}"
         code = "missing_field"
+    elif kind in UNSTORABLE_ERRORS:
+        message = f"{field}: {first.get('msg', 'cannot be stored')}"
+        code = BINARY_CONTENT
     else:
         detail = str(first.get("msg", "invalid value"))
         message = f"{field}: {detail}" if field else detail

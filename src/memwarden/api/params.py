@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from annotated_types import BaseMetadata
 from fastapi import Query
 from pydantic import BaseModel
 
@@ -18,7 +19,8 @@ def query_param(model: type[BaseModel], name: str, **overrides: Any) -> Any:
     field = model.model_fields[name]
     kwargs: dict[str, Any] = {}
     for item in field.metadata:
-        if dataclasses.is_dataclass(item):
+        # bounds only: a validator (the field's type, e.g. StorableText) is not a Query keyword
+        if isinstance(item, BaseMetadata) and dataclasses.is_dataclass(item):
             kwargs.update(
                 {k: v for k, v in dataclasses.asdict(item).items() if v is not None}  # type: ignore[arg-type]
             )

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from memwarden.chat.reflect import ReflectInput
 from memwarden.chat.service import ChatInput
 from memwarden.domain.scope import Visibility
+from memwarden.text import StorableText
 
 MAX_MESSAGE_CHARS = 16_000  # one judge window: a chat message is a question, not a document
 
@@ -17,9 +18,9 @@ MAX_MESSAGE_CHARS = 16_000  # one judge window: a chat message is a question, no
 class ChatBody(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    message: str = Field(max_length=MAX_MESSAGE_CHARS)
+    message: StorableText = Field(max_length=MAX_MESSAGE_CHARS)
     session_id: uuid.UUID | None = Field(default=None, alias="sessionId")
-    scope: list[str] | None = Field(default=None, max_length=16)
+    scope: list[StorableText] | None = Field(default=None, max_length=16)
     visibility: Visibility = "shared"
     remember: bool = True
     limit: int = Field(default=8, ge=1, le=50)
@@ -33,7 +34,7 @@ class ChatBody(BaseModel):
 class ReflectBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    scope: list[str] | None = Field(default=None, max_length=16)
+    scope: list[StorableText] | None = Field(default=None, max_length=16)
     limit: int = Field(default=50, ge=1, le=200)
 
     def to_input(self) -> ReflectInput:

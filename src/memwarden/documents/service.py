@@ -71,6 +71,8 @@ async def upload(
     visibility: Visibility,
 ) -> dict[str, Any]:
     require_capability(caller, context_id, "memory_write")
+    if caller.principal_id is None:  # the admin token: a document needs an owning principal
+        raise Forbidden("uploads need a Context key", code="context_key_required")
     try:
         path = normalise_path(scope or "")
     except ScopeError as exc:
@@ -78,6 +80,7 @@ async def upload(
     if not caller.can("memory_write", path):
         raise Forbidden("the key cannot write to this scope", code="missing_grant")
     name = (filename or "upload").replace("/", "_").replace("\\", "_")[:MAX_FILENAME]
+    name = "".join(ch if ch.isprintable() else "_" for ch in name)  # no NUL, controls, surrogates
     if not data:
         raise InvalidInput("the file is empty", field="file")
     try:

@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from memwarden.domain.verdicts import ReviewerVerdict
+from memwarden.text import StorableText
 
 Stage = Literal["input", "row"]
 
@@ -23,7 +24,7 @@ class OverrideBody(BaseModel):
 class DryRunBody(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    addendum: str = Field(max_length=4000)
+    addendum: StorableText = Field(max_length=4000)
     verdict: ReviewerVerdict | None = None
     judgement_ids: list[uuid.UUID] | None = Field(
         default=None, alias="judgementIds", min_length=1, max_length=50

@@ -15,6 +15,7 @@ from mcp.types import CallToolResult, TextContent
 from pydantic import ValidationError
 
 from memwarden.errors import AppError, InvalidInput
+from memwarden.text import BINARY_CONTENT, UNSTORABLE_ERRORS
 
 KINDS = {
     400: "invalid_request",
@@ -64,7 +65,9 @@ def from_validation(exc: ValidationError) -> CallToolResult:
     if kind == "missing":
         return error_result(400, "missing_field", f"missing required field {field!r}", field)
     detail = str(first.get("msg", "invalid value"))
-    return from_app_error(InvalidInput(f"{field}: {detail}" if field else detail, field=field))
+    code = BINARY_CONTENT if kind in UNSTORABLE_ERRORS else "invalid_request"
+    message = f"{field}: {detail}" if field else detail
+    return from_app_error(InvalidInput(message, field=field, code=code))
 
 
 def internal_error() -> CallToolResult:

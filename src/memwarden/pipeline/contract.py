@@ -13,14 +13,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from memwarden.domain.scope import Visibility
 from memwarden.pipeline.batch import MAX_BATCH
 from memwarden.pipeline.ingest import FactsInput
+from memwarden.text import StorableText
 
 
 class FactsBody(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    text: str
+    text: StorableText
     infer: Literal["full", "none"] = "full"
-    scope: list[str] | None = Field(default=None, max_length=16)
+    scope: list[StorableText] | None = Field(default=None, max_length=16)
     visibility: Visibility = "shared"
     session_id: uuid.UUID | None = Field(default=None, alias="sessionId")
 

@@ -28,14 +28,14 @@ async def check_session(
     scope: Scope,
     session_id: uuid.UUID | None,
 ) -> Session:
-    """A new session, or a given one the caller may append to: its own, or one in the same
-    scope. Anything else is 404, so another principal's sessions elsewhere stay unseen."""
+    """A new session, or a given one the caller may append to: only its own. A session belongs
+    to the subject that opened it (one principal per subject in a Context), so another
+    subject gets 404 as for an unknown id, whatever the scope: sharing a scope does not let
+    one subject add turns to another's (possibly private) conversation (issue 15, item 9)."""
     if session_id is None:
         return Session(new_id(), new=True)
     row = await store.get_session(conn, context_id, session_id)
-    if row is None or (
-        row["principal_id"] != caller.principal_id and row["scope_path"] != scope.path
-    ):
+    if row is None or row["principal_id"] != caller.principal_id:
         raise NotFound("session not found", field="sessionId")
     return Session(session_id, new=False)
 

@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from memwarden.retrieval.query import Mode, QueryInput
+from memwarden.text import StorableText
 
 Kind = Literal[
     "entity", "attribute", "relation", "action", "instruction", "uncertainty", "note", "chunk"
@@ -22,9 +23,9 @@ __all__ = ["Category", "Kind", "Mode", "ProfileQuery", "QueryBody"]
 class QueryBody(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    query: str = Field(max_length=4000)
+    query: StorableText = Field(max_length=4000)
     limit: int = Field(default=10, ge=1, le=100)
-    scope: list[str] | None = Field(default=None, max_length=16)
+    scope: list[StorableText] | None = Field(default=None, max_length=16)
     categories: list[Category] | None = None
     kinds: list[Kind] | None = None
     include_superseded: bool = Field(default=False, alias="includeSuperseded")
@@ -47,6 +48,6 @@ class ProfileQuery(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    entity: str = Field(default="", max_length=400)
+    entity: StorableText = Field(default="", max_length=400)
     history: bool = False
-    scope: list[str] | None = None
+    scope: list[StorableText] | None = Field(default=None, max_length=16)

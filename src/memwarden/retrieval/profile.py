@@ -17,6 +17,7 @@ from memwarden.retrieval.reader import reader_for, render_record
 from memwarden.services import Services
 from memwarden.store import recall as store
 from memwarden.store.recall import RecordRow
+from memwarden.text import require_storable
 
 MAX_FACTS = 500
 
@@ -44,7 +45,7 @@ async def get_profile(
     scope: list[str] | None = None,
 ) -> dict[str, Any]:
     who = reader_for(caller, context_id, scope)
-    name = entity.strip()
+    name = require_storable(entity, "entity").strip()
     if not name:
         raise InvalidInput("entity must name an entity or give its id", field="entity")
     entity_id = _as_uuid(name)

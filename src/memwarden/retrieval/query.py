@@ -32,6 +32,7 @@ from memwarden.store.batch import Statement, run_all
 from memwarden.store.db import Conn
 from memwarden.store.recall import ChunkRow, Reader, RecordRow
 from memwarden.store.search import SearchFilter
+from memwarden.text import require_storable
 from memwarden.usage import Bookings
 
 Mode = Literal["hybrid", "lexical", "vector"]
@@ -156,6 +157,7 @@ async def run_query(
     """Full-text candidates are read while the query embeds in a thread; then the exact
     vector scans; then RRF over every list and one read of the winners."""
     who = reader_for(caller, context_id, req.scope)
+    require_storable(req.query, "query")
     if not req.query.strip():
         raise InvalidInput("query must not be empty", field="query")
     text = or_query(req.query) if req.mode != "vector" else ""

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from memwarden.domain.scope import Visibility
 from memwarden.review.validation import check_content, check_evidence_ref, check_idempotency_key
+from memwarden.text import StorableText
 
 CONTRACT_VERSION = 1
 DIMENSIONS = 384
@@ -31,9 +32,9 @@ class Strict(BaseModel):
 
 
 class ScopeIn(Strict):
-    project_id: str | None = None
-    mission_id: str | None = None
-    agent_id: str | None = None
+    project_id: StorableText | None = None
+    mission_id: StorableText | None = None
+    agent_id: StorableText | None = None
     visibility: Visibility
 
 
@@ -53,7 +54,7 @@ class MemoryCommand(Strict):
     op: Literal["create", "update", "delete"]
     record_id: uuid.UUID | None = None
     expected_revision: Revision | None = None
-    content: str | None = None
+    content: StorableText | None = None
     expires_at: datetime | None = None
 
     @field_validator("content")
@@ -77,7 +78,7 @@ class SearchFilterIn(Strict):
 
 
 class SearchRequest(Versioned):
-    query: str | None = Field(default=None, max_length=2000)
+    query: StorableText | None = Field(default=None, max_length=2000)
     filter: SearchFilterIn | None = None
     limit: int = Field(default=10, ge=1, le=100)
     vector: Vector | None = None
@@ -89,18 +90,18 @@ class EmbeddingRequest(Versioned):
     record_id: uuid.UUID
     revision: Revision
     vector: Vector
-    model: str = Field(default="external", min_length=1, max_length=200)
+    model: StorableText = Field(default="external", min_length=1, max_length=200)
 
     _vector = field_validator("vector")(_nonzero)
 
 
 class ReviewCommand(Strict):
     contract_version: Literal[1]
-    idempotency_key: str | None = None
+    idempotency_key: StorableText | None = None
     record_id: uuid.UUID
     expected_revision: Revision
     disposition: Disposition
-    evidence_ref: str
+    evidence_ref: StorableText
 
     @field_validator("evidence_ref")
     @classmethod

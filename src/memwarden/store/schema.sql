@@ -572,15 +572,6 @@ CREATE TABLE public.change_event (
     created_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
-ALTER TABLE public.change_event ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (
-    SEQUENCE NAME public.change_event_seq_seq
-    START WITH 1
-    INCREMENT BY 1
-    NO MINVALUE
-    NO MAXVALUE
-    CACHE 1
-);
-
 CREATE TABLE public.chunk (
     context_id uuid NOT NULL,
     id uuid NOT NULL,

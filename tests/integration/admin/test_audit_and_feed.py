@@ -61,6 +61,21 @@ def test_the_change_feed_is_read_with_the_keys_own_context(live, make_context) -
     assert resp.json() == {"changes": [], "next_cursor": None}
 
 
+def test_each_contexts_feed_is_numbered_from_one_without_gaps(live, make_context) -> None:
+    """Issue 15 #8: one global sequence let a Context's gaps reveal other tenants' writes."""
+    feeds = []
+    for name in ("first", "second"):
+        ctx = make_context(name=name)
+        with live.client(ctx["key"]) as client:
+            for text in ("I'm Alice, CTO at Acme.", "I live in Oslo.", "I love jazz."):
+                resp = client.post(f"/api/v1/{ctx['id']}/facts", json={"text": text})
+                assert resp.status_code == 201, resp.text
+            feeds.append(client.get("/api/v1/memory/changes", params={"limit": 1000}).json())
+    for feed in feeds:
+        seqs = [c["seq"] for c in feed["changes"]]
+        assert len(seqs) >= 3 and seqs == list(range(1, len(seqs) + 1)), seqs
+
+
 def test_the_change_feed_needs_a_context_key(admin: httpx.Client) -> None:
     assert admin.get("/api/v1/memory/changes").status_code == 403
 

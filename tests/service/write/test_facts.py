@@ -54,7 +54,26 @@ def test_another_principals_session_in_another_scope_is_404(svc, ctx) -> None:
     bob = svc.add_key(ctx.id, ["memory_write", "memory_read"], subject="bob")
     with refused(404):
         facts(svc, bob, "I love tea.", scope=["team/b"], session_id=session)
-    assert facts(svc, bob, "I love tea.", scope=["team/a"], session_id=session)["turnId"]
+
+
+def test_a_session_belongs_to_its_subject_whatever_the_scope(svc, ctx, sql) -> None:
+    """Issue 15 finding 9: another subject could add turns to a private session."""
+    mine = facts(svc, ctx, "I love jazz.", scope=["team/a"], visibility="private")
+    session = uuid.UUID(mine["sessionId"])
+    bob = svc.add_key(ctx.id, ["memory_write", "memory_read"], subject="bob")
+    for visibility in ("private", "shared"):
+        with refused(404):
+            facts(
+                svc,
+                bob,
+                "I love tea.",
+                scope=["team/a"],
+                visibility=visibility,
+                session_id=session,
+            )
+    assert sql("SELECT count(*) FROM turn WHERE session_id = %s", (session,))[0] == (1,)
+    again = facts(svc, ctx, "I love tea.", scope=["team/b"], session_id=session)
+    assert again["sessionId"] == str(session)
 
 
 def test_writing_outside_the_keys_scope_is_403(svc, ctx, sql) -> None:

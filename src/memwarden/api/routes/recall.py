@@ -15,6 +15,7 @@ from memwarden.retrieval.profile import get_profile
 from memwarden.retrieval.query import QueryInput, run_query
 from memwarden.retrieval.state import get_state
 from memwarden.services import Services
+from memwarden.text import StorableText
 
 router = APIRouter(tags=["recall"])
 
@@ -32,9 +33,9 @@ async def query_post(
 @router.get("/api/v1/{context_id}/query")
 async def query_get(
     context_id: uuid.UUID,
-    query: str = query_param(QueryBody, "query", default=""),
+    query: StorableText = query_param(QueryBody, "query", default=""),
     limit: int = query_param(QueryBody, "limit"),
-    scope: list[str] | None = query_param(QueryBody, "scope"),
+    scope: list[StorableText] | None = query_param(QueryBody, "scope"),
     categories: list[Category] | None = query_param(QueryBody, "categories"),
     kinds: list[Kind] | None = query_param(QueryBody, "kinds"),
     include_superseded: bool = query_param(QueryBody, "include_superseded"),
@@ -50,9 +51,9 @@ async def query_get(
 @router.get("/api/v1/{context_id}/profile")
 async def profile(
     context_id: uuid.UUID,
-    entity: str = query_param(ProfileQuery, "entity"),
+    entity: StorableText = query_param(ProfileQuery, "entity"),
     history: bool = query_param(ProfileQuery, "history"),
-    scope: list[str] | None = query_param(ProfileQuery, "scope"),
+    scope: list[StorableText] | None = query_param(ProfileQuery, "scope"),
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
 ) -> dict[str, Any]:
@@ -62,7 +63,7 @@ async def profile(
 @router.get("/api/v1/{context_id}/state")
 async def state(
     context_id: uuid.UUID,
-    scope: list[str] | None = query_param(ProfileQuery, "scope"),
+    scope: list[StorableText] | None = query_param(ProfileQuery, "scope"),
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
 ) -> dict[str, Any]:

@@ -11,8 +11,13 @@ ORDER BY id DESC
 LIMIT %(limit)s
 
 -- insert_change_event --
-INSERT INTO change_event (context_id, record_id, revision, kind, entry_type)
-VALUES (%(context_id)s, %(record_id)s, %(revision)s, %(kind)s, %(entry_type)s)
+-- Each Context counts its own feed (0013): the next number after its largest, read under
+-- `lock_change_feed`, which every writer takes first, so numbers follow commit order and
+-- have no gaps. (context_id, seq) is the key: the max is one backward index step.
+INSERT INTO change_event (context_id, seq, record_id, revision, kind, entry_type)
+SELECT %(context_id)s,
+       coalesce((SELECT max(seq) FROM change_event WHERE context_id = %(context_id)s), 0) + 1,
+       %(record_id)s, %(revision)s, %(kind)s, %(entry_type)s
 RETURNING seq
 
 -- list_change_events --
