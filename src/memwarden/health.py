@@ -35,6 +35,20 @@ async def _workers(svc: Services) -> dict[str, Any]:
 
 
 async def _models(svc: Services) -> dict[str, Any]:
+    """The providers' answer, cached (`svc.provider_check`, 30 s): /health is public, so
+    no number of calls to it may turn into calls to the model provider."""
+    cached = svc.provider_check.get("models")
+    if cached is not None:
+        return cached
+    async with svc.provider_check_lock:  # one check in flight; the rest take its answer
+        cached = svc.provider_check.get("models")
+        if cached is None:
+            cached = await _check_models(svc)
+            svc.provider_check.put("models", cached)
+        return cached
+
+
+async def _check_models(svc: Services) -> dict[str, Any]:
     try:
         stages = await svc.models.health(timeout_s=3.0)
     except Exception as exc:
@@ -43,6 +57,15 @@ async def _models(svc: Services) -> dict[str, Any]:
     return {
         "status": "error" if failing else "ok",
         "stages": {s.stage: s.as_dict() for s in stages},
+    }
+
+
+def public_view(report: dict[str, Any]) -> dict[str, Any]:
+    """What anyone may see: the overall status and each component's state, no versions,
+    hosts, settings or counts (those are for the operator's token)."""
+    return {
+        "status": report["status"],
+        **{part: {"status": report[part]["status"]} for part in ("database", "worker", "models")},
     }
 
 

@@ -34,6 +34,12 @@ class Services:
     write_counters: Counter[str] = field(default_factory=Counter)
     # The chat response cache (chat/cache.py types its keys and values).
     chat_cache: TtlCache[Any, Any] = field(default_factory=TtlCache)
+    # /health's model-provider check, kept 30 s (health.py: _models) so that
+    # anonymous callers cannot make the service call its provider; one check at a time.
+    provider_check: TtlCache[str, Any] = field(
+        default_factory=lambda: TtlCache(max_entries=1, ttl_s=30.0)
+    )
+    provider_check_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # The in-process worker of `memwarden serve`, while it runs.
     worker: asyncio.Task[None] | None = None
 

@@ -55,7 +55,12 @@ def _wait_healthy(url: str, proc: subprocess.Popen[str]) -> dict:
         if proc.poll() is not None:
             raise AssertionError(f"serve exited: {proc.stderr.read() if proc.stderr else ''}")
         try:
-            resp = httpx.get(f"{url}/health", timeout=2)
+            # The admin token: the detail (embedded, in_process) is the operator's.
+            resp = httpx.get(
+                f"{url}/health",
+                timeout=2,
+                headers={"Authorization": "Bearer acceptance-admin"},
+            )
             if resp.status_code in (200, 503):
                 return resp.json()
         except httpx.TransportError:

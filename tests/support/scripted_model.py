@@ -136,6 +136,9 @@ class ScriptedModelServer:
         self._queues: dict[str, deque[Script]] = defaultdict(deque)
         self._defaults: dict[str, Script] = {}
         self._requests: list[RecordedRequest] = []
+        # GET /models (a provider's reachability check): counted apart from the
+        # stage requests so per-stage assertions do not see them.
+        self.model_listings = 0
         self._lock = threading.Lock()
         self._closing = threading.Event()
         self._httpd: ThreadingHTTPServer | None = None
@@ -237,6 +240,8 @@ def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             request = self._recorded({})
             if self.path.rstrip("/").endswith("/models"):
+                with server._lock:
+                    server.model_listings += 1
                 models = sorted({r.model for r in server.requests if r.model} | {"scripted"})
                 data = [{"id": m, "object": "model", "created": 0, "owned_by": "t"} for m in models]
                 self._send_json(200, {"object": "list", "data": data})

@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from memwarden import __version__
 from memwarden.api.errors import install_error_handlers
 from memwarden.api.middleware import ServiceMiddleware
+from memwarden.api.openapi import install_openapi
 from memwarden.api.routes import (
     admin,
     chat,
@@ -95,5 +96,6 @@ def create_app(
     for module in (health, admin, feed, memory, judgements, facts, recall, documents, chat):
         app.include_router(module.router)
     mcp_endpoint = mount_mcp(app)  # MCP tools at /mcp: memwarden.mcp.http
+    install_openapi(app)  # error responses and bearer security: api/openapi.py
     app.add_middleware(ServiceMiddleware)
     return app

@@ -5,12 +5,14 @@ from __future__ import annotations
 import httpx
 
 from memwarden.settings import Settings
+from tests.conftest import ADMIN_TOKEN
 from tests.support.live import LiveServer
 from tests.support.scripted_model import ScriptedModelServer
 
 
-def test_health_lists_no_inactive_settings_when_none_is_set(anon: httpx.Client) -> None:
-    assert anon.get("/health").json()["inactive_settings"] == []
+def test_health_lists_no_inactive_settings_when_none_is_set(admin: httpx.Client) -> None:
+    # Settings are the operator's detail (issue 15, finding 4): asked with the admin token.
+    assert admin.get("/health").json()["inactive_settings"] == []
 
 
 def test_health_names_a_set_adjudication_model_as_not_yet_active(
@@ -21,7 +23,7 @@ def test_health_names_a_set_adjudication_model_as_not_yet_active(
     )
     server = LiveServer(configured).start()
     try:
-        with server.client() as client:
+        with server.client(ADMIN_TOKEN) as client:
             body = client.get("/health").json()
     finally:
         server.stop()

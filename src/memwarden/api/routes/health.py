@@ -2,25 +2,43 @@
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Mapping
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 from memwarden import __version__
 from memwarden.api.deps import services
-from memwarden.health import check_health
+from memwarden.health import check_health, public_view
 from memwarden.services import Services
 
 router = APIRouter(tags=["health"])
 
 
+def _is_operator(request: Request, svc: Services) -> bool:
+    """The admin token (Bearer) sees the full report; any other header, or none, the
+    public one. A plain comparison: /health must not query the database for keys."""
+    if svc.settings.admin_token is None:
+        return False
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return False
+    expected = svc.settings.admin_token.get_secret_value()
+    return hmac.compare_digest(token.strip().encode(), expected.encode())
+
+
 @router.get("/health")
-async def health(svc: Services = Depends(services)) -> JSONResponse:
+async def health(request: Request, svc: Services = Depends(services)) -> JSONResponse:
+    """Public: status and component states. With the admin token: versions, provider
+    hosts, the worker, inactive settings."""
     report: dict[str, Any] = await check_health(svc)
-    report["version"] = __version__
     status = 200 if report["status"] == "ok" else 503
+    if _is_operator(request, svc):
+        report["version"] = __version__
+    else:
+        report = public_view(report)
     return JSONResponse(report, status_code=status, headers={"Cache-Control": "no-store"})
 
 
