@@ -4,8 +4,52 @@ from __future__ import annotations
 
 import logging
 import sys
+import traceback
+from collections.abc import MutableMapping
+from typing import Any
 
 import structlog
+
+
+def safe_traceback(exc: BaseException) -> str:
+    """Exception types and frames, never messages: a database error's message quotes the
+    failing row, which can be memory content, subjects or storage paths."""
+    parts: list[str] = []
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        frames = traceback.extract_tb(current.__traceback__)
+        lines = [f"  {f.filename}:{f.lineno} in {f.name}" for f in frames]
+        parts.append("\n".join([type(current).__name__, *lines]))
+        current = current.__cause__ or current.__context__
+    return "\n-- caused by or during --\n".join(parts)
+
+
+def _safe_exc_info(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+    """Replaces structlog's format_exc_info: the traceback without messages."""
+    exc_info = event.pop("exc_info", None)
+    if exc_info:
+        if exc_info is True:
+            exc_info = sys.exc_info()
+        exc = exc_info[1] if isinstance(exc_info, tuple) else exc_info
+        if isinstance(exc, BaseException):
+            event["error_type"] = type(exc).__name__
+            event["traceback"] = safe_traceback(exc)
+    event.pop("stack", None)
+    return event
+
+
+class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever sys.stderr is now, like the structlog logger factory below."""
+
+    @property  # type: ignore[override]
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _: Any) -> None:
+        pass
 
 
 def configure_logging(level: str = "INFO", json: bool = True) -> None:
@@ -13,7 +57,7 @@ def configure_logging(level: str = "INFO", json: bool = True) -> None:
         structlog.contextvars.merge_contextvars,
         structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
-        structlog.processors.format_exc_info,
+        _safe_exc_info,
     ]
     renderer = structlog.processors.JSONRenderer() if json else structlog.dev.ConsoleRenderer()
     structlog.configure(
@@ -23,7 +67,24 @@ def configure_logging(level: str = "INFO", json: bool = True) -> None:
         logger_factory=lambda *_: structlog.PrintLogger(file=sys.stderr),
         cache_logger_on_first_use=False,
     )
-    logging.basicConfig(level=level.upper(), stream=sys.stderr, format="%(message)s")
+    # Standard-library records (uvicorn, procrastinate, psycopg) are rendered by the same
+    # chain, so every line has one format and no exception message.
+    handler = _StderrHandler()
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            processors=[
+                structlog.stdlib.ProcessorFormatter.remove_processors_meta,
+                renderer,
+            ],
+            foreign_pre_chain=[structlog.stdlib.add_logger_name, *processors],
+        )
+    )
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if getattr(h, "_memwarden", False)]:
+        root.removeHandler(old)
+    handler._memwarden = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(level.upper())
     # Third-party loggers that might echo request data stay quiet.
     for noisy in ("httpx", "httpcore", "openai", "uvicorn.access", "procrastinate"):
         logging.getLogger(noisy).setLevel(logging.WARNING)

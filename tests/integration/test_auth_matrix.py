@@ -227,3 +227,28 @@ def test_every_api_route_is_in_the_matrix(live) -> None:
             if not any(m == method.upper() and pattern.match(p) for m, p in listed):
                 missing.append((method.upper(), path))
     assert not missing, f"routes missing from the auth matrix: {sorted(missing)}"
+
+
+def _administration(route: Route) -> bool:
+    """What the admin token is for: Contexts, keys, config, audit and usage."""
+    path = route[1]
+    return (
+        route[3] in ("admin", "any")
+        or path.startswith("/api/v1/contexts")
+        or path.endswith(("/audit", "/usage"))
+    )
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: f"{r[0]} {r[1]}")
+def test_the_admin_token_administers_and_reads_no_memory(
+    route: Route, admin: httpx.Client, make_context
+) -> None:
+    """One rule (README "Tenancy and access"): memory reads and writes, judgement
+    excerpts and held writes included, need a Context key (finding 7 of issue 15)."""
+    ctx = make_context()
+    resp = _call(admin, route, ctx["id"])
+    if _administration(route):
+        assert resp.status_code not in (401, 403), resp.text
+    else:
+        assert resp.status_code == 403, resp.text
+        assert resp.json()["error"]["code"] == "context_key_required"

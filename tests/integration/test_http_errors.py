@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import httpx
 
 
@@ -97,3 +99,48 @@ def test_health_reports_database_worker_and_models(admin: httpx.Client) -> None:
 def test_openapi_is_served(anon: httpx.Client) -> None:
     spec = anon.get("/openapi.json").json()
     assert "/api/v1/contexts" in spec["paths"]
+
+
+_MARKER = "row-data-marker-7f3a"
+
+
+class _BrokenGate:
+    """A gate that fails the way a database error does: its message quotes row data."""
+
+    async def input_gate(self, request):
+        raise RuntimeError(f'DETAIL:  Failing row contains ({_MARKER}, "secret").')
+
+    async def row_gate(self, request, rows):
+        raise RuntimeError(_MARKER)
+
+    async def record(self, *args, **kwargs):
+        raise RuntimeError(_MARKER)
+
+
+def test_an_unhandled_error_is_one_json_500_and_one_json_log_line(
+    live_with, make_context, capfd
+) -> None:
+    """No message or DETAIL text in any log, JSON lines only, and the pooled connection
+    still serves the next request (finding 11 of issue 15)."""
+    ctx = make_context()
+    server = live_with(gatekeeper=_BrokenGate())
+    capfd.readouterr()
+    with server.client(ctx["key"]) as c:
+        resp = c.post(f"/api/v1/{ctx['id']}/facts", json={"text": "Ada likes tea."})
+        assert resp.status_code == 500
+        body = resp.json()
+        assert body["error"]["code"] == "internal_error"
+        assert body["error"]["requestId"] == resp.headers["x-request-id"]
+        assert _MARKER not in resp.text
+        again = c.get("/openapi.json")  # the same pooled connection
+        assert again.status_code == 200
+    out, err = capfd.readouterr()
+    logged = out + err
+    assert _MARKER not in logged and "DETAIL" not in logged
+    lines = [line for line in logged.splitlines() if line.strip()]
+    records = [json.loads(line) for line in lines]  # every line is JSON
+    errors = [r for r in records if r.get("event") == "unhandled_error"]
+    assert len(errors) == 1
+    assert errors[0]["error_type"] == "RuntimeError"
+    assert errors[0]["request_id"] == resp.headers["x-request-id"]
+    assert "input_gate" in errors[0]["traceback"]

@@ -6,7 +6,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from memwarden.admin.access import require_manage
+from memwarden.admin.access import require_manage, require_unreserved
 from memwarden.admin.credentials import format_key, hash_secret, new_secret
 from memwarden.domain.grants import CAPABILITIES, Caller
 from memwarden.domain.ids import new_id
@@ -90,6 +90,7 @@ async def issue_key(
     subject = require_plain(subject, "subject").strip()
     if not subject or len(subject) > 200:
         raise InvalidInput("subject must be 1 to 200 characters", field="subject")
+    require_unreserved(subject)
     capabilities = _check_grants(grants)
     try:
         prefix = normalise_path(scope or "")

@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from memwarden.errors import AppError
+from memwarden.logging_setup import safe_traceback
 from memwarden.text import BINARY_CONTENT, UNSTORABLE_ERRORS
 
 log = structlog.get_logger(__name__)
@@ -91,10 +92,30 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status_code, code, message)
 
 
+def log_unhandled(exc: BaseException, path: str) -> None:
+    """One JSON line: the exception's type and frames, never its message (psycopg's
+    `DETAIL: Failing row contains (...)` quotes row data, which can be memory content)."""
+    log.error(
+        "unhandled_error",
+        error_type=type(exc).__name__,
+        path=path,
+        traceback=safe_traceback(exc),
+    )
+
+
+def internal_error_body(request_id: str | None) -> dict[str, Any]:
+    extra = {"requestId": request_id} if request_id else {}
+    return error_body(500, "internal_error", "internal error", **extra)
+
+
 async def _unhandled(request: Request, exc: Exception) -> JSONResponse:
-    # The exception type only: messages can quote data.
-    log.error("unhandled_error", error_type=type(exc).__name__, path=request.url.path)
-    return error_response(500, "internal_error", "internal error")
+    # Reached only when ServiceMiddleware itself fails: it answers every route's errors.
+    log_unhandled(exc, request.url.path)
+    return JSONResponse(
+        internal_error_body(None),
+        status_code=500,
+        headers={"Cache-Control": "no-store", "Connection": "close"},
+    )
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import structlog
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from memwarden.api.errors import internal_error_body, log_unhandled
 from memwarden.limits import (
     BATCH_BODY_LIMIT,
     DEFAULT_BODY_LIMIT,
@@ -52,7 +53,11 @@ def limit_for(method: str, path: str, limits: Sequence[BodyLimit]) -> int:
 
 
 def _error(status: int, code: str, message: str, request_id: str) -> tuple[bytes, list]:
-    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    return _encoded({"error": {"code": code, "message": message}}, request_id)
+
+
+def _encoded(payload: dict, request_id: str) -> tuple[bytes, list]:
+    body = json.dumps(payload).encode()
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
@@ -142,6 +147,16 @@ class ServiceMiddleware:
 
         try:
             await self.app(scope, downstream_receive, send_wrapper)
+        except Exception as exc:
+            # Answered here, not re-raised: a re-raised error reaches uvicorn, which prints
+            # the whole traceback (messages included) and drops the keep-alive connection.
+            log_unhandled(exc, path)
+            status_holder["status"] = 500
+            if response_started:
+                raise  # half a response cannot be mended; the server closes the connection
+            payload, hdrs = _encoded(internal_error_body(request_id), request_id)
+            await send({"type": "http.response.start", "status": 500, "headers": hdrs})
+            await send({"type": "http.response.body", "body": payload})
         finally:
             if not trace.silent:  # a deny leaves no line (request_trace.py)
                 self._log(method, path, status_holder["status"], started)

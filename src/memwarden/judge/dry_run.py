@@ -12,7 +12,7 @@ from collections import defaultdict
 from typing import Any, Final
 
 from memwarden import budget
-from memwarden.admin.access import require_manage
+from memwarden.admin.access import require_judgements
 from memwarden.admin.settings_service import read_config
 from memwarden.config import ContextConfig, check_addendum
 from memwarden.domain.grants import Caller
@@ -45,7 +45,7 @@ async def dry_run(
     limit: int = DEFAULT_ENTRIES,
     compare_current: bool = False,
 ) -> dict[str, Any]:
-    require_manage(caller, context_id)
+    require_judgements(caller, context_id)
     _validate(addendum, verdict, judgement_ids, limit)
     async with services.db.connection() as conn:
         config = await read_config(conn, context_id)

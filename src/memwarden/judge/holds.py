@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from memwarden.admin.access import require_manage
+from memwarden.admin.access import require_judgements
 from memwarden.domain.grants import Caller
 from memwarden.embedding import Vector, embed_texts, embedder_name, text_for
 from memwarden.errors import Conflict, NotFound
@@ -39,7 +39,7 @@ async def decide(
     *,
     approve: bool,
 ) -> dict[str, Any]:
-    require_manage(caller, context_id)
+    require_judgements(caller, context_id)
     decision = "approved" if approve else "rejected"
     sink = Bookings()
     vectors = await _embed_held(services, context_id, judgement_id, sink) if approve else {}

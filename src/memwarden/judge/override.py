@@ -14,7 +14,7 @@ from __future__ import annotations
 import uuid
 from typing import Any, Literal
 
-from memwarden.admin.access import require_manage
+from memwarden.admin.access import require_judgements
 from memwarden.domain.grants import Caller, effective_grants
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.judge.policy import is_replayable_source
@@ -39,7 +39,7 @@ async def override(
     verdict: str,
     replay: bool = False,
 ) -> dict[str, Any]:
-    require_manage(caller, context_id)
+    require_judgements(caller, context_id)
     if verdict not in RECORDED_VERDICTS:
         raise InvalidInput("verdict must be pass, warn or fail", field="verdict")
     if replay and verdict != "pass":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from memwarden.admin.access import require_manage
+from memwarden.admin.access import require_judgements
 from memwarden.domain.grants import Caller
 from memwarden.domain.verdicts import REVIEWER_VERDICTS
 from memwarden.errors import InvalidInput, NotFound
@@ -79,7 +79,7 @@ async def list_entries(
     cursor: str | None = None,
 ) -> dict[str, Any]:
     """Newest first; `next_cursor` is null on the last page."""
-    require_manage(caller, context_id)
+    require_judgements(caller, context_id)
     if verdict is not None and verdict not in RECORDED_VERDICTS:
         raise InvalidInput(
             "verdict must be pass, warn or fail (a deny is never recorded)", field="verdict"
@@ -110,7 +110,7 @@ async def list_entries(
 async def get_entry(
     services: Services, caller: Caller, context_id: uuid.UUID, judgement_id: uuid.UUID
 ) -> dict[str, Any]:
-    require_manage(caller, context_id)
+    require_judgements(caller, context_id)
     async with services.db.connection() as conn:
         row = await store.get_judgement(conn, context_id, judgement_id)
     if row is None:

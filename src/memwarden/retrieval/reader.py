@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from memwarden.admin.access import require_context
+from memwarden.admin.access import require_context, require_key
 from memwarden.domain.eligibility import effective_prefixes
 from memwarden.domain.grants import Caller
 from memwarden.domain.scope import ScopeError, normalise_path
@@ -16,6 +16,7 @@ from memwarden.store.recall import ChunkRow, Reader, RecordRow
 
 def reader_for(caller: Caller, context_id: uuid.UUID, scope: Sequence[str] | None) -> Reader:
     """memory_read prefixes narrowed to the requested scope prefixes; 403 when none remain."""
+    require_key(caller)
     require_context(caller, context_id)
     if not caller.can_any("memory_read"):
         raise Forbidden("needs memory_read", code="missing_grant")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Protocol, TypeVar
 
+from memwarden.admin.access import require_key
 from memwarden.domain.eligibility import RecordScope, effective_prefixes
 from memwarden.domain.grants import Caller
 from memwarden.domain.scope import Scope, ScopeError, Visibility, covers, from_object
@@ -14,9 +15,7 @@ from memwarden.review.contract import ScopeIn
 
 def context_of(caller: Caller) -> uuid.UUID:
     """Memory routes act inside the key's Context; the deployment admin has none."""
-    if caller.context_id is None:
-        raise Forbidden("memory routes need a Context key", code="context_key_required")
-    return caller.context_id
+    return require_key(caller)
 
 
 def require_any(caller: Caller, capability: str) -> uuid.UUID:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from memwarden.admin.access import require_key
 from memwarden.domain.grants import Caller
 from memwarden.errors import Forbidden, InvalidInput
 from memwarden.paging import split_page
@@ -49,8 +50,7 @@ async def list_changes(
     db: Database, caller: Caller, *, cursor: str | None = None, limit: int = 100
 ) -> dict[str, Any]:
     """Entries after `cursor`, oldest first; the tenant is the key's, never a parameter."""
-    if caller.context_id is None:
-        raise Forbidden("the change feed is read with a Context key")
+    context_id = require_key(caller)
     if not (caller.can_any("memory_read") or caller.can_any("memory_review")):
         raise Forbidden("needs memory_read or memory_review", code="missing_grant")
     if not 1 <= limit <= MAX_PAGE:
@@ -59,7 +59,7 @@ async def list_changes(
     async with db.connection() as conn:
         rows = await store.list_changes(
             conn,
-            caller.context_id,
+            context_id,
             after,
             limit + 1,
             prefixes=visible_prefixes(caller),

@@ -114,3 +114,17 @@ def test_a_bad_owner_subject_creates_nothing(admin: httpx.Client) -> None:
     resp = admin.post("/api/v1/contexts", json={"name": "x", "owner_subject": "   "})
     assert resp.status_code == 400 and resp.json()["error"]["field"] == "subject"
     assert admin.get("/api/v1/contexts").json()["contexts"] == []
+
+
+def test_no_principal_may_take_the_administrators_subject(admin: httpx.Client) -> None:
+    """Otherwise that principal's private records would be the admin identity's too."""
+    cid = admin.post("/api/v1/contexts", json={"name": "x"}).json()["id"]
+    for subject in ("admin", "Admin", "operator"):
+        resp = admin.post(
+            f"/api/v1/contexts/{cid}/keys", json={"subject": subject, "grants": ["memory_read"]}
+        )
+        assert resp.status_code == 400, resp.text
+        assert resp.json()["error"]["field"] == "subject"
+    owned = admin.post("/api/v1/contexts", json={"name": "y", "owner_subject": "admin"})
+    assert owned.status_code == 400
+    assert [c["name"] for c in admin.get("/api/v1/contexts").json()["contexts"]] == ["x"]
