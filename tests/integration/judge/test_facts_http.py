@@ -55,7 +55,7 @@ def _json_line(line: str) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-def _until_access_logged(capfd, path: str, timeout: float = 5.0) -> tuple[str, str]:
+def _until_access_logged(capfd, path: str, timeout: float = 20.0) -> tuple[str, str]:
     """The server writes an access line just after a response leaves; wait for `path`'s."""
     out = err = ""
     deadline = time.monotonic() + timeout
