@@ -71,8 +71,9 @@ class Reply:
         return replace(self, delay_s=seconds)
 
     def trickled(self, seconds_per_byte: float) -> Reply:
-        """The same reply, its body sent one byte every `seconds_per_byte` (each byte
-        restarts an HTTP read timeout, so only a total deadline cuts it)."""
+        """The same reply, its body sent one byte every `seconds_per_byte` (a streamed one:
+        one event every `seconds_per_byte`); each byte restarts an HTTP read timeout, so
+        only a total deadline cuts it."""
         return replace(self, trickle_s=seconds_per_byte)
 
     def without_usage(self) -> Reply:
@@ -335,6 +336,8 @@ def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
                 for event in events:
                     self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
                     self.wfile.flush()
+                    if not server._sleep(reply.trickle_s):
+                        return
                 self.wfile.write(b"data: [DONE]\n\n")
                 self.wfile.flush()
             except (BrokenPipeError, ConnectionResetError):

@@ -41,7 +41,7 @@ async def open_stream(
     services: Services, caller: Caller, context_id: uuid.UUID, item: ChatInput
 ) -> AsyncIterator[str]:
     """Refuse now (raising an AppError) or return the event stream. The request deadline
-    covers the write and the wait for the first part, not the stream after it."""
+    covers the write and the answer; the provider keeps it for the rest of the stream."""
     with request_deadline(services.settings.request_deadline_s):
         return await _open(services, caller, context_id, item)
 

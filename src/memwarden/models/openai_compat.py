@@ -267,12 +267,15 @@ class OpenAICompatProvider:
                 **bound,
             )
         )
+        left = time_left()
+        until = None if left is None else asyncio.get_running_loop().time() + left
+        chunks = stream.__aiter__()
         parts: list[str] = []
         size = 0
         raw_usage: Any = None
         model = self.model
         try:
-            async for chunk in stream:
+            while (chunk := await _next_within(chunks, until)) is not None:
                 model = getattr(chunk, "model", None) or model
                 if getattr(chunk, "usage", None) is not None:
                     raw_usage = chunk.usage
@@ -311,6 +314,20 @@ class OpenAICompatProvider:
             raise ModelTransportError("model call ran past the request deadline") from None
         except openai.APIError as exc:
             _raise_transport(exc)
+
+
+async def _next_within(chunks: AsyncIterator[T], until: float | None) -> T | None:
+    """The next chunk of a stream, or None at its end; past the request deadline
+    (`until`, loop time) a trickling stream is a transport error."""
+    try:
+        if until is None:
+            return await anext(chunks)
+        async with asyncio.timeout_at(until):
+            return await anext(chunks)
+    except StopAsyncIteration:
+        return None
+    except TimeoutError:
+        raise ModelTransportError("streamed reply ran past the request deadline") from None
 
 
 def _messages(system: str, user: str) -> list[Any]:

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from tests.integration.chat.conftest import CHAT_MODEL
-from tests.integration.chat.helpers import chat
+from tests.integration.chat.helpers import chat, events
 from tests.support.live import LiveServer
 from tests.support.scripted_model import Reply, ScriptedModelServer, scripted_models
 
@@ -49,3 +49,13 @@ def test_a_hanging_chat_model_is_502_at_the_deadline(bob, ctx, scripted, send) -
     assert resp.json()["error"]["code"] == "model_provider_error"
     assert time.monotonic() - started < DEADLINE_S + 1.5
     assert len(scripted.requests_for("chat")) == 1
+
+
+def test_a_trickled_stream_ends_with_an_error_event_at_the_deadline(bob, ctx, scripted) -> None:
+    scripted.respond_with("chat", Reply.text("word " * 40).trickled(0.3))
+    started = time.monotonic()
+    got = events(stream(bob, ctx["id"], "hello there", remember=False))
+    assert time.monotonic() - started < DEADLINE_S + 1.5
+    assert got[-1][0] == "error"
+    assert got[-1][1]["error"]["code"] == "model_provider_error"
+    assert any(name == "token" for name, _ in got)

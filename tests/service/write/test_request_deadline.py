@@ -5,10 +5,12 @@ attempts, and the stage then follows its own error rule."""
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Callable
 
 import pytest
 
+from memwarden.pipeline.reprocess import reprocess_turn
 from tests.integration.write.helpers import counts
 from tests.service.usecases import facts, refused
 from tests.support.replies import PASS_VERDICT, extraction
@@ -73,3 +75,16 @@ def test_a_trickled_extraction_reply_is_cut_at_the_deadline(bounded, scripted, s
     assert time.monotonic() - started < DEADLINE_S + 1.5
     assert len(scripted.requests_for("extraction")) == 1
     assert counts(sql) == before
+
+
+def test_reprocessing_a_turn_with_a_hanging_model_is_502_at_the_deadline(bounded, scripted) -> None:
+    ctx = bounded.make_context(subject="alice")
+    scripted.respond_with("extraction", Reply.text("not json at all"))
+    written = facts(bounded, ctx, "Alice is the CTO.")
+    assert written["extraction"]["chunkOnly"]
+    scripted.respond_with("extraction", Reply.json(extraction()).after(SLOW_S))
+    turn = uuid.UUID(written["turnId"])
+    started = time.monotonic()
+    with refused(502, "model_provider_error"):
+        bounded.run(reprocess_turn(bounded.services, ctx.caller, ctx.id, turn))
+    assert time.monotonic() - started < DEADLINE_S + 1.5
