@@ -12,7 +12,7 @@ import pytest
 
 from memwarden.pipeline.reprocess import reprocess_turn
 from tests.integration.write.helpers import counts
-from tests.service.usecases import facts, refused
+from tests.service.usecases import facts, facts_batch, refused
 from tests.support.replies import PASS_VERDICT, extraction
 from tests.support.scripted_model import Reply, ScriptedModelServer, scripted_models
 from tests.support.services import ServiceHarness
@@ -88,3 +88,15 @@ def test_reprocessing_a_turn_with_a_hanging_model_is_502_at_the_deadline(bounded
     with refused(502, "model_provider_error"):
         bounded.run(reprocess_turn(bounded.services, ctx.caller, ctx.id, turn))
     assert time.monotonic() - started < DEADLINE_S + 1.5
+
+
+def test_a_batch_shares_one_deadline_across_its_items(bounded, scripted, sql) -> None:
+    ctx = _judged(bounded)
+    scripted.respond_with("judge", Reply.json(PASS_VERDICT).after(SLOW_S))
+    before = counts(sql)
+    started = time.monotonic()
+    out = facts_batch(bounded, ctx, [{"text": f"Alice likes tea number {n}."} for n in range(3)])
+    assert time.monotonic() - started < DEADLINE_S + 1.5  # not one deadline per item
+    assert [item["error"]["code"] for item in out] == ["judge_unavailable"] * 3
+    assert len(scripted.requests_for("judge")) == 1  # later items start no call
+    assert counts(sql) == before
