@@ -60,6 +60,7 @@ class Settings(BaseSettings):
     model_embedding: str | None = None
     model_timeout_s: float = 30.0
     model_max_retries: int = 2
+    request_deadline_s: float = Field(default=45.0, ge=0.0)
     pool_min_size: int = 1
     pool_max_size: int = 10
     log_level: str = "INFO"

@@ -35,6 +35,7 @@ class Reply:
     raw_body: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
     delay_s: float = 0.0
+    trickle_s: float = 0.0
     prompt_tokens: int | None = 11
     completion_tokens: int | None = 7
     finish_reason: str = "stop"
@@ -68,6 +69,12 @@ class Reply:
     def after(self, seconds: float) -> Reply:
         """The same reply, sent only after `seconds` (to provoke client timeouts)."""
         return replace(self, delay_s=seconds)
+
+    def trickled(self, seconds_per_byte: float) -> Reply:
+        """The same reply, its body sent one byte every `seconds_per_byte` (a streamed one:
+        one event every `seconds_per_byte`); each byte restarts an HTTP read timeout, so
+        only a total deadline cuts it."""
+        return replace(self, trickle_s=seconds_per_byte)
 
     def without_usage(self) -> Reply:
         return replace(self, prompt_tokens=None, completion_tokens=None)
@@ -279,7 +286,7 @@ def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
             if not server._sleep(reply.delay_s):
                 return
             if reply.status != 200 or reply.raw_body is not None:
-                self._send_raw(reply.status, reply.raw_body or "", reply.headers)
+                self._send_raw(reply.status, reply.raw_body or "", reply.headers, reply.trickle_s)
                 return
             model = reply.model or request.model or "scripted"
             content = reply.content or ""
@@ -302,7 +309,7 @@ def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
             usage = _usage(reply)
             if usage is not None:
                 body["usage"] = usage
-            self._send_json(200, body, reply.headers)
+            self._send_json(200, body, reply.headers, reply.trickle_s)
 
         def _stream(self, request: RecordedRequest, reply: Reply, model: str, content: str) -> None:
             self.send_response(200)
@@ -334,6 +341,8 @@ def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
                 for event in events:
                     self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
                     self.wfile.flush()
+                    if not server._sleep(reply.trickle_s):
+                        return
                 self.wfile.write(b"data: [DONE]\n\n")
                 self.wfile.flush()
             except (BrokenPipeError, ConnectionResetError):
@@ -366,11 +375,17 @@ def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
             self._send_json(200, body)
 
         def _send_json(
-            self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None
+            self,
+            status: int,
+            body: dict[str, Any],
+            headers: dict[str, str] | None = None,
+            trickle_s: float = 0.0,
         ) -> None:
-            self._send_raw(status, json.dumps(body), headers or {})
+            self._send_raw(status, json.dumps(body), headers or {}, trickle_s)
 
-        def _send_raw(self, status: int, text: str, headers: dict[str, str]) -> None:
+        def _send_raw(
+            self, status: int, text: str, headers: dict[str, str], trickle_s: float = 0.0
+        ) -> None:
             data = text.encode()
             try:
                 self.send_response(status)
@@ -380,8 +395,15 @@ def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
                 for key, value in headers.items():
                     self.send_header(key, value)
                 self.end_headers()
-                self.wfile.write(data)
-                self.wfile.flush()
+                if trickle_s > 0:
+                    for byte in data:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        if not server._sleep(trickle_s):
+                            break
+                else:
+                    self.wfile.write(data)
+                    self.wfile.flush()
             except (BrokenPipeError, ConnectionResetError):
                 pass
             self.close_connection = True

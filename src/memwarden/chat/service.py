@@ -33,6 +33,7 @@ from memwarden.domain.scope import ScopeError, Visibility, from_paths
 from memwarden.errors import InvalidInput, Unavailable, UpstreamError
 from memwarden.gatekeeper import GateRequest
 from memwarden.models.base import ChatProvider, ModelOutputError, ModelSpec, ModelTransportError
+from memwarden.models.deadline import request_deadline
 from memwarden.pipeline.ingest import FactsInput, write_facts
 from memwarden.pipeline.textcheck import check_text
 from memwarden.retrieval import traffic
@@ -239,5 +240,6 @@ async def answer(services: Services, turn: ChatTurn) -> dict[str, Any]:
 async def chat(
     services: Services, caller: Caller, context_id: uuid.UUID, item: ChatInput
 ) -> dict[str, Any]:
-    """POST /chat and the MCP `chat` tool."""
-    return await answer(services, await begin(services, caller, context_id, item))
+    """POST /chat and the MCP `chat` tool; its write and its answer share one deadline."""
+    with request_deadline(services.settings.request_deadline_s):
+        return await answer(services, await begin(services, caller, context_id, item))

@@ -22,6 +22,7 @@ from memwarden.chat.service import ChatInput, ChatTurn
 from memwarden.domain.grants import Caller
 from memwarden.errors import UpstreamError
 from memwarden.models.base import ModelError, ModelTransportError
+from memwarden.models.deadline import request_deadline
 from memwarden.services import Services
 from memwarden.usage import Bookings
 
@@ -39,7 +40,15 @@ def _error(code: str, message: str) -> str:
 async def open_stream(
     services: Services, caller: Caller, context_id: uuid.UUID, item: ChatInput
 ) -> AsyncIterator[str]:
-    """Refuse now (raising an AppError) or return the event stream."""
+    """Refuse now (raising an AppError) or return the event stream. The request deadline
+    covers the write and the answer; the provider keeps it for the rest of the stream."""
+    with request_deadline(services.settings.request_deadline_s):
+        return await _open(services, caller, context_id, item)
+
+
+async def _open(
+    services: Services, caller: Caller, context_id: uuid.UUID, item: ChatInput
+) -> AsyncIterator[str]:
     turn = await service.begin(services, caller, context_id, item)
     if turn.cached is not None:
         return _fixed(turn, turn.cached.answer, turn.cached.model, cached=True)

@@ -3,11 +3,14 @@
 One client per provider, built with an explicit base_url and key so the SDK never
 picks up OPENAI_* variables from the environment behind the operator's back.
 Retries are the SDK's own (connection errors, timeouts, 408/409/429/5xx, with
-backoff that honours Retry-After); content problems are never retried.
+backoff that honours Retry-After); content problems are never retried. Under a request
+deadline (models/deadline.py) each attempt's timeout is the smaller of the per-call one
+and the time left, and the whole call (retries and a trickled body) is cut at the deadline.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -37,6 +40,7 @@ from memwarden.models.contracts import (
     json_schema,
     validate_output,
 )
+from memwarden.models.deadline import time_left
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 NO_KEY = "not-needed"
@@ -126,6 +130,7 @@ class OpenAICompatProvider:
         self.mode = StructuredOutputMode(mode)
         self.json_temperature = json_temperature
         self.stream_usage = stream_usage
+        self.timeout_s = timeout_s
         self._client = client or AsyncOpenAI(
             base_url=self.base_url,
             api_key=api_key or NO_KEY,
@@ -216,12 +221,13 @@ class OpenAICompatProvider:
         """One chat completion; usage is booked before the caller reads the content,
         because the tokens were spent whatever the reply holds."""
         raw = await self._call(
-            lambda: self._client.chat.completions.with_raw_response.create(
+            lambda bound: self._client.chat.completions.with_raw_response.create(
                 model=self.model,
                 messages=_messages(system, user),
                 max_tokens=max_tokens,
                 extra_headers={STAGE_HEADER: stage},
                 **kwargs,
+                **bound,
             )
         )
         check_reply_bounds(raw.content, "model reply")
@@ -251,21 +257,25 @@ class OpenAICompatProvider:
         if self.stream_usage:
             extra["stream_options"] = {"include_usage": True}
         stream = await self._call(
-            lambda: self._client.chat.completions.create(
+            lambda bound: self._client.chat.completions.create(
                 model=self.model,
                 messages=_messages(system, user),
                 max_tokens=max_tokens,
                 stream=True,
                 extra_headers={STAGE_HEADER: stage},
                 **extra,
+                **bound,
             )
         )
+        left = time_left()
+        until = None if left is None else asyncio.get_running_loop().time() + left
+        chunks = stream.__aiter__()
         parts: list[str] = []
         size = 0
         raw_usage: Any = None
         model = self.model
         try:
-            async for chunk in stream:
+            while (chunk := await _next_within(chunks, until)) is not None:
                 model = getattr(chunk, "model", None) or model
                 if getattr(chunk, "usage", None) is not None:
                     raw_usage = chunk.usage
@@ -287,11 +297,37 @@ class OpenAICompatProvider:
                 usage = _usage(raw_usage, system + user, "".join(parts))
                 await usage_sink.book(stage, model, usage)
 
-    async def _call(self, make: Callable[[], Awaitable[T]]) -> T:
+    async def _call(self, make: Callable[[dict[str, Any]], Awaitable[T]]) -> T:
+        """Run one SDK call (with its retries) inside the request deadline, if any.
+
+        httpx's read timeout restarts on every byte, so only a timer around the whole
+        call bounds a model that trickles its body; no retry starts once it has fired."""
+        left = time_left()
         try:
-            return await make()
+            if left is None:
+                return await make({})
+            if left <= 0:
+                raise ModelTransportError("model call skipped: the request deadline has passed")
+            async with asyncio.timeout(left):
+                return await make({"timeout": min(self.timeout_s, left)})
+        except TimeoutError:
+            raise ModelTransportError("model call ran past the request deadline") from None
         except openai.APIError as exc:
             _raise_transport(exc)
+
+
+async def _next_within(chunks: AsyncIterator[T], until: float | None) -> T | None:
+    """The next chunk of a stream, or None at its end; past the request deadline
+    (`until`, loop time) a trickling stream is a transport error."""
+    try:
+        if until is None:
+            return await anext(chunks)
+        async with asyncio.timeout_at(until):
+            return await anext(chunks)
+    except StopAsyncIteration:
+        return None
+    except TimeoutError:
+        raise ModelTransportError("streamed reply ran past the request deadline") from None
 
 
 def _messages(system: str, user: str) -> list[Any]:
@@ -345,6 +381,7 @@ class OpenAICompatEmbedder:
         self.model = model
         self.base_url = base_url or DEFAULT_BASE_URL
         self.batch_size = batch_size
+        self.timeout_s = timeout_s
         self._dimensions = dimensions
         self._client = client or OpenAI(
             base_url=self.base_url,
@@ -380,9 +417,13 @@ class OpenAICompatEmbedder:
         used = Usage()
         for start in range(0, len(texts), self.batch_size):
             batch = texts[start : start + self.batch_size]
+            left = time_left()
+            if left is not None and left <= 0:
+                raise ModelTransportError("embedding skipped: the request deadline has passed")
+            timeout = self.timeout_s if left is None else min(self.timeout_s, left)
             try:
                 response = self._client.embeddings.create(
-                    model=self.model, input=batch, encoding_format="float"
+                    model=self.model, input=batch, encoding_format="float", timeout=timeout
                 )
             except openai.APIError as exc:
                 _raise_transport(exc)

@@ -9,6 +9,7 @@ from typing import Any
 
 from memwarden.domain.grants import Caller
 from memwarden.errors import AppError, InvalidInput
+from memwarden.models.deadline import request_deadline
 from memwarden.pipeline.ingest import FactsInput, authorise, write_facts
 from memwarden.pipeline.session import Session
 from memwarden.services import Services
@@ -28,6 +29,13 @@ async def write_batch(
             authorise(caller, context_id, item)
         except InvalidInput as exc:
             raise InvalidInput(exc.message, field=f"items.{n}.{exc.field or 'text'}") from None
+    with request_deadline(services.settings.request_deadline_s):  # one for the whole batch
+        return {"extractions": await _write_each(services, caller, context_id, items)}
+
+
+async def _write_each(
+    services: Services, caller: Caller, context_id: uuid.UUID, items: Sequence[FactsInput]
+) -> list[dict[str, Any]]:
     shared: Session | None = None
     out: list[dict[str, Any]] = []
     for item in items:
@@ -46,4 +54,4 @@ async def write_batch(
         if item.session_id is None and shared is None:
             shared = Session(uuid.UUID(result["sessionId"]), new=False)
         out.append(result)
-    return {"extractions": out}
+    return out

@@ -26,6 +26,7 @@ from memwarden.embedding import Vector
 from memwarden.errors import Forbidden, InvalidInput, UpstreamError
 from memwarden.gatekeeper import GateRequest
 from memwarden.models.base import ModelTransportError
+from memwarden.models.deadline import request_deadline
 from memwarden.pipeline import commit, gating, reconcile
 from memwarden.pipeline.chunking import chunk_text
 from memwarden.pipeline.extraction import (
@@ -125,9 +126,10 @@ async def write_facts(
     source: WriteSource = "facts",
     session: Session | None = None,
 ) -> dict[str, Any]:
-    prepared = await prepare_facts(services, caller, context_id, item, source, session)
-    async with services.db.transaction() as conn:
-        return await prepared.commit(conn)
+    with request_deadline(services.settings.request_deadline_s):
+        prepared = await prepare_facts(services, caller, context_id, item, source, session)
+        async with services.db.transaction() as conn:
+            return await prepared.commit(conn)
 
 
 async def prepare_facts(

@@ -24,6 +24,7 @@ from memwarden.domain.grants import Caller
 from memwarden.domain.scope import Scope
 from memwarden.errors import Conflict, Forbidden, NotFound
 from memwarden.gatekeeper import GateRequest, Source
+from memwarden.models.deadline import request_deadline
 from memwarden.pipeline import commit, reconcile
 from memwarden.pipeline.extraction import ExtractionReport, ExtractionResult, FailedWindow
 from memwarden.pipeline.ingest import extract_turn, extraction_body
@@ -98,7 +99,15 @@ def response(
 async def reprocess_turn(
     services: Services, caller: Caller, context_id: uuid.UUID, turn_id: uuid.UUID
 ) -> dict[str, Any]:
-    """POST /turns/{id}/reprocess, the MCP `reprocess` tool and `memwarden reprocess turn`."""
+    """POST /turns/{id}/reprocess, the MCP `reprocess` tool and `memwarden reprocess turn`;
+    its extraction and row judgement share one request deadline."""
+    with request_deadline(services.settings.request_deadline_s):
+        return await _reprocess(services, caller, context_id, turn_id)
+
+
+async def _reprocess(
+    services: Services, caller: Caller, context_id: uuid.UUID, turn_id: uuid.UUID
+) -> dict[str, Any]:
     async with services.db.connection() as conn:
         row = await store.get_turn(conn, context_id, turn_id)
         if row is not None and row["serving"] == "deleted":

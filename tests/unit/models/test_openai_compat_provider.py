@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,7 @@ from memwarden.models.base import (
     StructuredOutputMode,
 )
 from memwarden.models.contracts import AdjudicationOutput, ExtractionOutput, JudgeOutput
+from memwarden.models.deadline import request_deadline, time_left
 from memwarden.models.openai_compat import OpenAICompatEmbedder, OpenAICompatProvider
 from memwarden.models.prompts import ADDENDUM_HEADING, system_prompt
 from tests.support.hostile_replies import HOSTILE_REPLIES
@@ -110,6 +112,59 @@ def test_a_reply_slower_than_the_timeout_raises_a_transport_error(
     scripted.script("judge", Reply.json(JUDGE_PASS).after(3.0))
     with pytest.raises(ModelTransportError, match="timed out"):
         judge(make_provider(timeout_s=0.3, max_retries=0))
+
+
+def judge_within(provider: OpenAICompatProvider, seconds: float) -> None:
+    """Run one judge call under a request deadline of `seconds`."""
+
+    async def call() -> None:
+        with request_deadline(seconds):
+            await provider.complete_json("judge", "rules", "hello", JudgeOutput, 64)
+
+    asyncio.run(call())
+
+
+def test_the_request_deadline_bounds_every_attempt_and_the_retries(
+    scripted: ScriptedModelServer, make_provider: MakeProvider
+) -> None:
+    scripted.script("judge", *[Reply.json(JUDGE_PASS).after(5.0)] * 3)
+    started = time.monotonic()
+    with pytest.raises(ModelTransportError):
+        judge_within(make_provider(timeout_s=10.0, max_retries=2), 1.0)
+    assert time.monotonic() - started < 2.5
+    assert len(scripted.requests) == 1
+
+
+def test_a_trickled_reply_is_cut_at_the_request_deadline(
+    scripted: ScriptedModelServer, make_provider: MakeProvider
+) -> None:
+    # each byte restarts httpx's read timeout: only the total deadline ends this
+    scripted.script("judge", Reply.json(JUDGE_PASS).trickled(0.05))
+    started = time.monotonic()
+    with pytest.raises(ModelTransportError, match="deadline"):
+        judge_within(make_provider(timeout_s=0.5, max_retries=0), 1.0)
+    assert time.monotonic() - started < 2.5
+
+
+def test_no_call_starts_once_the_request_deadline_has_passed(
+    scripted: ScriptedModelServer, make_provider: MakeProvider
+) -> None:
+    async def call(provider: OpenAICompatProvider) -> None:
+        with request_deadline(0.01):
+            await asyncio.sleep(0.05)
+            await provider.complete_json("judge", "rules", "hello", JudgeOutput, 64)
+
+    scripted.script("judge", Reply.json(JUDGE_PASS))
+    with pytest.raises(ModelTransportError, match="deadline"):
+        asyncio.run(call(make_provider()))
+    assert scripted.requests == []
+
+
+def test_an_earlier_outer_deadline_wins_over_a_later_inner_one() -> None:
+    with request_deadline(1.0), request_deadline(60.0):
+        left = time_left()
+        assert left is not None and left <= 1.0
+    assert time_left() is None
 
 
 def test_an_unreachable_endpoint_raises_a_transport_error() -> None:
