@@ -74,6 +74,9 @@ def real(settings: Settings, llama: LlamaServer) -> Iterator[LiveServer]:
             "model_extraction": "llamacpp:smollm2",
             "model_judge": "llamacpp:smollm2",
             "model_timeout_s": 120.0,
+            # A small model on a CPU needs minutes for judge plus extraction windows: the
+            # request deadline (default 45 s) would otherwise cut it, by design.
+            "request_deadline_s": 600.0,
         }
     )
     server = LiveServer(configured).start()
