@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 import traceback
 from collections.abc import MutableMapping
 from typing import Any
@@ -40,8 +41,30 @@ def _safe_exc_info(_: Any, __: str, event: MutableMapping[str, Any]) -> MutableM
     return event
 
 
+# One lock for every log line the process writes, whichever logging path it takes: two
+# locks (structlog's and a handler's) let a line from one thread land inside another's.
+_WRITE_LOCK = threading.RLock()
+
+
+class _LineLogger:
+    """structlog's output: one whole line per write, under the shared lock, to whatever
+    sys.stderr is now (redirected stderr in tests and daemons is honoured)."""
+
+    def msg(self, message: str) -> None:
+        with _WRITE_LOCK:
+            stream = sys.stderr
+            stream.write(message + "\n")
+            stream.flush()
+
+    log = debug = info = warn = warning = msg
+    err = error = critical = exception = fatal = failure = msg
+
+
 class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
-    """Writes to whatever sys.stderr is now, like the structlog logger factory below."""
+    """Writes to whatever sys.stderr is now, under the lock structlog's lines take too."""
+
+    def createLock(self) -> None:
+        self.lock = _WRITE_LOCK
 
     @property  # type: ignore[override]
     def stream(self) -> Any:
@@ -63,8 +86,7 @@ def configure_logging(level: str = "INFO", json: bool = True) -> None:
     structlog.configure(
         processors=[*processors, renderer],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
-        # Looked up per logger so redirected stderr (tests, daemons) is honoured.
-        logger_factory=lambda *_: structlog.PrintLogger(file=sys.stderr),
+        logger_factory=lambda *_: _LineLogger(),
         cache_logger_on_first_use=False,
     )
     # Standard-library records (uvicorn, procrastinate, psycopg) are rendered by the same
@@ -86,7 +108,7 @@ def configure_logging(level: str = "INFO", json: bool = True) -> None:
     root.addHandler(handler)
     root.setLevel(level.upper())
     # Third-party loggers that might echo request data stay quiet.
-    for noisy in ("httpx", "httpcore", "openai", "uvicorn.access", "procrastinate"):
+    for noisy in ("httpx", "httpx2", "httpcore", "openai", "uvicorn.access", "procrastinate"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     # pgserver logs whole command lines and server output on failure; we report the cause
     # ourselves in one line (store/embedded.py).
