@@ -42,6 +42,8 @@ MAX_TOKENS = 512
 INPUT_CHARS = 16_000
 
 Extra = Callable[[Conn], Awaitable[None]]
+# Told whether the row gate kept every row of the unit live (none dropped, none held).
+GatedExtra = Callable[[Conn, bool], Awaitable[None]]
 
 
 @dataclass
@@ -125,10 +127,12 @@ async def write_unit(
     derived_from: Sequence[uuid.UUID],
     sink: Bookings,
     extra: Extra | None = None,
+    extra_gated: GatedExtra | None = None,
 ) -> commit.Written:
     """The unit's output, row-gated with the Context's background judge model, reconciled
     and written in one transaction with the unit's watermark (`fp`; None leaves it) and
-    `extra` (a document's gist, a merge). Usage is booked and the write audited there."""
+    `extra` (a document's gist) or `extra_gated` (a merge, applied only when the row gate
+    kept every row live). Usage is booked and the write audited there."""
     services = run.services
     request = GateRequest(
         run.context_id,
@@ -139,6 +143,7 @@ async def write_unit(
         "",
     )
     items, verdicts = await commit.gate_rows(services, request, diff)
+    clean = not verdicts.dropped and not verdicts.held
     meta = reconcile.WriteMeta(
         run.run_id,
         f"pass:{run.stage}",
@@ -159,6 +164,8 @@ async def write_unit(
     async def finish(conn: Conn) -> None:
         if extra is not None:
             await extra(conn)
+        if extra_gated is not None:
+            await extra_gated(conn, clean)
         if fp is not None:
             await store.set_watermark(conn, run.context_id, run.stage, unit, fp, run.run_id)
 

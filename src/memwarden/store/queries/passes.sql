@@ -103,7 +103,8 @@ ORDER BY e.id, r.created_at, r.id
 
 -- passes_entities --
 -- Serving entities with how many serving facts each has (consolidation's candidates).
-SELECT e.id, e.content->>'name' AS name, e.norm_name, e.entity_type, e.scope_path, e.visibility,
+SELECT e.id, e.content->>'name' AS name, e.norm_name,
+       coalesce(e.content->>'entityType', 'other') AS entity_type, e.scope_path, e.visibility,
        e.owner_subject, e.revision, e.source_kind, e.created_at,
        (SELECT count(*) FROM memory_record f
         WHERE f.context_id = e.context_id AND f.entity_id = e.id AND f.serving = 'live')
