@@ -101,4 +101,5 @@ async def run_elaboration(run: PassRun) -> None:
                 where=where,
                 derived_from=sources,
                 sink=sink if n == 0 else Bookings(),  # the call's usage is booked once
+                exact_names=False,  # the model names entities as a turn's extraction does
             )

@@ -128,6 +128,7 @@ async def write_unit(
     sink: Bookings,
     extra: Extra | None = None,
     extra_gated: GatedExtra | None = None,
+    exact_names: bool = True,
 ) -> commit.Written:
     """The unit's output, row-gated with the Context's background judge model, reconciled
     and written in one transaction with the unit's watermark (`fp`; None leaves it) and
@@ -159,6 +160,7 @@ async def write_unit(
         sink=sink,
         action=f"pass.{run.stage}.write",
         target_kind="pass_run",
+        exact_names=exact_names,
     )
 
     async def finish(conn: Conn) -> None:

@@ -145,3 +145,18 @@ async def _upload(h, ctx):
         scope=None,
         visibility="shared",
     )
+
+
+def test_each_session_keeps_its_own_summary(svc, ctx, sql) -> None:
+    # Session entities are named `session <id>`: ids a few characters apart are near-identical
+    # to an embedder, so they must resolve by exact name, never by similarity.
+    for topic in ("hiking", "chess", "opera", "ramen", "jazz", "tea"):
+        facts(svc, ctx, f"I like {topic} on weekends. {topic.title()} clears my head.")
+    run_pass(svc, ctx, "rollup")
+    rows = sql(
+        "SELECT e.content->>'name', r.serving::text FROM memory_record r"
+        " JOIN memory_record e ON e.id = r.entity_id"
+        " WHERE r.attr_key = 'session_summary' AND r.serving = 'live'"
+    )
+    sessions = [str(s) for (s,) in sql("SELECT id FROM session")]
+    assert sorted(n for n, _s in rows) == sorted(f"session {s}" for s in sessions)
