@@ -7,7 +7,11 @@
 - schedule (hourly): each enabled pass whose `scheduled` is on.
 
 Neither adds a run while one of the same pass for the Context is queued or running. A
-Context whose configuration cannot be read is skipped. A pass's own writes move the feed
+Context whose configuration cannot be read is skipped. The same tick recovers lost runs:
+one queued for `STALE_QUEUED_S` is queued again (its job was lost between the request's
+commit and its enqueue), one running for `STALE_RUNNING_S` ends `failed` with `interrupted`
+(its worker died; the units it committed stay, with their watermarks, and the next run
+takes the rest). A pass's own writes move the feed
 too, so a settled run is followed by one more that finds nothing new and writes nothing.
 """
 
@@ -28,6 +32,8 @@ from memwarden.store import passes as store
 log = structlog.get_logger(__name__)
 SETTLE = "settle"
 SCHEDULER = "pass:scheduler"
+STALE_QUEUED_S = 300.0
+STALE_RUNNING_S = 3600.0
 
 
 async def _queue(
@@ -51,8 +57,22 @@ async def _queue(
     return [run_id for _c, run_id in queued]
 
 
+async def recover(services: Services) -> int:
+    """Lost runs queued again, and dead workers' runs ended; returns how many."""
+    async with services.db.connection() as conn:
+        rows = await store.stale_runs(conn, STALE_QUEUED_S, STALE_RUNNING_S)
+    for row in rows:
+        if row["status"] == "queued":
+            await enqueue(services, row["context_id"], row["id"])
+            continue
+        async with services.db.transaction() as conn:
+            await store.interrupt_run(conn, row["context_id"], row["id"])
+    return len(rows)
+
+
 async def settled(services: Services, now: dt.datetime | None = None) -> int:
-    """Runs queued for Contexts whose writes have settled."""
+    """Runs queued for Contexts whose writes have settled (lost runs recovered first)."""
+    await recover(services)
     now = now or dt.datetime.now(dt.UTC)
     async with services.db.connection() as conn:
         rows = await store.contexts(conn)

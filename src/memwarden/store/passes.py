@@ -171,3 +171,11 @@ async def insert_conflict(
             "judge_model": judge_model,
         },
     )
+
+
+async def stale_runs(conn: Conn, queued_s: float, running_s: float) -> list[Row]:
+    return await _all(conn, "passes_stale_runs", {"queued_s": queued_s, "running_s": running_s})
+
+
+async def interrupt_run(conn: Conn, context_id: uuid.UUID, run_id: uuid.UUID) -> None:
+    await conn.execute(q("passes_interrupt_run"), {"context_id": context_id, "id": run_id})

@@ -72,3 +72,34 @@ def test_every_run_and_every_unit_it_writes_is_audited_without_content(svc, ctx,
     assert actions[0] == "pass.requested" and actions[-1] == "pass.done"
     assert "pass.rollup.write" in actions
     assert all(k == "pass_run" and t == run["runId"] for _a, k, t in rows)
+
+
+def test_a_run_whose_job_was_lost_is_queued_again_and_a_dead_workers_run_ends(
+    svc, ctx, sql
+) -> None:
+    from memwarden.passes.runs import create_run
+    from memwarden.passes.schedule import recover
+
+    async def two_runs():
+        async with svc.services.db.transaction() as conn:
+            lost = await create_run(conn, ctx.id, "rollup", "manual", "alice")
+            dead = await create_run(conn, ctx.id, "gist", "manual", "alice")
+        return lost, dead
+
+    lost, dead = svc.run(two_runs())  # committed, never enqueued: a crash in between
+    sql("UPDATE pass_run SET created_at = now() - interval '10 minutes'")
+    sql(
+        "UPDATE pass_run SET status = 'running', started_at = now() - interval '2 hours'"
+        " WHERE id = %s",
+        (dead,),
+    )
+    assert svc.run(recover(svc.services)) == 2
+    jobs = sql(
+        "SELECT args->>'run_id' FROM procrastinate_jobs WHERE task_name = 'memwarden:run_pass'"
+    )
+    assert jobs == [(str(lost),)]
+    assert sql("SELECT status, error_code FROM pass_run WHERE id = %s", (dead,)) == [
+        ("failed", "interrupted")
+    ]
+    assert svc.run(recover(svc.services)) == 1  # queued again, but never twice in the queue
+    assert len(sql("SELECT id FROM procrastinate_jobs WHERE task_name = 'memwarden:run_pass'")) == 1

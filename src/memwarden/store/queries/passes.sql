@@ -134,3 +134,16 @@ INSERT INTO conflict (context_id, id, record_a, record_b, verdict, confidence, s
                       judge_model)
 VALUES (%(context_id)s, %(id)s, %(record_a)s, %(record_b)s, 'duplicate', %(confidence)s,
         'pending', %(judge_model)s)
+
+-- passes_stale_runs --
+-- Runs whose job was lost: queued longer than `queued_s` (a crash between the request's
+-- commit and its enqueue), or running longer than `running_s` (a worker that died).
+SELECT context_id, id, status FROM pass_run
+WHERE (status = 'queued' AND created_at < now() - make_interval(secs => %(queued_s)s))
+   OR (status = 'running' AND started_at < now() - make_interval(secs => %(running_s)s))
+ORDER BY created_at
+LIMIT 100
+
+-- passes_interrupt_run --
+UPDATE pass_run SET status = 'failed', error_code = 'interrupted', finished_at = now()
+WHERE context_id = %(context_id)s AND id = %(id)s AND status = 'running'
