@@ -26,6 +26,11 @@ STEPS = {"queued": 0, "running": 1, "done": 2, "failed": 2}
 POLL_S = 0.5
 
 
+@passes_app.callback()
+def passes_group() -> None:
+    """Background passes: run rollup, gist, consolidation or elaboration by hand."""
+
+
 def _line(run: dict[str, Any]) -> str:
     c = run["counts"]
     return (
