@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.integration.chat.conftest import CHAT_MODEL
 from tests.service.passes.helpers import run_pass
-from tests.service.review.memory import Who, decide
+from tests.service.review.memory import Who, decide, eligibility
 from tests.service.usecases import chat, facts, profile, query
 from tests.support.scripted_model import Reply, scripted_models
 
@@ -69,6 +69,15 @@ def test_a_summary_shows_where_it_came_from_and_leaves_every_read_when_a_source_
     decide(Who.of(h, ctx), str(rid), rev, disposition="rejected", evidence_ref="case://pass/1")
 
     assert _summary_hits(h, ctx) == []
+    # The eligibility diagnostic says why: the rejected source, one level down.
+    summary_id = sql(
+        "SELECT id FROM memory_record WHERE attr_key = 'profile_summary'"
+        " AND content->>'value' = %s",
+        (SUMMARY,),
+    )[0][0]
+    why = eligibility(Who.of(h, ctx), str(summary_id))
+    assert why["servable"] is False
+    assert why["blocking"] == {"record_id": str(rid), "reason": "rejected", "depth": 1}
     assert SUMMARY not in str(profile(h, ctx, "Alice"))
     before = len(scripted.requests_for("chat"))
     chat(h, ctx, "What do you know about Alice?", remember=False)

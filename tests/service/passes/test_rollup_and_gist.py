@@ -160,3 +160,12 @@ def test_each_session_keeps_its_own_summary(svc, ctx, sql) -> None:
     )
     sessions = [str(s) for (s,) in sql("SELECT id FROM session")]
     assert sorted(n for n, _s in rows) == sorted(f"session {s}" for s in sessions)
+
+
+def test_a_session_with_a_private_turn_is_summarised_privately_to_its_owner(svc, ctx, sql) -> None:
+    facts(svc, ctx, SESSION_TEXT, visibility="private")
+    run_pass(svc, ctx, "rollup")
+    rows = sql(
+        "SELECT DISTINCT visibility, owner_subject FROM memory_record WHERE source_kind = 'rollup'"
+    )
+    assert rows == [("private", "alice")]
