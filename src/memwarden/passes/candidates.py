@@ -9,6 +9,9 @@ Within one scope (path, visibility, and owner for private ones):
 - the rule extractor's self-reference (`user`, a person) and the scope's only other
   person — unsure: it may be the speaker, or someone the speaker talked about.
 
+And the same attribute of one entity under two keys (`job` / `occupation`, `favorite_food` /
+`favourite_food`: `KEY_SYNONYMS`): sure with the same value, unsure with different ones.
+
 Unsure pairs go to a reviewer (the hygiene queue); they are never merged offline.
 """
 
@@ -112,3 +115,51 @@ def _in_group(rows: Sequence[Mapping[str, Any]]) -> list[Pair]:
 
 def _is_person(row: Mapping[str, Any]) -> bool:
     return str(row["entity_type"] or "").casefold() == "person"
+
+
+# Keys that name one attribute in different words (British and American spellings folded
+# first). Deliberately short: a wrong entry would merge facts that are not the same.
+KEY_SYNONYMS: tuple[frozenset[str], ...] = (
+    frozenset({"job", "occupation", "job_title", "role", "profession", "position"}),
+    frozenset({"employer", "company", "works_at", "workplace", "works_for"}),
+    frozenset({"city", "home_city", "lives_in", "location", "residence", "home_town"}),
+    frozenset({"birthday", "date_of_birth", "birth_date", "dob", "born_on"}),
+    frozenset({"email", "email_address", "e_mail"}),
+    frozenset({"phone", "phone_number", "telephone", "mobile"}),
+)
+_SPELLING = (("favourite", "favorite"), ("colour", "color"), ("organisation", "organization"))
+
+
+def key_class(key: str) -> str:
+    """The attribute a key names: spelling folded, then its synonym class if it has one."""
+    folded = key.casefold()
+    for british, american in _SPELLING:
+        folded = folded.replace(american, british)
+    for group in KEY_SYNONYMS:
+        if folded in group:
+            return min(group)
+    return folded
+
+
+def value_key(value: str) -> str:
+    return " ".join(_PUNCT.sub(" ", value.casefold()).split())
+
+
+def attribute_pairs(attributes: Sequence[Mapping[str, Any]]) -> list[Pair]:
+    """Live attributes of one entity whose keys differ but name one attribute: the same
+    value is a sure pair (the older survives), different values an unsure one."""
+    by_entity: dict[Any, list[Mapping[str, Any]]] = defaultdict(list)
+    for row in attributes:
+        by_entity[(row["entity_id"], *_group(row))].append(row)
+    out: list[Pair] = []
+    for rows in by_entity.values():
+        for i, a in enumerate(rows):
+            for b in rows[i + 1 :]:
+                if a["attr_key"] == b["attr_key"]:
+                    continue
+                if key_class(a["attr_key"]) != key_class(b["attr_key"]):
+                    continue
+                older, newer = sorted((a, b), key=lambda r: (r["created_at"], str(r["id"])))
+                same = value_key(str(a["value"])) == value_key(str(b["value"]))
+                out.append(Pair(newer, older, "same_attribute", same))
+    return out

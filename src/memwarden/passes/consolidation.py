@@ -1,6 +1,7 @@
 """consolidation: records that describe one thing under two names become one survivor.
 
-Candidates come from `candidates.py`. With a model (`models.consolidation`, else
+Candidates come from `candidates.py`: entity pairs, and attributes of one entity stated
+under two keys. With a model (`models.consolidation`, else
 `MEMWARDEN_MODEL_CONSOLIDATION`) each candidate pair is asked `{"same", "survivor",
 "confidence"}`: same and at least `MERGE_CONFIDENCE` sure merges, same but less sure goes to
 the reviewer queue, not the same does nothing. Offline, sure candidates merge and unsure
@@ -11,7 +12,8 @@ survivor gains an `also_known_as` attribute naming the other (row-gated like any
 in the same transaction the other is superseded by the survivor (history revision
 `supersede`, `superseded_by` = the survivor, a `superseded` feed entry), which a reviewer
 can undo by restoring it. When the row gate drops or holds the alias, nothing is merged and
-the pair goes to the reviewer queue. Queued pairs are rows of `conflict` (verdict
+the pair goes to the reviewer queue. An attribute pair merges without a new row: the newer
+(offline) is superseded by the older, with history and a feed entry. Queued pairs are rows of `conflict` (verdict
 `duplicate`, status `pending`). Unit: `pair:<a>:<b>` (fingerprint: both revisions).
 """
 
@@ -23,7 +25,7 @@ from typing import Any
 from memwarden.domain.ids import new_id
 from memwarden.models.contracts import ConsolidationOutput
 from memwarden.models.sanitize import clean_line
-from memwarden.passes.candidates import Pair, pairs
+from memwarden.passes.candidates import Pair, attribute_pairs, pairs
 from memwarden.passes.unit import PassRun, write_unit
 from memwarden.pipeline import reconcile
 from memwarden.pipeline.extraction import ExtractionDiff
@@ -39,7 +41,8 @@ MERGE_CONFIDENCE = 0.8
 async def run_consolidation(run: PassRun) -> None:
     async with run.services.db.connection() as conn:
         entities = await store.entities(conn, run.context_id)
-    for pair in pairs(entities):
+        attributes = await store.attributes(conn, run.context_id)
+    for pair in [*pairs(entities), *attribute_pairs(attributes)]:
         first, second = sorted((pair.a, pair.b), key=lambda r: str(r["id"]))
         unit = f"pair:{first['id']}:{second['id']}"
         fp = f"{first['revision']}:{second['revision']}"
@@ -49,6 +52,8 @@ async def run_consolidation(run: PassRun) -> None:
 
 
 def _describe(label: str, row: Mapping[str, Any]) -> str:
+    if "attr_key" in row:  # an attribute: the same entity's `key = value`
+        return f"{label}: {clean_line(str(row['name']))} = {clean_line(str(row['value']))}"
     return f"{label}: {clean_line(str(row['name']))} ({clean_line(str(row['entity_type']))})"
 
 
@@ -67,7 +72,40 @@ async def _decide(run: PassRun, pair: Pair, unit: str, fp: str) -> None:
     if not merge:
         await _record(run, pair, unit, fp, sink, queue=True, confidence=confidence)
         return
+    if "attr_key" in gone:
+        await _merge_attribute(run, gone, kept, unit, fp, sink)
+        return
     await _merge(run, gone, kept, unit, fp, sink, confidence)
+
+
+async def _merge_attribute(
+    run: PassRun,
+    gone: Mapping[str, Any],
+    kept: Mapping[str, Any],
+    unit: str,
+    fp: str,
+    sink: Bookings,
+) -> None:
+    """The same attribute under two keys: the other superseded by the survivor (no new row,
+    so nothing for the row gate to judge), with history and a feed entry."""
+
+    async def supersede(conn: Conn, _clean: bool) -> None:
+        event = await reconcile.supersede(
+            conn, run.context_id, gone["id"], kept["id"], f"pass:{run.stage}"
+        )
+        if event is not None:
+            await reconcile.append_feed(conn, run.context_id, [event])
+
+    await write_unit(
+        run,
+        unit=unit,
+        fp=fp,
+        diff=ExtractionDiff(),
+        where=_where(run, kept),
+        derived_from=[],
+        sink=sink,
+        extra_gated=supersede,
+    )
 
 
 async def _record(

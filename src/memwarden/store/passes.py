@@ -179,3 +179,7 @@ async def stale_runs(conn: Conn, queued_s: float, running_s: float) -> list[Row]
 
 async def interrupt_run(conn: Conn, context_id: uuid.UUID, run_id: uuid.UUID) -> None:
     await conn.execute(q("passes_interrupt_run"), {"context_id": context_id, "id": run_id})
+
+
+async def attributes(conn: Conn, context_id: uuid.UUID) -> list[Row]:
+    return await _all(conn, "passes_attributes", {"context_id": context_id})

@@ -106,3 +106,16 @@ def test_a_model_unsure_of_a_pair_queues_it_and_a_sure_one_merges(people, script
     asked = scripted.requests_for("consolidation")
     assert asked and "<<<TEXT" in asked[0].user
     assert sql("SELECT sum(prompt_tokens) > 0 FROM usage WHERE stage = 'consolidation'")[0][0]
+
+
+def test_offline_one_attribute_under_two_keys_keeps_the_older(services_with, scripted, sql) -> None:
+    h = services_with(**scripted_models(scripted, model_extraction="openai:x"))
+    ctx = h.make_context()
+    scripted.script("extraction", Reply.json(_person("Alice", "job", "engineer")))
+    facts(h, ctx, "Alice's job: engineer.")
+    scripted.script("extraction", Reply.json(_person("Alice", "occupation", "Engineer")))
+    facts(h, ctx, "Alice's occupation: Engineer.")
+    run = run_pass(h, ctx, "consolidation")
+    assert run["status"] == "done" and run["counts"]["inputs"] == 1
+    rows = dict(sql("SELECT attr_key, serving::text FROM memory_record WHERE kind = 'attribute'"))
+    assert rows == {"job": "live", "occupation": "superseded"}

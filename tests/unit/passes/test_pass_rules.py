@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memwarden.passes import extractive
-from memwarden.passes.candidates import name_key, pairs
+from memwarden.passes.candidates import attribute_pairs, name_key, pairs
 from memwarden.passes.unit import fingerprint
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -106,3 +106,27 @@ def test_no_pair_crosses_a_scope_a_visibility_or_a_private_owner() -> None:
 def test_the_same_name_twice_keeps_the_one_with_more_facts() -> None:
     found = pairs([_e("Acme Inc.", "org", facts=1), _e("acme inc", "org", facts=3, age=5)])
     assert [(p.a["name"], p.b["name"], p.sure) for p in found] == [("Acme Inc.", "acme inc", True)]
+
+
+def _a(key: str, value: str, age: int, entity: str = "e1") -> dict[str, Any]:
+    return {
+        "id": f"{entity}/{key}",
+        "entity_id": entity,
+        "attr_key": key,
+        "value": value,
+        "scope_path": "",
+        "visibility": "shared",
+        "owner_subject": "a",
+        "created_at": T0 + timedelta(seconds=age),
+    }
+
+
+def test_one_attribute_under_two_keys_is_a_pair_sure_only_with_the_same_value() -> None:
+    same = attribute_pairs([_a("job", "Engineer", 0), _a("occupation", "engineer.", 5)])
+    assert [(p.a["attr_key"], p.b["attr_key"], p.sure) for p in same] == [
+        ("occupation", "job", True)
+    ]
+    differ = attribute_pairs([_a("favorite_food", "ramen", 0), _a("favourite_food", "pho", 1)])
+    assert [p.sure for p in differ] == [False]
+    assert attribute_pairs([_a("job", "x", 0), _a("city", "x", 1)]) == []
+    assert attribute_pairs([_a("job", "x", 0), _a("role", "x", 1, entity="e2")]) == []

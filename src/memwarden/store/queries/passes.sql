@@ -147,3 +147,14 @@ LIMIT 100
 -- passes_interrupt_run --
 UPDATE pass_run SET status = 'failed', error_code = 'interrupted', finished_at = now()
 WHERE context_id = %(context_id)s AND id = %(id)s AND status = 'running'
+
+-- passes_attributes --
+-- Serving attributes with their entity (consolidation's attribute candidates).
+SELECT r.id, r.entity_id, r.attr_key, r.content->>'value' AS value, r.content->>'key' AS name,
+       r.scope_path, r.visibility, r.owner_subject, r.revision, r.created_at
+FROM memory_record r
+WHERE r.context_id = %(context_id)s AND r.kind = 'attribute' AND r.entity_id IS NOT NULL
+  AND r.source_kind NOT IN ('consolidation', 'elaboration', 'rollup', 'gist')
+  AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                      r.valid_to, r.derived_from, now())
+ORDER BY r.entity_id, r.created_at, r.id
