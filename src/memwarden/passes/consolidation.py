@@ -14,7 +14,8 @@ in the same transaction the other is superseded by the survivor (history revisio
 can undo by restoring it. When the row gate drops or holds the alias, nothing is merged and
 the pair goes to the reviewer queue. An attribute pair merges without a new row: the newer
 (offline) is superseded by the older, with history and a feed entry. Queued pairs are rows
-of `conflict` (verdict `duplicate`, status `pending`). Unit: `pair:<a>:<b>` (fingerprint: both revisions).
+of `conflict` (verdict `duplicate`, status `pending`). Unit: `pair:<a>:<b>` (fingerprint:
+both revisions).
 """
 
 from __future__ import annotations
