@@ -103,3 +103,44 @@ def test_a_run_whose_job_was_lost_is_queued_again_and_a_dead_workers_run_ends(
     ]
     assert svc.run(recover(svc.services)) == 1  # queued again, but never twice in the queue
     assert len(sql("SELECT id FROM procrastinate_jobs WHERE task_name = 'memwarden:run_pass'")) == 1
+
+
+def test_a_run_that_stops_midway_is_finished_by_the_next_without_duplicates(
+    services_with, scripted, sql
+) -> None:
+    h = services_with(
+        **scripted_models(scripted, model_rollup="openai:rollup-model", model_max_retries=0)
+    )
+    ctx = h.make_context()
+    for topic in ("hiking", "chess", "opera"):
+        facts(h, ctx, f"I like {topic} on weekends. {topic.title()} clears my head.")
+    scripted.script("rollup", Reply.json({"summary": "First."}), Reply.error(500))
+    broken = run_pass(h, ctx, "rollup")
+    assert broken["status"] == "failed" and broken["errorCode"] == "model_provider_error"
+    assert broken["counts"]["inputs"] == 2  # the first unit committed, the second failed
+    done_first = sql("SELECT count(*) FROM pass_watermark WHERE stage = 'rollup'")[0][0]
+    assert done_first == 1
+
+    scripted.respond_with("rollup", Reply.json({"summary": "Later."}))
+    calls = len(scripted.requests_for("rollup"))
+    finished = run_pass(h, ctx, "rollup")
+    assert finished["status"] == "done"
+    units = sql("SELECT count(*) FROM pass_watermark WHERE stage = 'rollup'")[0][0]
+    assert finished["counts"]["inputs"] == units - done_first  # only what was left
+    assert len(scripted.requests_for("rollup")) - calls == units - done_first
+    summaries = sql(
+        "SELECT content->>'value', count(*) FROM memory_record"
+        " WHERE source_kind = 'rollup' AND serving = 'live' GROUP BY 1"
+    )
+    assert dict(summaries)["First."] == 1  # the committed unit is not written again
+
+
+def test_the_schedule_queues_each_enabled_pass_once(svc, ctx, sql) -> None:
+    from memwarden.passes.schedule import scheduled
+
+    svc.configure(ctx.id, {"passes": {"gist": {"scheduled": False}}})
+    assert svc.run(scheduled(svc.services)) >= 2
+    again = svc.run(scheduled(svc.services))  # the first runs are still queued
+    rows = sql("SELECT stage, trigger FROM pass_run WHERE context_id = %s", (ctx.id,))
+    assert sorted(rows) == [("consolidation", "schedule"), ("rollup", "schedule")]
+    assert again == 0
