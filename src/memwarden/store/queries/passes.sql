@@ -43,11 +43,16 @@ ON CONFLICT (context_id, stage, unit)
 DO UPDATE SET fingerprint = EXCLUDED.fingerprint, run_id = EXCLUDED.run_id, updated_at = now()
 
 -- passes_contexts --
--- Every Context with its configuration and where its change feed stands (for the triggers).
-SELECT c.id AS context_id, c.config,
-       (SELECT max(e.seq) FROM change_event e WHERE e.context_id = c.id) AS seq,
-       (SELECT max(e.created_at) FROM change_event e WHERE e.context_id = c.id) AS last_change
+-- Every Context with its configuration and where its change feed stands (for the triggers):
+-- the newest entry by the primary key (context_id, seq), one index probe per Context.
+SELECT c.id AS context_id, c.config, last.seq, last.created_at AS last_change
 FROM context c
+LEFT JOIN LATERAL (
+    SELECT e.seq, e.created_at FROM change_event e
+    WHERE e.context_id = c.id
+    ORDER BY e.seq DESC
+    LIMIT 1
+) last ON true
 ORDER BY c.id
 
 -- passes_idle_session_turns --
