@@ -97,6 +97,29 @@ class HygieneConfig(_Strict):
         return self
 
 
+class PassStage(_Strict):
+    """One background pass: on or off, and which triggers start it on its own."""
+
+    enabled: bool = True
+    after_writes: bool = True  # a run once the Context's writes have settled
+    scheduled: bool = True  # a run on the periodic schedule
+
+
+class PassesConfig(_Strict):
+    """The background passes (docs/passes.md); elaboration is off unless switched on."""
+
+    consolidation: PassStage = Field(default_factory=PassStage)
+    elaboration: PassStage = Field(default_factory=lambda: PassStage(enabled=False))
+    rollup: PassStage = Field(default_factory=PassStage)
+    gist: PassStage = Field(default_factory=PassStage)
+    rollup_idle_minutes: int = Field(default=30, ge=0, le=10080)
+    settle_minutes: int = Field(default=5, ge=1, le=1440)
+
+    def stage(self, name: str) -> PassStage:
+        found: PassStage = getattr(self, name)
+        return found
+
+
 class ContextConfig(_Strict):
     judge: JudgeConfig = Field(default_factory=JudgeConfig)
     models: ModelsConfig = Field(default_factory=ModelsConfig)
@@ -104,6 +127,7 @@ class ContextConfig(_Strict):
     pii_redaction_enabled: bool = False
     token_budget: TokenBudget = Field(default_factory=TokenBudget)
     hygiene: HygieneConfig = Field(default_factory=HygieneConfig)
+    passes: PassesConfig = Field(default_factory=PassesConfig)
 
 
 # Fields the schema accepts (so stored configurations stay valid) that nothing reads yet.
@@ -118,11 +142,6 @@ INACTIVE_CONFIG_FIELDS: dict[str, str] = {
     "hygiene.auto_resolve_min_confidence": _HYGIENE,
     "hygiene.nightly": _HYGIENE,
     "models.adjudication": "pair adjudication (memory hygiene) is not built yet",
-    **{
-        f"{group}.{stage}": f"the {stage} pass is not built yet"
-        for group in ("models", "prompt_addendums")
-        for stage in ("consolidation", "elaboration", "gist", "rollup")
-    },
 }
 
 

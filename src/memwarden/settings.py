@@ -17,7 +17,17 @@ import platformdirs
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-STAGES = ("judge", "extraction", "adjudication", "chat", "embedding")
+STAGES = (
+    "judge",
+    "extraction",
+    "adjudication",
+    "chat",
+    "embedding",
+    "consolidation",
+    "elaboration",
+    "rollup",
+    "gist",
+)
 
 
 # Settings accepted but read by nothing yet: `/health` and `memwarden doctor` name each one
@@ -58,6 +68,10 @@ class Settings(BaseSettings):
     model_adjudication: str | None = None
     model_chat: str | None = None
     model_embedding: str | None = None
+    model_consolidation: str | None = None
+    model_elaboration: str | None = None
+    model_rollup: str | None = None
+    model_gist: str | None = None
     model_timeout_s: float = 30.0
     model_max_retries: int = 2
     request_deadline_s: float = Field(default=45.0, ge=0.0)

@@ -23,6 +23,7 @@ from memwarden.api.routes import (
     health,
     judgements,
     memory,
+    passes,
     recall,
 )
 from memwarden.bootstrap import build_services
@@ -93,7 +94,7 @@ def create_app(
     if services is not None:
         app.state.services = services
     install_error_handlers(app)
-    for module in (health, admin, feed, memory, judgements, facts, recall, documents, chat):
+    for module in (health, admin, feed, memory, judgements, facts, recall, documents, chat, passes):
         app.include_router(module.router)
     mcp_endpoint = mount_mcp(app)  # MCP tools at /mcp: memwarden.mcp.http
     install_openapi(app)  # error responses and bearer security: api/openapi.py

@@ -18,6 +18,7 @@ from memwarden.admin import settings_service
 from memwarden.cli.evaluate import eval_app
 from memwarden.cli.judgements import judgements_app
 from memwarden.cli.mcp_cmd import mcp_stdio
+from memwarden.cli.passes import passes_app
 from memwarden.cli.reprocess import reprocess_app
 from memwarden.cli.review import review_app
 from memwarden.cli.runner import OPERATOR, all_pages, console, emit_json, fail, run
@@ -36,6 +37,7 @@ app.add_typer(config_app, name="config")
 app.add_typer(review_app, name="review")
 app.add_typer(judgements_app, name="judgements")
 app.add_typer(reprocess_app, name="reprocess")
+app.add_typer(passes_app, name="passes")
 app.add_typer(eval_app, name="eval")
 app.command("mcp")(mcp_stdio)
 

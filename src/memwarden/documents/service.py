@@ -48,6 +48,8 @@ def public(row: dict[str, Any]) -> dict[str, Any]:
     }
     if "chunks" in row:
         out["chunks"] = row["chunks"]
+    if row.get("gist"):  # written by the gist pass (docs/passes.md)
+        out["gist"] = row["gist"]
     if "extraction_windows" in row:
         windows, failed = row["extraction_windows"], len(row["extraction_failed"] or [])
         out["extraction"] = {

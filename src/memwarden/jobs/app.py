@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from procrastinate import App, PsycopgConnector
 
-QUEUES = ["default", "documents", "maintenance", "hygiene"]
+QUEUES = ["default", "documents", "maintenance", "hygiene", "passes"]
 
 
 def build_job_app(url: str) -> App:

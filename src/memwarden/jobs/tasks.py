@@ -15,6 +15,10 @@ from memwarden.documents.processing import process_document
 from memwarden.documents.service import PROCESS_TASK, enqueue
 from memwarden.jobs.recovery import recover_stalled_jobs
 from memwarden.jobs.retention import purge_expired
+from memwarden.passes import schedule as pass_schedule
+from memwarden.passes.runs import QUEUE as PASS_QUEUE
+from memwarden.passes.runs import RUN_TASK as PASS_TASK
+from memwarden.passes.runs import execute as execute_pass
 from memwarden.services import Services
 from memwarden.store.documents import stale_pending
 
@@ -47,6 +51,16 @@ def register(app: App, services: Services) -> None:
             await enqueue(services, row["context_id"], row["id"])
         return recovered + len(rows)
 
+    async def run_pass(context_id: str, run_id: str) -> str:
+        return await execute_pass(services, uuid.UUID(context_id), uuid.UUID(run_id))
+
+    async def passes_settled(timestamp: int) -> int:
+        """A run of each enabled pass for Contexts whose writes have settled."""
+        return await pass_schedule.settled(services)
+
+    async def passes_scheduled(timestamp: int) -> int:
+        return await pass_schedule.scheduled(services)
+
     purge = app.task(
         name=f"{NAMESPACE}:retention_purge", queue="maintenance", queueing_lock="retention_purge"
     )(retention_purge)
@@ -56,3 +70,12 @@ def register(app: App, services: Services) -> None:
         name=f"{NAMESPACE}:requeue_documents", queue="maintenance", queueing_lock="requeue_docs"
     )(requeue_documents)
     app.periodic(cron="*/10 * * * *", periodic_id="requeue_documents")(requeue)
+    app.task(name=PASS_TASK, queue=PASS_QUEUE)(run_pass)
+    settle = app.task(
+        name=f"{NAMESPACE}:passes_settled", queue="maintenance", queueing_lock="passes_settled"
+    )(passes_settled)
+    app.periodic(cron="* * * * *", periodic_id="passes_settled")(settle)
+    schedule = app.task(
+        name=f"{NAMESPACE}:passes_scheduled", queue="maintenance", queueing_lock="passes_sched"
+    )(passes_scheduled)
+    app.periodic(cron="41 * * * *", periodic_id="passes_scheduled")(schedule)

@@ -72,8 +72,9 @@ def combine(parts: Iterable[tuple[str, Iterable[object]]]) -> tuple[Verdict, tup
 
 
 def is_holdable_source(source: str) -> bool:
-    """Only /facts and /facts/batch writes can be held; chat and documents are flagged."""
-    return source in ("facts", "facts_batch")
+    """/facts, /facts/batch and the background passes' writes can be held; chat and
+    documents are flagged."""
+    return source in ("facts", "facts_batch", "consolidation", "elaboration", "rollup", "gist")
 
 
 def is_replayable_source(source: str) -> bool:

@@ -18,6 +18,8 @@ from memwarden.documents.reprocess import reprocess_document
 from memwarden.domain.scope import Visibility
 from memwarden.mcp.auth import Runtime
 from memwarden.mcp.fields import default, rules
+from memwarden.passes.contract import Stage as PassStage
+from memwarden.passes.runs import get_run, request_run
 from memwarden.pipeline.contract import FactsBody
 from memwarden.pipeline.ingest import write_facts
 from memwarden.pipeline.reprocess import reprocess_turn
@@ -134,3 +136,18 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         if kind == "document":
             return await reprocess_document(svc, who, context_id, id)
         return await reprocess_turn(svc, who, context_id, id)
+
+    @server.tool(annotations=WRITE)
+    async def run_pass(stage: PassStage, ctx: Context) -> dict[str, Any]:
+        """Run a background pass (rollup, gist, consolidation, elaboration) over the whole
+        Context now, ignoring the idle delay; needs memory_write over the whole Context.
+        Same as POST /passes/{stage}/run: answers {"runId"} (read it with get_pass_run)."""
+        svc, who, context_id = await rt.begin_own(ctx)
+        return await request_run(svc, who, context_id, stage)
+
+    @server.tool(annotations=READ)
+    async def get_pass_run(runId: uuid.UUID, ctx: Context) -> dict[str, Any]:
+        """A pass run's `status` (queued, running, done, failed) and `counts` (inputs,
+        written, dropped, held). Same as GET /passes/runs/{id}."""
+        svc, who, context_id = await rt.begin_own(ctx)
+        return await get_run(svc, who, context_id, runId)

@@ -23,6 +23,10 @@ class Stage(StrEnum):
     ADJUDICATION = "adjudication"
     CHAT = "chat"
     EMBEDDING = "embedding"
+    CONSOLIDATION = "consolidation"
+    ELABORATION = "elaboration"
+    ROLLUP = "rollup"
+    GIST = "gist"
 
 
 class StructuredOutputMode(StrEnum):

@@ -202,11 +202,46 @@ class AdjudicationOutput(Contract):
     confidence: Annotated[float, Field(ge=0.0, le=1.0), BeforeValidator(_clamp01)]
 
 
+class SummaryOutput(Contract):
+    """rollup and gist: one call per session, entity, document or long turn."""
+
+    summary: Long
+
+
+class ConsolidationOutput(Contract):
+    """Is the candidate pair a/b one thing under two names or shapes, and which survives."""
+
+    same: bool
+    survivor: Annotated[Literal["a", "b"] | None, BeforeValidator(_superseding)] = None
+    confidence: Annotated[float, Field(ge=0.0, le=1.0), BeforeValidator(_clamp01)]
+
+
+SourceIds = Annotated[list[Short], Capped, Field(default_factory=list, max_length=MAX_ITEMS)]
+
+
+class DerivedAttribute(Attribute):
+    derived_from: SourceIds
+
+
+class DerivedRelation(Relation):
+    derived_from: SourceIds
+
+
+class ElaborationOutput(ExtractionOutput):
+    """The extraction contract, each fact row naming the stored records it follows from."""
+
+    attributes: Annotated[list[DerivedAttribute], Capped, Items]  # type: ignore[assignment]
+    relations: Annotated[list[DerivedRelation], Capped, Items]  # type: ignore[assignment]
+
+
 CONTRACTS: dict[str, type[Contract]] = {
     "judge": JudgeOutput,
     "row_judge": RowJudgeOutput,
     "extraction": ExtractionOutput,
     "adjudication": AdjudicationOutput,
+    "summary": SummaryOutput,
+    "consolidation": ConsolidationOutput,
+    "elaboration": ElaborationOutput,
 }
 
 

@@ -131,6 +131,14 @@ class Models:
             self._chat_cache[spec.model] = provider
         return provider
 
+    def pass_provider(self, stage: str, choice: str | None) -> ChatProvider | None:
+        """A background pass's model: the Context's choice, else the deployment default
+        (`MEMWARDEN_MODEL_<STAGE>`); None means the pass runs offline."""
+        spec = choice or self.settings.stages.get(stage)
+        if not spec or not spec.strip():
+            return None
+        return self.chat_provider(spec, stage)
+
     def extraction_provider(self, spec: str | None) -> JsonProvider:
         """A Context's extraction choice for background work, or the deployment default."""
         if not spec:

@@ -64,6 +64,9 @@ class Write:
     # What extraction did (None when nothing was extracted): kept on the turn or document
     # and added to the Context's per-day extraction counters, in the transaction.
     extraction: ExtractionReport | None = None
+    # Names resolve to known entities exactly (normalised), never by similarity: a pass's
+    # own entities (`session <id>`, `document <name>`) differ in a few characters only.
+    exact_names: bool = False
 
     @property
     def pending(self) -> list[PendingJudgement]:
@@ -130,7 +133,9 @@ async def draft(services: Services, write: Write, texts: Sequence[str] = ()) -> 
     if write.input is not None and write.input.hold:
         # Planned as it will be stored, held: a held record's text is embedded on approval.
         meta = dataclasses.replace(meta, write_hold=DRAFT_HOLD)
-    return await embed_draft(services, write.where, write.items, meta, write.sink, texts)
+    return await embed_draft(
+        services, write.where, write.items, meta, write.sink, texts, exact_names=write.exact_names
+    )
 
 
 async def embed_draft(
@@ -140,11 +145,14 @@ async def embed_draft(
     meta: WriteMeta,
     sink: Bookings,
     texts: Sequence[str] = (),
+    *,
+    exact_names: bool = False,
 ) -> dict[str, Vector]:
     """`texts`, entity names and the draft plan's texts, embedded in one call before the
     transaction. The draft resolves names exactly; the plan under the lock may resolve one
-    by similarity too and then embeds the few texts that changed."""
-    wanted = [*texts, *(name for name, _t in reconcile.entity_names(items).values())]
+    by similarity too (unless `exact_names`) and then embeds the few texts that changed."""
+    names = () if exact_names else reconcile.entity_names(items).values()
+    wanted = [*texts, *(name for name, _t in names)]
     if items:
         async with services.db.connection() as conn:
             known = await reconcile.load_known(conn, where, items, {})
@@ -176,7 +184,8 @@ async def commit(
     await record_extraction(conn, services, write)
     where = write.where
     await reconcile.lock_scope(conn, where)
-    known = await reconcile.load_known(conn, where, write.items, vectors)
+    name_vectors = {} if write.exact_names else vectors
+    known = await reconcile.load_known(conn, where, write.items, name_vectors)
     plan = reconcile.make_plan(write.items, known, meta)
     missing = [t for t in reconcile.plan_texts(plan) if t not in vectors]
     vectors.update(zip(missing, await embed_texts(services, missing, write.sink), strict=True))

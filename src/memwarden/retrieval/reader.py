@@ -52,6 +52,9 @@ def render_record(row: RecordRow, score: float | None = None) -> dict[str, Any]:
         "content": row.content,
         "validFrom": _iso(row.valid_from),
     }
+    if row.derived_from:  # a derived record: what it was made from, and by which pass
+        out["derivedFrom"] = [str(d) for d in row.derived_from]
+        out["derivedBy"] = row.source_kind
     if row.serving != "live":
         out["validTo"] = _iso(row.valid_to)
         out["superseded"] = True

@@ -74,7 +74,7 @@ def review_object(row: Reviewed) -> dict[str, Any] | None:
 
 
 def record(row: ServedRecord) -> dict[str, Any]:
-    return {
+    out = {
         "id": str(row.id),
         "revision": row.revision,
         "kind": row.kind,
@@ -89,6 +89,10 @@ def record(row: ServedRecord) -> dict[str, Any]:
         "modified_at_millis": millis(row.modified_at),
         "expires_at": iso(row.expires_at),
     }
+    if row.derived_from:  # a derived record: what it was made from, and by which pass
+        out["derived_from"] = [str(d) for d in row.derived_from]
+        out["derived_by"] = row.source_kind
+    return out
 
 
 def receipt(row: ReceiptRow) -> dict[str, Any]:

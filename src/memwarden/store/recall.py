@@ -41,6 +41,7 @@ class RecordRow:
     attr_key: str | None
     superseded_by: uuid.UUID | None
     created_at: datetime
+    derived_from: list[uuid.UUID]
 
 
 @dataclass(frozen=True)

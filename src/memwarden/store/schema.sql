@@ -640,6 +640,7 @@ CREATE TABLE public.document (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     extraction_windows integer DEFAULT 0 NOT NULL,
     extraction_failed jsonb DEFAULT '[]'::jsonb NOT NULL,
+    gist text,
     CONSTRAINT document_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'processed'::text, 'failed'::text]))),
     CONSTRAINT document_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 );
@@ -750,6 +751,35 @@ CREATE TABLE public.memory_revision (
     actor_subject text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT memory_revision_op_check CHECK ((op = ANY (ARRAY['create'::text, 'update'::text, 'delete'::text, 'review'::text, 'supersede'::text, 'hold'::text, 'release'::text, 'restore'::text])))
+);
+
+CREATE TABLE public.pass_run (
+    context_id uuid NOT NULL,
+    id uuid NOT NULL,
+    stage text NOT NULL,
+    trigger text NOT NULL,
+    status text DEFAULT 'queued'::text NOT NULL,
+    inputs integer DEFAULT 0 NOT NULL,
+    written integer DEFAULT 0 NOT NULL,
+    dropped integer DEFAULT 0 NOT NULL,
+    held integer DEFAULT 0 NOT NULL,
+    error_code text,
+    requested_by text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    started_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    CONSTRAINT pass_run_stage_check CHECK ((stage = ANY (ARRAY['consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text]))),
+    CONSTRAINT pass_run_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'done'::text, 'failed'::text]))),
+    CONSTRAINT pass_run_trigger_check CHECK ((trigger = ANY (ARRAY['manual'::text, 'settled'::text, 'schedule'::text])))
+);
+
+CREATE TABLE public.pass_watermark (
+    context_id uuid NOT NULL,
+    stage text NOT NULL,
+    unit text NOT NULL,
+    fingerprint text NOT NULL,
+    run_id uuid,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
 CREATE TABLE public.principal (
@@ -951,6 +981,12 @@ ALTER TABLE ONLY public.memory_record
 ALTER TABLE ONLY public.memory_revision
     ADD CONSTRAINT memory_revision_pkey PRIMARY KEY (context_id, record_id, revision);
 
+ALTER TABLE ONLY public.pass_run
+    ADD CONSTRAINT pass_run_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.pass_watermark
+    ADD CONSTRAINT pass_watermark_pkey PRIMARY KEY (context_id, stage, unit);
+
 ALTER TABLE ONLY public.principal
     ADD CONSTRAINT principal_context_id_subject_key UNIQUE (context_id, subject);
 
@@ -1042,6 +1078,8 @@ CREATE INDEX memory_record_source ON public.memory_record USING btree (context_i
 
 CREATE INDEX memory_record_tsv ON public.memory_record USING gin (tsv) WITH (fastupdate=off);
 
+CREATE INDEX pass_run_recent ON public.pass_run USING btree (context_id, stage, created_at DESC);
+
 CREATE INDEX procrastinate_events_job_id_fkey_v1 ON public.procrastinate_events USING btree (job_id);
 
 CREATE INDEX procrastinate_jobs_id_lock_idx_v1 ON public.procrastinate_jobs USING btree (id, lock) WHERE (status = ANY (ARRAY['todo'::public.procrastinate_job_status, 'doing'::public.procrastinate_job_status]));
@@ -1104,6 +1142,12 @@ ALTER TABLE ONLY public.memory_record
 
 ALTER TABLE ONLY public.memory_revision
     ADD CONSTRAINT memory_revision_context_id_record_id_fkey FOREIGN KEY (context_id, record_id) REFERENCES public.memory_record(context_id, id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pass_run
+    ADD CONSTRAINT pass_run_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.pass_watermark
+    ADD CONSTRAINT pass_watermark_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.principal
     ADD CONSTRAINT principal_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;

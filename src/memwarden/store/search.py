@@ -58,6 +58,8 @@ class ServedRecord:
     modified_at: datetime
     review_revision: int | None
     review_receipt_id: uuid.UUID | None
+    source_kind: str
+    derived_from: list[uuid.UUID]
     receipt_disposition: str | None
     receipt_reviewer: str | None
     receipt_decided_at: datetime | None

@@ -46,7 +46,8 @@ def test_doctor_names_inactive_deployment_settings_and_context_fields(
         "doctor",
         MEMWARDEN_MODEL_ADJUDICATION="openai:pairs",
         MEMWARDEN_OPENAI_BASE_URL="http://127.0.0.1:9/v1",
-        MEMWARDEN_MODEL_CONSOLIDATION="openai:small",  # DESIGN names it; no setting reads it
+        MEMWARDEN_MODEL_CONSOLIDATION="openai:small",  # read by the consolidation pass
+        MEMWARDEN_MODEL_SUMMARY="openai:small",  # no setting reads it
     )
     assert result.returncode == 0, result.stdout + result.stderr  # a warning, not a failure
     lines = result.stdout.splitlines()
@@ -55,6 +56,8 @@ def test_doctor_names_inactive_deployment_settings_and_context_fields(
     context = [line for line in lines if "inactive:context tuned" in line]
     assert context, result.stdout
     assert cid in context[0]
-    assert "hygiene.review_band_low" in context[0] and "prompt_addendums.gist" in context[0]
-    unknown = [line for line in lines if "unknown:MEMWARDEN_MODEL_CONSOLIDATION" in line]
+    # The gist pass is built: its addendum is active and not reported.
+    assert "hygiene.review_band_low" in context[0] and "prompt_addendums.gist" not in context[0]
+    unknown = [line for line in lines if "unknown:MEMWARDEN_MODEL_SUMMARY" in line]
     assert unknown and "ignored" in unknown[0]
+    assert not [line for line in lines if "MEMWARDEN_MODEL_CONSOLIDATION" in line]

@@ -34,16 +34,19 @@ def test_a_configuration_naming_an_unbuilt_feature_is_reported_field_by_field() 
         {
             "judge": {"enabled": True},
             "hygiene": {"review_band_low": 0.5},
-            "models": {"gist": {"provider": "openai", "model": "small"}},
+            "models": {
+                "gist": {"provider": "openai", "model": "small"},
+                "adjudication": {"provider": "openai", "model": "small"},
+            },
             "prompt_addendums": {"rollup": "Keep it short."},
         },
     )
+    # The passes (models.gist, prompt_addendums.rollup) are built: only hygiene is reported.
     assert sorted(inactive_fields_set(config)) == [
         "hygiene.review_band_low",
-        "models.gist",
-        "prompt_addendums.rollup",
+        "models.adjudication",
     ]
-    assert "not built yet" in inactive_fields_set(config)["models.gist"]
+    assert "not built yet" in inactive_fields_set(config)["models.adjudication"]
 
 
 def test_an_inactive_deployment_setting_is_reported_only_when_set() -> None:
@@ -58,8 +61,9 @@ def test_memwarden_variables_that_nothing_reads_are_named() -> None:
         "MEMWARDEN_DATA_DIR": "/tmp/x",
         "memwarden_log_level": "INFO",
         "MEMWARDEN_URL": "http://127.0.0.1:8420",
-        "MEMWARDEN_MODEL_CONSOLIDATION": "openai:small",
+        "MEMWARDEN_MODEL_CONSOLIDATION": "openai:small",  # a pass's model: read
+        "MEMWARDEN_MODEL_SUMMARY": "openai:small",  # no such stage
         "MEMWARDEN_DATABSE_URL": "postgresql://typo",
         "PATH": "/usr/bin",
     }
-    assert unknown_variables(environ) == ["MEMWARDEN_DATABSE_URL", "MEMWARDEN_MODEL_CONSOLIDATION"]
+    assert unknown_variables(environ) == ["MEMWARDEN_DATABSE_URL", "MEMWARDEN_MODEL_SUMMARY"]

@@ -9,7 +9,7 @@ RETURNING id, filename, content_type, size_bytes, status, created_at
 SELECT id, principal_id, filename, content_type, size_bytes, storage_path, status,
        failure_code, failure_reasons, scope_path, visibility, owner_subject, created_at,
        updated_at, length(parsed_text) AS text_chars, extraction_windows, extraction_failed,
-       (SELECT count(*) FROM chunk c
+       gist, (SELECT count(*) FROM chunk c
         WHERE c.context_id = d.context_id AND c.document_id = d.id) AS chunks
 FROM document d
 WHERE context_id = %(context_id)s AND id = %(id)s
@@ -22,7 +22,7 @@ FROM document WHERE context_id = %(context_id)s AND id = %(id)s FOR UPDATE
 -- doc_list --
 SELECT id, filename, content_type, size_bytes, status, failure_code, failure_reasons,
        scope_path, visibility, owner_subject, created_at, updated_at, extraction_windows,
-       extraction_failed
+       extraction_failed, gist
 FROM document
 WHERE context_id = %(context_id)s
   AND (%(before)s::uuid IS NULL OR id < %(before)s::uuid)

@@ -84,7 +84,8 @@ LIMIT %(limit)s
 -- The final hits' rows, gated again (live, or history when asked for).
 SELECT r.id, r.kind, r.revision, r.memory_category, r.body, r.content, r.scope_path,
        r.visibility, r.source_kind, r.source_ref, r.valid_from, r.valid_to, r.serving,
-       r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at
+       r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at,
+       r.derived_from
 FROM memory_record r
 WHERE r.context_id = %(context_id)s AND r.id = ANY(%(ids)s::uuid[])
   AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
@@ -109,7 +110,8 @@ WHERE c.context_id = %(context_id)s AND c.id = ANY(%(ids)s::uuid[])
 -- Servable entities by id or by normalised name, oldest first.
 SELECT r.id, r.kind, r.revision, r.memory_category, r.body, r.content, r.scope_path,
        r.visibility, r.source_kind, r.source_ref, r.valid_from, r.valid_to, r.serving,
-       r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at
+       r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at,
+       r.derived_from
 FROM memory_record r
 WHERE r.context_id = %(context_id)s AND r.kind = 'entity'
   AND (r.id = %(id)s::uuid OR r.norm_name = %(norm_name)s::text)
@@ -124,7 +126,8 @@ LIMIT 20
 -- Facts from or about the entities; with history, the superseded ones too.
 SELECT r.id, r.kind, r.revision, r.memory_category, r.body, r.content, r.scope_path,
        r.visibility, r.source_kind, r.source_ref, r.valid_from, r.valid_to, r.serving,
-       r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at
+       r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at,
+       r.derived_from
 FROM memory_record r
 WHERE r.context_id = %(context_id)s
   AND (r.entity_id = ANY(%(ids)s::uuid[]) OR r.object_entity_id = ANY(%(ids)s::uuid[]))
@@ -145,7 +148,8 @@ LIMIT %(limit)s
 -- The newest servable records of one kind.
 SELECT r.id, r.kind, r.revision, r.memory_category, r.body, r.content, r.scope_path,
        r.visibility, r.source_kind, r.source_ref, r.valid_from, r.valid_to, r.serving,
-       r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at
+       r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at,
+       r.derived_from
 FROM memory_record r
 WHERE r.context_id = %(context_id)s AND r.kind = %(kind)s
   AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],

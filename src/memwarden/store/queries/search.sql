@@ -67,7 +67,7 @@ LIMIT %(limit)s
 -- The ranked ids' records, gated again (a decision may have committed meanwhile).
 SELECT r.id, r.revision, r.kind, r.memory_category, r.content, r.body, r.scope_path,
        r.visibility, r.owner_subject, r.author_subject, r.expires_at, r.created_at,
-       r.modified_at, r.review_revision, r.review_receipt_id,
+       r.modified_at, r.review_revision, r.review_receipt_id, r.source_kind, r.derived_from,
        rc.disposition AS receipt_disposition, rc.reviewer_subject AS receipt_reviewer,
        rc.decided_at AS receipt_decided_at, rc.revision AS receipt_revision
 FROM memory_record r

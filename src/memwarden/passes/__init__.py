@@ -1,0 +1,1 @@
+"""Background passes: consolidation, elaboration, rollup and gist (docs/passes.md)."""
