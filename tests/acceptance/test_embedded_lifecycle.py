@@ -142,3 +142,26 @@ def test_a_second_serve_on_one_data_dir_is_refused_plainly(data_dir: Path) -> No
         assert httpx.get(f"http://127.0.0.1:{port}/health", timeout=5).status_code == 200
     finally:
         _finish(first, signal.SIGTERM)
+
+
+def test_sigterm_stops_a_worker_and_its_embedded_postgres(data_dir: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memwarden", "worker"],
+        env=_env(data_dir),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        deadline = time.monotonic() + 90
+        while "worker started" not in proc.stdout.readline():
+            assert proc.poll() is None and time.monotonic() < deadline, "worker did not start"
+        pid = _postmaster_pid(data_dir)
+        assert pid and postgres_of(data_dir / "pgdata", pid)
+    finally:
+        _finish(proc, signal.SIGTERM)
+        if proc.stdout:
+            proc.stdout.close()
+    assert proc.returncode == 0
+    assert _gone(pid, data_dir / "pgdata"), "the postmaster outlived a SIGTERM'd worker"
