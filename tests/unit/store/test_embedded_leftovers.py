@@ -49,3 +49,22 @@ def test_a_garbled_postmaster_pid_is_stale(tmp_path: Path) -> None:
 
 def test_no_postmaster_pid_is_nothing_to_do(tmp_path: Path) -> None:
     assert clear_stale_pid_file(tmp_path) == "none"
+
+
+def test_one_serve_lock_per_data_dir_naming_the_holder_and_free_after_release(
+    tmp_path: Path,
+) -> None:
+    import pytest
+
+    from memwarden.store.embedded import EmbeddedServerError, ServeLock
+
+    first = ServeLock(tmp_path)
+    first.acquire()
+    try:
+        with pytest.raises(EmbeddedServerError, match=f"pid {os.getpid()}"):
+            ServeLock(tmp_path).acquire()
+    finally:
+        first.release()
+    again = ServeLock(tmp_path)
+    again.acquire()
+    again.release()
