@@ -27,5 +27,6 @@ MCP_TRANSPORT_LIMIT = FACTS_BODY_LIMIT
 MAX_TURN_CHARS = 128_000
 # All the items of one /facts/batch together: two of the longest turns.
 MAX_BATCH_CHARS = 256_000
-# The byte limits leave room for the longest text however it is escaped (an astral
-# character is one character and up to 12 bytes of JSON: `\ud83d\ude00`).
+# The byte limits above leave room for the longest text however it is escaped (an astral
+# character is one character and up to 12 bytes of JSON, `\ud83d\ude00`): checked in
+# tests/unit/api/test_openapi_limits.py.
