@@ -35,7 +35,8 @@ class BodyLimit:
 
 
 def route_limits() -> list[BodyLimit]:
-    """Routes that need more than the 64 KiB default. /facts takes 200,000+ characters."""
+    """Routes that need more than the 64 KiB default: /facts carries a turn of up to
+    128,000 characters, each up to 12 bytes once JSON-escaped."""
     ctx = r"/api/v1/[^/]+"
     return [
         BodyLimit("POST", re.compile(rf"^{ctx}/facts$"), FACTS_BODY_LIMIT),

@@ -14,6 +14,8 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
+from memwarden.api.middleware import limit_for, route_limits
+
 # Routes that answer without a credential (api/routes/health.py, FastAPI's own).
 PUBLIC_PATHS = frozenset({"/health", "/metrics", "/openapi.json"})
 SCHEME = "bearerAuth"
@@ -26,6 +28,8 @@ _DESCRIPTIONS = {
     "401": "No credential, or one that is not valid.",
     "403": "The credential may not do this, or the Context is not its own.",
     "404": "No such resource (in the caller's Context).",
+    "409": "The request conflicts with the resource's state: a stale revision, an id or "
+    "vector that exists, a decision already made, nothing to reprocess.",
     "413": "The request body is larger than the route's limit.",
     "422": "The judge refused the input (`on_error` and verdict rules).",
     "429": "The Context's token budget is spent for this period.",
@@ -37,6 +41,15 @@ _MODEL_ROUTE = re.compile(
     r"/(facts(/batch)?|turns/\{turn_id\}/reprocess|chat(/stream)?|reflect|"
     r"judgements/dry-run|documents/\{document_id\}/reprocess)$"
 )
+
+# Routes whose use case answers 409 (`Conflict` in review/, judge/holds.py and the two
+# reprocess use cases).
+_CONFLICT_ROUTE = re.compile(
+    r"/(memory/(commands|embeddings|reviews)|judgements/\{judgement_id\}/(approve|reject)|"
+    r"turns/\{turn_id\}/reprocess|documents/\{document_id\}/reprocess)$"
+)
+# The body limit (api/middleware.py, from limits.py) on each operation that takes a body.
+BODY_LIMIT_KEY = "x-max-body-bytes"
 
 _SCHEMAS: dict[str, Any] = {
     "ErrorDetail": {
@@ -61,6 +74,8 @@ _SCHEMAS: dict[str, Any] = {
 
 def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[str]:
     statuses = ["400", "401", "403", "404"]
+    if method == "post" and _CONFLICT_ROUTE.search(path):
+        statuses.append("409")
     if "requestBody" in operation:
         statuses.append("413")
     if method == "post" and _JUDGED_ROUTE.search(path):
@@ -84,6 +99,7 @@ def describe(spec: dict[str, Any]) -> dict[str, Any]:
             "description": "A Context key (`mwk_...`) or the deployment admin token.",
         }
     }
+    limits = route_limits()
     for path, item in spec.get("paths", {}).items():
         for method, operation in item.items():
             if method not in _METHODS:
@@ -93,6 +109,14 @@ def describe(spec: dict[str, Any]) -> dict[str, Any]:
             if path in PUBLIC_PATHS:
                 continue
             operation["security"] = [{SCHEME: []}]
+            body = operation.get("requestBody")
+            if body is not None:
+                limit = limit_for(method.upper(), path, limits)
+                body[BODY_LIMIT_KEY] = limit
+                note = f"At most {limit:,} bytes (413 `payload_too_large` past it)."
+                body["description"] = (
+                    f"{body['description']} {note}" if body.get("description") else note
+                )
             for status in _error_statuses(path, method, operation):
                 responses.setdefault(
                     status,

@@ -21,7 +21,15 @@ from memwarden.cli.mcp_cmd import mcp_stdio
 from memwarden.cli.passes import passes_app
 from memwarden.cli.reprocess import reprocess_app
 from memwarden.cli.review import review_app
-from memwarden.cli.runner import OPERATOR, all_pages, console, emit_json, fail, run
+from memwarden.cli.runner import (
+    OPERATOR,
+    all_pages,
+    console,
+    emit_json,
+    fail,
+    interrupt_on_sigterm,
+    run,
+)
 
 app = typer.Typer(
     help="memwarden: long-term memory for AI agents in which nothing is stored blindly.",
@@ -63,11 +71,16 @@ def serve(
     from memwarden.bootstrap import build_services
     from memwarden.logging_setup import configure_logging
     from memwarden.settings import get_settings
-    from memwarden.store.embedded import EmbeddedServerError
+    from memwarden.store.embedded import EmbeddedServerError, ServeLock
 
     settings = get_settings()
     configure_logging(settings.log_level, settings.log_json)
+    # One serve per embedded data directory (two would share one database and one worker
+    # queue without knowing it); with MEMWARDEN_DATABASE_URL several may run.
+    lock = None if settings.database_url else ServeLock(settings.data_dir)
     try:
+        if lock is not None:
+            lock.acquire()
         services = build_services(settings)
     except EmbeddedServerError as exc:
         fail(str(exc), 3)
@@ -93,6 +106,7 @@ def worker_cmd(
         console.print("[green]worker started[/] (Ctrl-C to stop)")
         await services.jobs.run_worker_async(concurrency=concurrency, name="cli-worker")
 
+    interrupt_on_sigterm()
     try:
         run(work)
     except KeyboardInterrupt:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memwarden.cli.runner import fail
+from memwarden.cli.runner import fail, interrupt_on_sigterm
 
 
 def mcp_stdio() -> None:
@@ -10,6 +10,7 @@ def mcp_stdio() -> None:
     from memwarden.mcp.stdio import run_stdio
     from memwarden.store.embedded import EmbeddedServerError
 
+    interrupt_on_sigterm()
     try:
         run_stdio()
     except EmbeddedServerError as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -26,6 +27,13 @@ err_console = Console(stderr=True, soft_wrap=True)
 
 # The CLI runs on the deployment's machine with its data directory: it acts as operator.
 OPERATOR = Caller(None, None, "operator", None, {}, is_admin=True)
+
+
+def interrupt_on_sigterm() -> None:
+    """A long-running command (worker, MCP stdio) stops on SIGTERM as on Ctrl-C, so it
+    closes its Services and releases the embedded server (Python's default SIGTERM
+    action ends the process without running any cleanup)."""
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
 
 
 def fail(message: str, code: int = 1) -> None:

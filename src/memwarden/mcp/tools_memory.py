@@ -40,13 +40,14 @@ Kinds = Annotated[list[Kind] | None, rules(QueryBody, "kinds")]
 ReadScope = Annotated[list[str] | None, rules(QueryBody, "scope")]
 Entity = Annotated[str, rules(ProfileQuery, "entity")]
 Message = Annotated[str, rules(ChatBody, "message")]
+TurnText = Annotated[str, rules(FactsBody, "text")]
 ChatLimit = Annotated[int, rules(ChatBody, "limit")]
 
 
 def register(server: MCPServer[Any], rt: Runtime) -> None:
     @server.tool(annotations=WRITE)
     async def remember(
-        text: str,
+        text: TurnText,
         ctx: Context,
         scope: WriteScope = None,
         sessionId: uuid.UUID | None = None,

@@ -99,6 +99,10 @@ def _load(model_path: Path, tokenizer_path: Path, threads: int) -> _Loaded:
         # Worker threads sleep when a run ends instead of spinning for more work: on a
         # small machine the spin takes the cores the database needs for the same request.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        # No memory arena: with it, onnxruntime keeps the peak of the largest batch it ever
+        # ran for the life of the process (measured: one 65,536-character turn left the
+        # server at 953 MB instead of 373 MB; benchmarks/bench_largest_request.py).
+        options.enable_cpu_mem_arena = False
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         session = ort.InferenceSession(
             str(_verified(model_path, MODEL_SHA256, "embedding model")),

@@ -23,7 +23,7 @@ __all__ = ["Category", "Kind", "Mode", "ProfileQuery", "QueryBody"]
 class QueryBody(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    query: StorableText = Field(max_length=4000)
+    query: StorableText = Field(min_length=1, max_length=4000)  # blank: 400 in run_query
     limit: int = Field(default=10, ge=1, le=100)
     scope: list[StorableText] | None = Field(default=None, max_length=16)
     categories: list[Category] | None = None
@@ -48,6 +48,7 @@ class ProfileQuery(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    entity: StorableText = Field(default="", max_length=400)
+    # required and non-empty: the schema says what the use case refuses (an empty name)
+    entity: StorableText = Field(min_length=1, max_length=400)
     history: bool = False
     scope: list[StorableText] | None = Field(default=None, max_length=16)

