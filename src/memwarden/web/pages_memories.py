@@ -1,0 +1,171 @@
+"""Memories: hybrid search (the same recall as /query) and a record's review page."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
+from pydantic import ValidationError
+
+from memwarden.domain.grants import Caller
+from memwarden.errors import InvalidInput, NotFound
+from memwarden.retrieval.query import QueryInput, run_query
+from memwarden.review import decisions, diagnostic, history, records
+from memwarden.review.contract import ReadRequest, ReceiptReadRequest, ReviewRequest
+from memwarden.web.base import (
+    PageRoute,
+    checked_form,
+    new_token,
+    redirect,
+    render,
+    services,
+    signed_in,
+    text_field,
+    validated,
+)
+from memwarden.web.session import Session
+
+router = APIRouter(prefix="/ui/c/{context_id}", route_class=PageRoute, include_in_schema=False)
+Who = tuple[Caller, Session]
+KINDS = ("entity", "attribute", "relation", "action", "instruction", "uncertainty", "chunk")
+CATEGORIES = ("identity", "knowledge", "context")
+
+
+@router.get("/memories")
+async def memory_search(
+    request: Request,
+    context_id: uuid.UUID,
+    q: str = "",
+    kind: str | None = None,
+    category: str | None = None,
+    scope: str | None = None,
+    superseded: str | None = None,
+    who: Who = Depends(signed_in),
+) -> Response:
+    if kind and kind not in KINDS:
+        raise InvalidInput("unknown kind", field="kind")
+    if category and category not in CATEGORIES:
+        raise InvalidInput("unknown category", field="category")
+    result: dict[str, Any] | None = None
+    if q or kind or category or scope:
+        req = QueryInput(
+            q,
+            limit=25,
+            scope=[scope] if scope else None,
+            categories=[category] if category else None,
+            kinds=[kind] if kind else None,
+            include_superseded=superseded == "on",
+        )
+        result = await run_query(services(request), who[0], context_id, req)
+    filters = {"q": q, "kind": kind, "category": category, "scope": scope, "superseded": superseded}
+    return render(
+        request,
+        "memories.html",
+        context_id=context_id,
+        result=result,
+        filters=filters,
+        kinds=KINDS,
+        categories=CATEGORIES,
+    )
+
+
+def _read(record_id: uuid.UUID, visibility: str) -> ReadRequest:
+    try:
+        return ReadRequest.model_validate(
+            {
+                "contract_version": 1,
+                "scope": {"visibility": visibility},
+                "record_id": str(record_id),
+            }
+        )
+    except ValidationError:
+        raise InvalidInput("visibility is shared or private", field="visibility") from None
+
+
+async def _record_page(
+    request: Request,
+    context_id: uuid.UUID,
+    record_id: uuid.UUID,
+    visibility: str,
+    caller: Caller,
+    outcome: dict[str, Any] | None = None,
+    status: int = 200,
+) -> Response:
+    db = services(request).db
+    read = _read(record_id, visibility)
+    state = await history.review_state(db, caller, read)
+    eligibility = await diagnostic.eligibility(db, caller, read)
+    record: dict[str, Any] | None = None
+    try:
+        record = (await records.read_record(db, caller, read))["record"]
+    except NotFound:
+        record = None  # not served (rejected, deleted, expired or blocked): metadata only
+    receipt = None
+    if state["state"]["review"]:
+        receipt_req = ReceiptReadRequest.model_validate(
+            {
+                "contract_version": 1,
+                "scope": {"visibility": visibility},
+                "record_id": str(record_id),
+                "revision": state["state"]["revision"],
+            }
+        )
+        try:
+            receipt = (await history.read_receipt(db, caller, receipt_req)).get("receipt")
+        except NotFound:
+            receipt = None
+    return render(
+        request,
+        "record.html",
+        status=status,
+        context_id=context_id,
+        record_id=record_id,
+        visibility=visibility,
+        record=record,
+        state=state["state"],
+        eligibility=eligibility,
+        receipt=receipt,
+        outcome=outcome,
+    )
+
+
+@router.get("/memories/{record_id}")
+async def memory_record(
+    request: Request,
+    context_id: uuid.UUID,
+    record_id: uuid.UUID,
+    visibility: str = "shared",
+    who: Who = Depends(signed_in),
+) -> Response:
+    return await _record_page(request, context_id, record_id, visibility, who[0])
+
+
+@router.post("/memories/{record_id}/review")
+async def memory_review(
+    request: Request,
+    context_id: uuid.UUID,
+    record_id: uuid.UUID,
+    who: Who = Depends(signed_in),
+) -> Response:
+    form = await checked_form(request)
+    visibility = text_field(form, "visibility") or "shared"
+    revision = text_field(form, "expected_revision") or ""
+    body = {
+        "scope": {"visibility": visibility},
+        "command": {
+            "contract_version": 1,
+            "idempotency_key": text_field(form, "idempotency_key") or new_token(),
+            "record_id": str(record_id),
+            "expected_revision": int(revision) if revision.isdigit() else revision,
+            "disposition": text_field(form, "disposition"),
+            "evidence_ref": text_field(form, "evidence_ref") or "",
+        },
+    }
+    req = validated(ReviewRequest, body)
+    result = await decisions.decide(services(request).db, who[0], req)
+    outcome = {"kind": "review", "result": result}
+    if text_field(form, "then") == "search":
+        return redirect(f"/ui/c/{context_id}/memories")
+    return await _record_page(request, context_id, record_id, visibility, who[0], outcome)
