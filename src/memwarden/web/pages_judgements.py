@@ -11,12 +11,20 @@ from memwarden.domain.grants import Caller
 from memwarden.errors import InvalidInput
 from memwarden.judge import dry_run as dry_runs
 from memwarden.judge import holds, override, review
-from memwarden.web.base import PageRoute, checked_form, render, services, signed_in, text_field
+from memwarden.judge.contract import DryRunBody, OverrideBody
+from memwarden.web.base import (
+    PageRoute,
+    checked_form,
+    render,
+    services,
+    signed_in,
+    text_field,
+    validated,
+)
 from memwarden.web.session import Session
 
 router = APIRouter(prefix="/ui/c/{context_id}", route_class=PageRoute, include_in_schema=False)
 Who = tuple[Caller, Session]
-VERDICTS = ("pass", "warn", "fail", "error")
 
 
 def _held(value: str | None) -> bool | None:
@@ -71,12 +79,17 @@ async def judgement_override(
     request: Request, context_id: uuid.UUID, judgement_id: uuid.UUID, who: Who = Depends(signed_in)
 ) -> Response:
     form = await checked_form(request)
-    verdict = text_field(form, "verdict")
-    if verdict not in ("pass", "warn", "fail"):
-        raise InvalidInput("choose pass, warn or fail", field="verdict")
-    replay = text_field(form, "replay") == "on"
+    body = validated(
+        OverrideBody,
+        {"verdict": text_field(form, "verdict"), "replay": text_field(form, "replay") == "on"},
+    )
     result = await override.override(
-        services(request), who[0], context_id, judgement_id, verdict=verdict, replay=replay
+        services(request),
+        who[0],
+        context_id,
+        judgement_id,
+        verdict=body.verdict,
+        replay=body.replay,
     )
     outcome = {"kind": "override", "replay": result["replay"], "ingest": result["ingest"]}
     return render(
@@ -119,20 +132,23 @@ async def dry_run(
     request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)
 ) -> Response:
     form = await checked_form(request)
-    addendum = text_field(form, "addendum") or ""
-    verdict = text_field(form, "verdict") or None
-    compare = text_field(form, "compare_current") == "on"
-    limit_text = text_field(form, "limit") or "20"
-    if not limit_text.isdigit():
-        raise InvalidInput("limit is a whole number", field="limit")
+    body = validated(
+        DryRunBody,
+        {
+            "addendum": text_field(form, "addendum") or "",
+            "verdict": text_field(form, "verdict") or None,
+            "limit": text_field(form, "limit") or "20",
+            "compare_current": text_field(form, "compare_current") == "on",
+        },
+    )
     result = await dry_runs.dry_run(
         services(request),
         who[0],
         context_id,
-        addendum=addendum,
-        verdict=verdict,
-        limit=int(limit_text),
-        compare_current=compare,
+        addendum=body.addendum,
+        verdict=body.verdict,
+        limit=body.limit,
+        compare_current=body.compare_current,
     )
     rows = sorted(result["matrix"])
     cols = sorted({c for row in result["matrix"].values() for c in row})
@@ -143,5 +159,10 @@ async def dry_run(
         result=result,
         rows=rows,
         cols=cols,
-        form={"addendum": addendum, "verdict": verdict, "compare": compare, "limit": limit_text},
+        form={
+            "addendum": body.addendum,
+            "verdict": body.verdict,
+            "compare": body.compare_current,
+            "limit": body.limit,
+        },
     )

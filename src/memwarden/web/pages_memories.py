@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, get_args
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from memwarden.domain.grants import Caller
 from memwarden.errors import InvalidInput, NotFound
+from memwarden.retrieval.contract import Category, Kind
 from memwarden.retrieval.query import QueryInput, run_query
 from memwarden.review import decisions, diagnostic, history, records
 from memwarden.review.contract import ReadRequest, ReceiptReadRequest, ReviewRequest
@@ -29,8 +30,8 @@ from memwarden.web.session import Session
 
 router = APIRouter(prefix="/ui/c/{context_id}", route_class=PageRoute, include_in_schema=False)
 Who = tuple[Caller, Session]
-KINDS = ("entity", "attribute", "relation", "action", "instruction", "uncertainty", "chunk")
-CATEGORIES = ("identity", "knowledge", "context")
+KINDS: tuple[str, ...] = get_args(Kind)
+CATEGORIES: tuple[str, ...] = get_args(Category)
 
 
 @router.get("/memories")

@@ -9,11 +9,9 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support.dashboard import sign_in
+from tests.support.dashboard import judged_context, sign_in
 from tests.support.live import LiveServer
 from tests.support.scripted_model import ScriptedModelServer, scripted_models
-
-ALL_GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
 
 
 @pytest.fixture
@@ -25,21 +23,8 @@ def live(live_with: Callable[..., LiveServer], scripted: ScriptedModelServer) ->
 
 @pytest.fixture
 def judged(admin: httpx.Client) -> Callable[..., dict[str, Any]]:
-    """A Context with the judge on (plus config) and a full-grant key for alice."""
-
-    def make(grants: list[str] | None = None, **judge: Any) -> dict[str, Any]:
-        cid = admin.post("/api/v1/contexts", json={"name": "reviewed"}).json()["id"]
-        resp = admin.patch(
-            f"/api/v1/contexts/{cid}/config", json={"judge": {"enabled": True, **judge}}
-        )
-        assert resp.status_code == 200, resp.text
-        issued = admin.post(
-            f"/api/v1/contexts/{cid}/keys",
-            json={"subject": "alice", "grants": grants or ALL_GRANTS},
-        ).json()
-        return {"id": cid, "key": issued["key"], "key_id": issued["id"]}
-
-    return make
+    """judged(grants=None, **judge): a Context with the judge on and a key for alice."""
+    return lambda grants=None, **judge: judged_context(admin, grants, **judge)
 
 
 @pytest.fixture

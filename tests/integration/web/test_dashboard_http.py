@@ -211,3 +211,45 @@ def test_a_held_write_is_decided_from_its_page_with_the_counts_it_changed(
     assert resp.status_code == 200, resp.text
     assert ("approved" if decision == "approve" else "rejected") in resp.text
     assert "turns" in resp.text
+
+
+def test_a_records_page_shows_its_review_state_and_takes_a_decision(
+    browser_less, judged, live, scripted
+):
+    scripted.respond_with("judge", verdict("pass"))
+    scripted.respond_with(
+        "row_judge", lambda r: rows_reply({i["id"]: "pass" for i in json.loads(r.user)})
+    )
+    ctx = judged()
+    with live.client(ctx["key"]) as api:
+        assert api.post(f"/api/v1/{ctx['id']}/facts", json={"text": FACTS}).status_code == 201
+    client = browser_less(ctx["key"])
+    found = client.get(f"/ui/c/{ctx['id']}/memories", params={"q": "Acme"})
+    assert found.status_code == 200, found.text
+    link = found.text.split('href="/ui/c/')[-1].split('"')[0]
+    page = client.get(f"/ui/c/{link}".replace("&amp;", "&"))
+    assert page.status_code == 200, page.text
+    assert "Review state" in page.text and "Servable" in page.text
+    resp = client.post(
+        f"/ui/c/{link.split('?')[0]}/review",
+        data={
+            "csrf": csrf_of(page.text),
+            "visibility": "shared",
+            "expected_revision": "1",
+            "disposition": "rejected",
+            "evidence_ref": "ticket-1",
+        },
+    )
+    assert resp.status_code == 200, resp.text
+    assert "Decision recorded: <strong>rejected</strong>" in resp.text
+    assert "not served" in resp.text
+    stale = client.post(
+        f"/ui/c/{link.split('?')[0]}/review",
+        data={
+            "csrf": csrf_of(page.text),
+            "expected_revision": "0",
+            "disposition": "approved",
+            "evidence_ref": "x",
+        },
+    )
+    assert stale.status_code == 400 and "expected_revision" in stale.text
