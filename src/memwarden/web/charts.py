@@ -30,7 +30,7 @@ def verdicts_per_day(
     tallest = max((sum(per_day[d].values()) for d in columns), default=0) or 1
     step = WIDTH / days
     bars: list[dict[str, Any]] = []
-    keys = sorted({k for c in per_day.values() for k in c})
+    keys = sorted({k for d in columns for k in per_day.get(d, ())})
     for i, day in enumerate(columns):
         y = float(HEIGHT)
         for key in keys:
