@@ -85,3 +85,36 @@ def tokens_per_stage(stages: dict[str, dict[str, Any]], budget: int | None) -> d
         "spent": spent,
         "budget": budget,
     }
+
+
+def recall_per_day(
+    traffic: list[dict[str, Any]], days: int, today: date | None = None
+) -> dict[str, Any]:
+    """Bars of records returned to clients per day."""
+    hits = {date.fromisoformat(t["day"]): t["hits"] for t in traffic}
+    columns = _days(days, today)
+    tallest = max((hits.get(d, 0) for d in columns), default=0) or 1
+    step = WIDTH / days
+    bars = []
+    for i, day in enumerate(columns):
+        n = hits.get(day, 0)
+        if not n:
+            continue
+        h = HEIGHT * n / tallest
+        bars.append(
+            {
+                "x": round(i * step + 1, 1),
+                "y": round(HEIGHT - h, 1),
+                "w": round(step - 2, 1),
+                "h": round(h, 1),
+                "title": f"{day.isoformat()}: {n} records returned",
+            }
+        )
+    return {
+        "width": WIDTH,
+        "height": HEIGHT,
+        "bars": bars,
+        "total": sum(hits.get(d, 0) for d in columns),
+        "first": columns[0].isoformat(),
+        "last": columns[-1].isoformat(),
+    }

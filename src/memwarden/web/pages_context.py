@@ -12,6 +12,7 @@ from starlette.datastructures import UploadFile
 
 from memwarden.admin import audit, contexts, keys, settings_service, usage
 from memwarden.admin.contract import CreateKey
+from memwarden.admin.overview import context_overview
 from memwarden.config import ADDENDUM_MAX_CHARS, ADDENDUM_STAGES
 from memwarden.documents import service as documents
 from memwarden.domain.grants import CAPABILITIES, Caller
@@ -73,6 +74,9 @@ async def overview(
     spent = await _optional(usage.usage_breakdown(svc.db, caller, context_id, days=DAYS))
     config = await _optional(settings_service.get_config(svc.db, caller, context_id))
     docs = await _optional(documents.list_documents(svc, caller, context_id, 100, None))
+    glance = await _optional(context_overview(svc.db, caller, context_id, days=DAYS))
+    recall_chart = None if "refused" in glance else charts.recall_per_day(glance["recall"], DAYS)
+    states = sorted({s for kinds in glance.get("memories", {}).values() for s in kinds})
     verdict_chart = None if isinstance(verdicts, dict) else charts.verdicts_per_day(verdicts, DAYS)
     budget = None
     if "refused" not in config:
@@ -90,6 +94,9 @@ async def overview(
         budget=budget,
         token_chart=token_chart,
         docs=docs,
+        glance=glance,
+        states=states,
+        recall_chart=recall_chart,
     )
 
 

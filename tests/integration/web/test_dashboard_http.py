@@ -253,3 +253,32 @@ def test_a_records_page_shows_its_review_state_and_takes_a_decision(
         },
     )
     assert stale.status_code == 400 and "expected_revision" in stale.text
+
+
+def test_the_overview_counts_memories_by_kind_and_state_and_recall_traffic(
+    browser_less, judged, live, scripted
+):
+    scripted.respond_with("judge", verdict("pass"))
+    scripted.respond_with(
+        "row_judge", lambda r: rows_reply({i["id"]: "pass" for i in json.loads(r.user)})
+    )
+    ctx = judged()
+    with live.client(ctx["key"]) as api:
+        assert api.post(f"/api/v1/{ctx['id']}/facts", json={"text": FACTS}).status_code == 201
+        hits = api.get(f"/api/v1/{ctx['id']}/query", params={"query": "Acme"}).json()["hits"]
+    served = [h for h in hits if h["kind"] != "chunk"]
+    assert served
+    client = browser_less(ctx["key"])
+    page = client.get(f"/ui/c/{ctx['id']}")
+    assert page.status_code == 200, page.text
+    counts = page.text.split('class="counts"')[1].split("</table>")[0]
+    assert '<th scope="col">live</th>' in counts and '<th scope="row">' in counts
+    assert f'<span class="recall-total">{len(served)}</span>' in page.text
+
+
+def test_the_overview_hides_counts_from_a_key_without_grant_manage(browser_less, judged, make_key):
+    ctx = judged()
+    client = browser_less(make_key(ctx["id"], ["memory_read"]))
+    page = client.get(f"/ui/c/{ctx['id']}")
+    assert page.status_code == 200
+    assert 'class="counts"' not in page.text and "needs grant:manage" in page.text

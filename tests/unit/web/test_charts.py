@@ -7,7 +7,7 @@ from datetime import date
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memwarden.web.charts import HEIGHT, WIDTH, tokens_per_stage, verdicts_per_day
+from memwarden.web.charts import HEIGHT, WIDTH, recall_per_day, tokens_per_stage, verdicts_per_day
 from memwarden.web.pages_context import settings_patch
 
 TODAY = date(2026, 3, 31)
@@ -89,3 +89,20 @@ def test_the_settings_form_becomes_a_configuration_patch() -> None:
         "extraction": None,
         "chat": {"provider": "openai", "model": "gpt-x"},
     }
+
+
+def test_recall_traffic_draws_one_bar_per_day_with_hits() -> None:
+    chart = recall_per_day(
+        [
+            {"day": "2026-03-31", "hits": 4, "records": 2},
+            {"day": "2026-03-29", "hits": 2, "records": 1},
+        ],
+        30,
+        TODAY,
+    )
+    assert chart["total"] == 6
+    assert [b["title"] for b in chart["bars"]] == [
+        "2026-03-29: 2 records returned",
+        "2026-03-31: 4 records returned",
+    ]
+    assert chart["bars"][1]["h"] == HEIGHT and chart["bars"][0]["h"] == HEIGHT / 2
