@@ -15,6 +15,7 @@ from memwarden.retrieval.contract import Category, Kind
 from memwarden.retrieval.query import QueryInput, run_query
 from memwarden.review import decisions, diagnostic, history, records
 from memwarden.review.contract import ReadRequest, ReceiptReadRequest, ReviewRequest
+from memwarden.review.trail import record_trail
 from memwarden.web.base import (
     PageRoute,
     checked_form,
@@ -98,6 +99,7 @@ async def _record_page(
     read = _read(record_id, visibility)
     state = await history.review_state(db, caller, read)
     eligibility = await diagnostic.eligibility(db, caller, read)
+    trail = await record_trail(db, caller, read)
     record: dict[str, Any] | None = None
     try:
         record = (await records.read_record(db, caller, read))["record"]
@@ -127,6 +129,7 @@ async def _record_page(
         record=record,
         state=state["state"],
         eligibility=eligibility,
+        trail=trail,
         receipt=receipt,
         outcome=outcome,
     )
