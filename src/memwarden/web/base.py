@@ -134,6 +134,8 @@ class PageRoute(APIRoute):
             except AppError as exc:
                 log.info("ui_refused", status=exc.status, code=exc.code)
                 return error_page(request, exc)
+            finally:
+                await request.close()  # a parsed form's uploaded files, refused or not
 
         return handle
 

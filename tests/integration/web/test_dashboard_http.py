@@ -4,6 +4,7 @@ Security Policy, grant refusals, form limits, and every page rendering."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -286,3 +287,62 @@ def test_the_overview_hides_counts_from_a_key_without_grant_manage(browser_less,
     page = client.get(f"/ui/c/{ctx['id']}")
     assert page.status_code == 200
     assert 'class="counts"' not in page.text and "needs grant:manage" in page.text
+
+
+def test_a_document_is_uploaded_listed_and_deleted_from_its_page(browser_less, judged):
+    ctx = judged()
+    client = browser_less(ctx["key"])
+    page = client.get(f"/ui/c/{ctx['id']}/documents")
+    token = csrf_of(page.text)
+    resp = client.post(
+        f"/ui/c/{ctx['id']}/documents",
+        data={"csrf": token, "visibility": "shared"},
+        files={"file": ("notes.txt", b"Alice works at Acme.", "text/plain")},
+    )
+    assert resp.status_code == 303, resp.text
+    listed = client.get(f"/ui/c/{ctx['id']}/documents").text
+    assert "notes.txt" in listed
+    (delete,) = re.findall(r'action="([^"]+/delete)"', listed)
+    assert client.post(delete, data={"csrf": token}).status_code == 303
+    assert "notes.txt" not in client.get(f"/ui/c/{ctx['id']}/documents").text
+
+
+def test_an_upload_without_a_file_is_refused_with_the_field_named(browser_less, judged):
+    ctx = judged()
+    client = browser_less(ctx["key"])
+    token = csrf_of(client.get(f"/ui/c/{ctx['id']}/documents").text)
+    resp = client.post(f"/ui/c/{ctx['id']}/documents", data={"csrf": token})
+    assert resp.status_code == 400 and '<code class="field">file</code>' in resp.text
+
+
+def test_keys_and_memory_content_never_reach_the_logs_or_urls(
+    browser_less, judged, live, scripted, capfd
+):
+    scripted.respond_with("judge", verdict("pass"))
+    scripted.respond_with(
+        "row_judge", lambda r: rows_reply({i["id"]: "pass" for i in json.loads(r.user)})
+    )
+    ctx = judged()
+    with live.client(ctx["key"]) as api:
+        assert api.post(f"/api/v1/{ctx['id']}/facts", json={"text": FACTS}).status_code == 201
+    client = browser_less(ctx["key"])
+    found = client.get(f"/ui/c/{ctx['id']}/memories", params={"q": "Acme"})
+    link = found.text.split('class="hit"')[1].split('href="')[1].split('"')[0]
+    assert "Acme" not in link and ctx["key"] not in link
+    record = client.get(link.replace("&amp;", "&"))
+    assert "Acme" in record.text
+    out, err = capfd.readouterr()
+    logs = out + err
+    assert "/ui/c/" in logs  # the access log did see the dashboard's requests
+    assert ctx["key"] not in logs and ctx["key"].split("_", 1)[-1] not in logs
+    assert "Acme" not in logs and "q=" not in logs
+
+
+def test_a_key_without_grant_manage_is_not_offered_the_pages_it_may_not_open(
+    browser_less, judged, make_key
+):
+    ctx = judged()
+    client = browser_less(make_key(ctx["id"], ["memory_read"]))
+    nav = client.get(f"/ui/c/{ctx['id']}").text.split("<nav")[1].split("</nav>")[0]
+    assert "Memories" in nav
+    assert "Judgements" not in nav and "Settings" not in nav and "Audit log" not in nav
