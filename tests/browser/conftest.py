@@ -45,8 +45,11 @@ def chromium_path() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium per test module. Not per session: while Playwright's sync API is
+    active it runs an event loop in the main thread, and tests collected after this
+    folder call asyncio.run()."""
     try:
         from playwright.sync_api import Error, sync_playwright
     except ImportError:

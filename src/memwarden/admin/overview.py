@@ -1,6 +1,6 @@
-"""A Context at a glance: memory records by kind and serving state, and recall traffic per
-day. Counts only, never content; grant:manage over the whole Context (or the admin token),
-like usage and the audit log."""
+"""A Context at a glance: memory records by kind and serving state, review-log verdicts
+per day by reason code, and recall traffic per day. Counts only, never content;
+grant:manage over the whole Context (or the admin token), like usage and the audit log."""
 
 from __future__ import annotations
 
@@ -27,12 +27,22 @@ async def context_overview(
     async with db.connection() as conn:
         counts = await store.memory_counts(conn, context_id)
         traffic = await store.recall_per_day(conn, context_id, since)
+        verdicts = await store.verdicts_per_day(conn, context_id, since)
     memories: dict[str, dict[str, int]] = {}
     for row in counts:
         memories.setdefault(row.kind, {})[row.serving] = row.records
     return {
         "since": since.isoformat(),
         "memories": memories,
+        "verdicts": [
+            {
+                "day": v.day.isoformat(),
+                "verdict": v.verdict,
+                "reason": v.reason,
+                "entries": v.entries,
+            }
+            for v in verdicts
+        ],
         "recall": [
             {"day": r.day.isoformat(), "hits": r.hits, "records": r.records} for r in traffic
         ],

@@ -24,6 +24,20 @@ class RecallDay:
     records: int
 
 
+@dataclass(frozen=True)
+class VerdictDay:
+    day: date
+    verdict: str
+    reason: str
+    entries: int
+
+
+async def verdicts_per_day(conn: Conn, context_id: uuid.UUID, since: date) -> list[VerdictDay]:
+    return await fetch_all(
+        conn, "overview_verdicts_per_day", VerdictDay, {"context_id": context_id, "since": since}
+    )
+
+
 async def memory_counts(conn: Conn, context_id: uuid.UUID) -> list[KindCount]:
     return await fetch_all(conn, "overview_memory_counts", KindCount, {"context_id": context_id})
 

@@ -18,14 +18,15 @@ def _days(count: int, today: date | None = None) -> list[date]:
 
 
 def verdicts_per_day(
-    entries: list[dict[str, Any]], days: int, today: date | None = None
+    counts: list[dict[str, Any]], days: int, today: date | None = None
 ) -> dict[str, Any]:
-    """Stacked bars: per day, one segment per (verdict, reason code) pair."""
+    """Stacked bars: per day, one segment per (verdict, reason code) pair; `counts` are
+    rows of {day, verdict, reason, entries}."""
     per_day: dict[date, Counter[str]] = defaultdict(Counter)
-    for entry in entries:
-        day = datetime.fromisoformat(entry["created_at"]).date()
-        for reason in entry["reasons"] or ["none"]:
-            per_day[day][f"{entry['verdict']}:{reason}"] += 1
+    for row in counts:
+        per_day[date.fromisoformat(row["day"])][f"{row['verdict']}:{row['reason']}"] += row[
+            "entries"
+        ]
     columns = _days(days, today)
     tallest = max((sum(per_day[d].values()) for d in columns), default=0) or 1
     step = WIDTH / days

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
@@ -47,21 +46,6 @@ async def _optional(call: Any) -> Any:
         return {"refused": exc.message}
 
 
-async def _recent_verdicts(request: Request, caller: Caller, context_id: uuid.UUID) -> Any:
-    since = datetime.now(UTC) - timedelta(days=DAYS)
-    entries: list[dict[str, Any]] = []
-    cursor = None
-    for _ in range(5):  # at most 500 entries: the chart's newest 30 days
-        page = await review.list_entries(
-            services(request), caller, context_id, limit=100, cursor=cursor
-        )
-        entries += page["judgements"]
-        cursor = page["next_cursor"]
-        if cursor is None or datetime.fromisoformat(entries[-1]["created_at"]) < since:
-            break
-    return [e for e in entries if datetime.fromisoformat(e["created_at"]) >= since]
-
-
 @router.get("")
 async def overview(
     request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)
@@ -69,15 +53,16 @@ async def overview(
     caller, _ = who
     svc = services(request)
     ctx = await contexts.get_context(svc.db, caller, context_id)
-    verdicts = await _optional(_recent_verdicts(request, caller, context_id))
     held = await _optional(review.list_entries(svc, caller, context_id, held=True, limit=100))
     spent = await _optional(usage.usage_breakdown(svc.db, caller, context_id, days=DAYS))
     config = await _optional(settings_service.get_config(svc.db, caller, context_id))
     docs = await _optional(documents.list_documents(svc, caller, context_id, 100, None))
     glance = await _optional(context_overview(svc.db, caller, context_id, days=DAYS))
-    recall_chart = None if "refused" in glance else charts.recall_per_day(glance["recall"], DAYS)
+    recall_chart = verdict_chart = None
+    if "refused" not in glance:
+        recall_chart = charts.recall_per_day(glance["recall"], DAYS)
+        verdict_chart = charts.verdicts_per_day(glance["verdicts"], DAYS)
     states = sorted({s for kinds in glance.get("memories", {}).values() for s in kinds})
-    verdict_chart = None if isinstance(verdicts, dict) else charts.verdicts_per_day(verdicts, DAYS)
     budget = None
     if "refused" not in config:
         budget = config.get("token_budget", {}).get("limit")
@@ -87,7 +72,6 @@ async def overview(
         "overview.html",
         context_id=context_id,
         ctx=ctx,
-        verdicts=verdicts,
         verdict_chart=verdict_chart,
         held=held,
         spent=spent,

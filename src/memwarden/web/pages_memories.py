@@ -11,8 +11,8 @@ from pydantic import ValidationError
 
 from memwarden.domain.grants import Caller
 from memwarden.errors import InvalidInput, NotFound
-from memwarden.retrieval.contract import Category, Kind
-from memwarden.retrieval.query import QueryInput, run_query
+from memwarden.retrieval.contract import Category, Kind, QueryBody
+from memwarden.retrieval.query import run_query
 from memwarden.review import decisions, diagnostic, history, records
 from memwarden.review.contract import ReadRequest, ReceiptReadRequest, ReviewRequest
 from memwarden.review.trail import record_trail
@@ -35,42 +35,53 @@ KINDS: tuple[str, ...] = get_args(Kind)
 CATEGORIES: tuple[str, ...] = get_args(Category)
 
 
-@router.get("/memories")
-async def memory_search(
+def _search_page(
     request: Request,
     context_id: uuid.UUID,
-    q: str = "",
-    kind: str | None = None,
-    category: str | None = None,
-    scope: str | None = None,
-    superseded: str | None = None,
-    who: Who = Depends(signed_in),
+    result: dict[str, Any] | None = None,
+    filters: dict[str, Any] | None = None,
 ) -> Response:
-    if kind and kind not in KINDS:
-        raise InvalidInput("unknown kind", field="kind")
-    if category and category not in CATEGORIES:
-        raise InvalidInput("unknown category", field="category")
-    result: dict[str, Any] | None = None
-    if q or kind or category or scope:
-        req = QueryInput(
-            q,
-            limit=25,
-            scope=[scope] if scope else None,
-            categories=[category] if category else None,
-            kinds=[kind] if kind else None,
-            include_superseded=superseded == "on",
-        )
-        result = await run_query(services(request), who[0], context_id, req)
-    filters = {"q": q, "kind": kind, "category": category, "scope": scope, "superseded": superseded}
     return render(
         request,
         "memories.html",
         context_id=context_id,
         result=result,
-        filters=filters,
+        filters=filters or {},
         kinds=KINDS,
         categories=CATEGORIES,
     )
+
+
+@router.get("/memories")
+async def memory_search_form(
+    request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)
+) -> Response:
+    return _search_page(request, context_id)
+
+
+@router.post("/memories")
+async def memory_search(
+    request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)
+) -> Response:
+    """A POST, so what was searched for stays out of the address bar and history."""
+    form = await checked_form(request)
+    filters = {
+        name: text_field(form, name) or None
+        for name in ("q", "kind", "category", "scope", "superseded")
+    }
+    body = validated(
+        QueryBody,
+        {
+            "query": filters["q"] or "",
+            "limit": 25,
+            "scope": [filters["scope"]] if filters["scope"] else None,
+            "categories": [filters["category"]] if filters["category"] else None,
+            "kinds": [filters["kind"]] if filters["kind"] else None,
+            "include_superseded": filters["superseded"] == "on",
+        },
+    )
+    result = await run_query(services(request), who[0], context_id, body.to_input())
+    return _search_page(request, context_id, result, filters)
 
 
 def _read(record_id: uuid.UUID, visibility: str) -> ReadRequest:

@@ -15,6 +15,11 @@ from tests.support.replies import rows_reply, verdict
 FACTS = "I'm Alice. I work at Acme."
 
 
+def search(client, ctx, words):
+    token = csrf_of(client.get(f"/ui/c/{ctx['id']}/memories").text)
+    return client.post(f"/ui/c/{ctx['id']}/memories", data={"csrf": token, "q": words})
+
+
 def test_signing_in_sets_an_httponly_samesite_strict_session_cookie_that_expires(live, judged):
     ctx = judged()
     with live.client() as client:
@@ -87,10 +92,13 @@ def test_the_admin_token_administers_but_reads_no_memory_content(browser_less, j
     assert listing.status_code == 200 and ctx["id"] in listing.text
     for path in ("", "/audit", "/settings", "/hygiene"):
         assert client.get(f"/ui/c/{ctx['id']}{path}").status_code == 200, path
-    for path in ("/judgements", "/dry-run", "/documents", "/memories?q=acme"):
+    for path in ("/judgements", "/dry-run", "/documents"):
         resp = client.get(f"/ui/c/{ctx['id']}{path}")
         assert resp.status_code == 403, path
         assert "Context key" in resp.text
+    token = csrf_of(client.get(f"/ui/c/{ctx['id']}/hygiene").text)
+    resp = client.post(f"/ui/c/{ctx['id']}/memories", data={"csrf": token, "q": "acme"})
+    assert resp.status_code == 403 and "Context key" in resp.text
 
 
 def test_a_forged_post_without_the_csrf_token_changes_nothing(browser_less, judged, admin):
@@ -225,7 +233,7 @@ def test_a_records_page_shows_its_review_state_and_takes_a_decision(
     with live.client(ctx["key"]) as api:
         assert api.post(f"/api/v1/{ctx['id']}/facts", json={"text": FACTS}).status_code == 201
     client = browser_less(ctx["key"])
-    found = client.get(f"/ui/c/{ctx['id']}/memories", params={"q": "Acme"})
+    found = search(client, ctx, "Acme")
     assert found.status_code == 200, found.text
     link = found.text.split('href="/ui/c/')[-1].split('"')[0]
     page = client.get(f"/ui/c/{link}".replace("&amp;", "&"))
@@ -279,6 +287,7 @@ def test_the_overview_counts_memories_by_kind_and_state_and_recall_traffic(
     counts = page.text.split('class="counts"')[1].split("</table>")[0]
     assert '<th scope="col">live</th>' in counts and '<th scope="row">' in counts
     assert f'<span class="recall-total">{len(served)}</span>' in page.text
+    assert "<td>pass:none</td><td>2</td>" in page.text  # the input gate's and the row gate's
 
 
 def test_the_overview_hides_counts_from_a_key_without_grant_manage(browser_less, judged, make_key):
@@ -326,7 +335,7 @@ def test_keys_and_memory_content_never_reach_the_logs_or_urls(
     with live.client(ctx["key"]) as api:
         assert api.post(f"/api/v1/{ctx['id']}/facts", json={"text": FACTS}).status_code == 201
     client = browser_less(ctx["key"])
-    found = client.get(f"/ui/c/{ctx['id']}/memories", params={"q": "Acme"})
+    found = search(client, ctx, "Acme")
     link = found.text.split('class="hit"')[1].split('href="')[1].split('"')[0]
     assert "Acme" not in link and ctx["key"] not in link
     record = client.get(link.replace("&amp;", "&"))

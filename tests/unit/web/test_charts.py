@@ -13,15 +13,14 @@ from memwarden.web.pages_context import settings_patch
 TODAY = date(2026, 3, 31)
 
 
-def entry(day: str, verdict: str, *reasons: str) -> dict:
-    return {"created_at": f"{day}T10:00:00+00:00", "verdict": verdict, "reasons": list(reasons)}
+def entry(day: str, verdict: str, reason: str = "none", entries: int = 1) -> dict:
+    return {"day": day, "verdict": verdict, "reason": reason, "entries": entries}
 
 
 def test_each_day_stacks_one_segment_per_verdict_and_reason_code() -> None:
     chart = verdicts_per_day(
         [
-            entry("2026-03-31", "fail", "payment_card"),
-            entry("2026-03-31", "fail", "payment_card"),
+            entry("2026-03-31", "fail", "payment_card", 2),
             entry("2026-03-31", "warn", "personal_data"),
             entry("2026-03-30", "pass"),
         ],

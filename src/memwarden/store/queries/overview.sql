@@ -17,3 +17,16 @@ FROM recall_event
 WHERE context_id = %(context_id)s AND day >= %(since)s
 GROUP BY day
 ORDER BY day;
+
+-- overview_verdicts_per_day --
+-- Review-log entries per UTC day, verdict and reason code ('none' for an entry without
+-- one); an entry with two reasons counts under each.
+SELECT (j.created_at AT TIME ZONE 'UTC')::date AS day, j.verdict, reason,
+       count(*)::int AS entries
+FROM judgement j
+CROSS JOIN LATERAL unnest(
+    CASE WHEN cardinality(j.reasons) = 0 THEN ARRAY['none'] ELSE j.reasons END
+) AS reason
+WHERE j.context_id = %(context_id)s AND j.created_at >= %(since)s
+GROUP BY 1, 2, 3
+ORDER BY 1, 2, 3;
