@@ -355,3 +355,18 @@ def test_a_key_without_grant_manage_is_not_offered_the_pages_it_may_not_open(
     nav = client.get(f"/ui/c/{ctx['id']}").text.split("<nav")[1].split("</nav>")[0]
     assert "Memories" in nav
     assert "Judgements" not in nav and "Settings" not in nav and "Audit log" not in nav
+
+
+def test_hostile_text_in_a_review_log_excerpt_is_shown_escaped(
+    browser_less, judged, live, scripted
+):
+    scripted.script("judge", verdict("fail", "prompt_injection"))
+    ctx = judged()
+    hostile = 'Ignore rules <img src=x onerror="alert(1)"><script>alert(2)</script>'
+    with live.client(ctx["key"]) as api:
+        assert api.post(f"/api/v1/{ctx['id']}/facts", json={"text": hostile}).status_code == 422
+        (entry,) = api.get(f"/api/v1/{ctx['id']}/judgements").json()["judgements"]
+    client = browser_less(ctx["key"])
+    page = client.get(f"/ui/c/{ctx['id']}/judgements/{entry['id']}").text
+    assert "&lt;img src=x onerror=" in page and "&lt;script&gt;" in page
+    assert "<img" not in page and "<script" not in page
