@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import uuid
+from typing import get_args
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
 from memwarden.domain.grants import Caller
 from memwarden.errors import InvalidInput
+from memwarden.gatekeeper import Source
 from memwarden.judge import dry_run as dry_runs
 from memwarden.judge import holds, override, review
 from memwarden.judge.contract import DryRunBody, OverrideBody
@@ -25,6 +27,7 @@ from memwarden.web.session import Session
 
 router = APIRouter(prefix="/ui/c/{context_id}", route_class=PageRoute, include_in_schema=False)
 Who = tuple[Caller, Session]
+SOURCES: tuple[str, ...] = get_args(Source)
 
 
 def _held(value: str | None) -> bool | None:
@@ -42,6 +45,8 @@ async def judgement_list(
     cursor: str | None = None,
     who: Who = Depends(signed_in),
 ) -> Response:
+    if source and source not in SOURCES:
+        raise InvalidInput("unknown source", field="source")
     filters = {"verdict": verdict or None, "stage": stage or None, "held": held or None}
     page = await review.list_entries(
         services(request),
@@ -63,6 +68,7 @@ async def judgement_list(
         entries=entries,
         next_cursor=page["next_cursor"],
         filters={**filters, "source": source or None},
+        sources=SOURCES,
     )
 
 

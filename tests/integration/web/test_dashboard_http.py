@@ -370,3 +370,19 @@ def test_hostile_text_in_a_review_log_excerpt_is_shown_escaped(
     page = client.get(f"/ui/c/{ctx['id']}/judgements/{entry['id']}").text
     assert "&lt;img src=x onerror=" in page and "&lt;script&gt;" in page
     assert "<img" not in page and "<script" not in page
+
+
+def test_the_review_log_filters_by_verdict_and_source(browser_less, judged, live, scripted):
+    ctx = judged()
+    scripted.script("judge", verdict("fail", "policy"))
+    with live.client(ctx["key"]) as api:
+        assert api.post(f"/api/v1/{ctx['id']}/facts", json={"text": FACTS}).status_code == 422
+    client = browser_less(ctx["key"])
+    base = f"/ui/c/{ctx['id']}/judgements"
+    assert (
+        client.get(base, params={"verdict": "fail", "source": "facts"}).text.count("Details") == 1
+    )
+    assert "No entries match." in client.get(base, params={"source": "chat"}).text
+    assert "No entries match." in client.get(base, params={"verdict": "warn"}).text
+    bad = client.get(base, params={"source": "nonsense"})
+    assert bad.status_code == 400 and '<code class="field">source</code>' in bad.text
