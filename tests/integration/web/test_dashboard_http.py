@@ -386,3 +386,22 @@ def test_the_review_log_filters_by_verdict_and_source(browser_less, judged, live
     assert "No entries match." in client.get(base, params={"verdict": "warn"}).text
     bad = client.get(base, params={"source": "nonsense"})
     assert bad.status_code == 400 and '<code class="field">source</code>' in bad.text
+
+
+def test_a_narrowly_scoped_key_finds_only_its_scopes_memories(
+    browser_less, judged, live, scripted, make_key
+):
+    scripted.respond_with("judge", verdict("pass"))
+    scripted.respond_with(
+        "row_judge", lambda r: rows_reply({i["id"]: "pass" for i in json.loads(r.user)})
+    )
+    ctx = judged()
+    with live.client(ctx["key"]) as api:
+        for project, text in (("p1", "Alice works at Acme."), ("p2", "Bob works at Acme.")):
+            body = {"text": text, "scope": [f"project/{project}"]}
+            assert api.post(f"/api/v1/{ctx['id']}/facts", json=body).status_code == 201
+    wide = search(browser_less(ctx["key"]), ctx, "Acme").text
+    assert "Alice" in wide and "Bob" in wide
+    narrow_key = make_key(ctx["id"], ["memory_read"], scope="project/p1")
+    narrow = search(browser_less(narrow_key), ctx, "Acme").text
+    assert "Alice" in narrow and "Bob" not in narrow
