@@ -162,6 +162,27 @@ def test_a_forged_post_is_refused_and_changes_nothing(dashboard, judged, admin):
     assert all(k["revoked_at"] is None for k in keys)
 
 
+def test_a_document_uploaded_in_the_browser_is_listed_with_its_status(dashboard, judged, tmp_path):
+    ctx = judged()
+    notes = tmp_path / "notes.txt"
+    notes.write_text("Alice works at Acme.\n" * 2000)
+    dashboard.sign_in(ctx["key"])
+    dashboard.open(f"/ui/c/{ctx['id']}/documents")
+    errors: list[str] = []
+    sent: list[str] = []
+    dashboard.page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    dashboard.page.on(
+        "request", lambda r: sent.append(r.resource_type) if r.method == "POST" else None
+    )
+    dashboard.page.get_by_label(re.compile("^File")).set_input_files(str(notes))
+    dashboard.page.get_by_role("button", name="Upload").click()
+    dashboard.page.get_by_role("cell", name="notes.txt", exact=True).wait_for()
+    assert dashboard.page.url.endswith("/documents")
+    assert not errors  # the script ran under the CSP without a violation
+    assert sent == ["xhr"]  # sent by the progress script, not the plain form
+    dashboard.shot("documents-uploaded")
+
+
 def test_every_page_renders_and_is_captured(dashboard, judged, live):
     ctx = judged()
     assert write(live, ctx).status_code == 201

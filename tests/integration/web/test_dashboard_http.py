@@ -76,10 +76,13 @@ def test_every_page_has_a_content_security_policy_and_no_inline_script(browser_l
         resp = client.get(f"/ui/c/{ctx['id']}{path}")
         assert resp.status_code == 200, (path, resp.text)
         csp = resp.headers["content-security-policy"]
-        assert "default-src 'none'" in csp and "unsafe-inline" not in csp
+        assert "default-src 'none'" in csp and "script-src 'self'" in csp
+        assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
         assert "frame-ancestors 'none'" in csp
         assert resp.headers["cache-control"] == "no-store"
-        assert "<script" not in resp.text and " style=" not in resp.text
+        scripts = re.findall(r"<script[^>]*>", resp.text)
+        assert all(tag == '<script src="/ui/static/upload.js" defer>' for tag in scripts)
+        assert " style=" not in resp.text and " on" + "click=" not in resp.text
         assert ctx["key"] not in resp.text
 
 
