@@ -201,7 +201,17 @@ def settings_patch(form: Any) -> dict[str, Any]:
         value = str(form.get(f"models.{stage}") or "").strip()
         provider, _, model = value.partition(":")
         models[stage] = {"provider": provider, "model": model} if value else None
-    return {"judge": judge, "prompt_addendums": addendums, "models": models}
+    limit = str(form.get("token_budget.limit") or "").strip()
+    budget = {
+        "limit": (int(limit) if limit.isdigit() else limit) if limit else None,
+        "period": form.get("token_budget.period") or "month",
+    }
+    return {
+        "judge": judge,
+        "prompt_addendums": addendums,
+        "models": models,
+        "token_budget": budget,
+    }
 
 
 @router.post("/settings")

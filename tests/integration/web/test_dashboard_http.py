@@ -159,6 +159,7 @@ def test_settings_saved_in_the_form_reach_the_context_configuration(browser_less
             "judge.on_warn": "hold",
             "prompt_addendums.judge": "Treat order numbers as harmless.",
             "models.extraction": "openai:small",
+            "token_budget.limit": "123456",
         },
     )
     assert resp.status_code == 200, resp.text
@@ -166,6 +167,11 @@ def test_settings_saved_in_the_form_reach_the_context_configuration(browser_less
     assert config["judge"]["on_warn"] == "hold" and config["judge"]["input"] is False
     assert config["prompt_addendums"]["judge"] == "Treat order numbers as harmless."
     assert config["models"]["extraction"] == {"provider": "openai", "model": "small"}
+    assert config["token_budget"] == {"limit": 123456, "period": "month"}
+    bad = client.post(
+        f"/ui/c/{ctx['id']}/settings", data={"csrf": token, "token_budget.limit": "-5"}
+    )
+    assert bad.status_code == 400 and "token_budget.limit" in bad.text
 
 
 def test_a_key_issued_in_the_form_is_shown_once_and_works(browser_less, judged, live):

@@ -77,12 +77,16 @@ def test_the_settings_form_becomes_a_configuration_patch() -> None:
         "judge.retention_days": "7",
         "prompt_addendums.judge": "Be strict.",
         "models.chat": "openai:gpt-x",
+        "token_budget.limit": "50000",
+        "token_budget.period": "day",
     }
     patch = settings_patch(form)
     assert patch["judge"]["enabled"] is True and patch["judge"]["input"] is False
     assert patch["judge"]["on_warn"] == "hold" and patch["judge"]["retention_days"] == 7
     assert patch["prompt_addendums"]["judge"] == "Be strict."
     assert patch["prompt_addendums"]["extraction"] == ""  # an emptied box clears it
+    assert patch["token_budget"] == {"limit": 50000, "period": "day"}
+    assert settings_patch({})["token_budget"] == {"limit": None, "period": "month"}
     assert patch["models"] == {
         "judge": None,
         "extraction": None,
