@@ -60,6 +60,7 @@ class Settings(BaseSettings):
     data_dir: Path = Field(default_factory=_default_data_dir)
     database_url: str | None = None
     admin_token: SecretStr | None = None
+    ui_session_secret: SecretStr | None = None
     openai_base_url: str | None = None
     openai_api_key: SecretStr | None = None
     structured_output: Literal["json_schema", "json_object_schema", "prompt_json"] = "json_schema"

@@ -30,6 +30,7 @@ from memwarden.bootstrap import build_services
 from memwarden.mcp.http import mount_mcp
 from memwarden.services import Services
 from memwarden.settings import Settings, get_settings
+from memwarden.web import mount_dashboard
 
 log = structlog.get_logger(__name__)
 
@@ -96,6 +97,7 @@ def create_app(
     install_error_handlers(app)
     for module in (health, admin, feed, memory, judgements, facts, recall, documents, chat, passes):
         app.include_router(module.router)
+    mount_dashboard(app, services.settings if services else settings or get_settings())  # /ui
     mcp_endpoint = mount_mcp(app)  # MCP tools at /mcp: memwarden.mcp.http
     install_openapi(app)  # error responses and bearer security: api/openapi.py
     app.add_middleware(ServiceMiddleware)

@@ -43,6 +43,7 @@ def route_limits() -> list[BodyLimit]:
         BodyLimit("POST", re.compile(rf"^{ctx}/facts/batch$"), BATCH_BODY_LIMIT),
         BodyLimit("POST", re.compile(rf"^{ctx}/documents$"), DOCUMENT_BODY_LIMIT),
         BodyLimit("POST", re.compile(r"^/mcp"), MCP_TRANSPORT_LIMIT),
+        BodyLimit("POST", re.compile(r"^/ui/c/[^/]+/documents$"), DOCUMENT_BODY_LIMIT),
     ]
 
 

@@ -1042,6 +1042,8 @@ CREATE UNIQUE INDEX api_key_id ON public.api_key USING btree (id);
 
 CREATE INDEX audit_event_context ON public.audit_event USING btree (context_id, created_at);
 
+CREATE INDEX change_event_record ON public.change_event USING btree (context_id, record_id, seq);
+
 CREATE INDEX chunk_document ON public.chunk USING btree (context_id, document_id);
 
 CREATE INDEX chunk_embedding ON public.chunk USING hnsw (embedding public.vector_cosine_ops);

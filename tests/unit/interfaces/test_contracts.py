@@ -35,6 +35,16 @@ def test_mcp_imports_nothing_from_the_http_api(path: Path) -> None:
     assert not bad, f"{path.name} imports {sorted(bad)}"
 
 
+@pytest.mark.parametrize("path", sorted((SRC / "web").glob("*.py")), ids=lambda p: p.name)
+def test_the_dashboard_reaches_only_use_cases_never_the_http_api_or_sql(path: Path) -> None:
+    bad = {
+        m
+        for m in imported_modules(path)
+        if m.split(".")[:2] in (["memwarden", "api"], ["memwarden", "store"]) or m == "psycopg"
+    }
+    assert not bad, f"{path.name} imports {sorted(bad)}"
+
+
 def _bounds(item: object) -> dict[str, object]:
     """Bounds only (Ge, MaxLen, ...): a validator such as StorableText's is not a bound; that
     GET refuses the same text is tested over HTTP (tests/integration/test_unstorable_text.py)."""

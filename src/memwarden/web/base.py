@@ -1,0 +1,168 @@
+"""What every dashboard page shares: templates, security headers, the signed-in caller,
+CSRF checks, and one HTML rendering of the use cases' errors."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+import structlog
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.routing import APIRoute
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from pydantic import BaseModel, ValidationError
+from starlette.datastructures import FormData
+
+from memwarden.admin.auth import authenticate
+from memwarden.domain.grants import Caller
+from memwarden.errors import AppError, Forbidden, InvalidInput, Unauthorized
+from memwarden.services import Services
+from memwarden.web.session import COOKIE, Session, SessionSealer, same_token
+
+M = TypeVar("M", bound=BaseModel)
+log = structlog.get_logger(__name__)
+
+HERE = Path(__file__).parent
+TEMPLATES = Environment(
+    loader=FileSystemLoader(HERE / "templates"),
+    autoescape=select_autoescape(["html"]),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+# No inline script or style anywhere: one stylesheet and one script (the upload form's
+# progress), both under /ui/static.
+CSP = (
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; "
+    "img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+class SignInRequired(Exception):
+    """No valid session: the page answers with a redirect to the sign-in form."""
+
+
+def services(request: Request) -> Services:
+    return request.app.state.services
+
+
+def sealer(request: Request) -> SessionSealer:
+    return request.app.state.ui_sealer
+
+
+def session_of(request: Request) -> Session | None:
+    return sealer(request).open(request.cookies.get(COOKIE))
+
+
+async def signed_in(request: Request) -> tuple[Caller, Session]:
+    """The caller behind the session's credential, authenticated like an API request."""
+    session = session_of(request)
+    if session is None:
+        raise SignInRequired
+    svc = services(request)
+    admin = svc.settings.admin_token.get_secret_value() if svc.settings.admin_token else None
+    try:
+        caller = await authenticate(svc.db, session.token, admin)
+    except Unauthorized:
+        raise SignInRequired from None
+    request.state.ui_session = session
+    request.state.ui_caller = caller
+    return caller, session
+
+
+async def checked_form(request: Request) -> FormData:
+    """The POSTed form, once its CSRF token matched the session's; 403 otherwise."""
+    form = await request.form()
+    session: Session | None = getattr(request.state, "ui_session", None)
+    token = form.get("csrf")
+    if session is None or not same_token(session.csrf, token if isinstance(token, str) else None):
+        raise Forbidden("the form's security token is missing or wrong", code="csrf_failed")
+    return form
+
+
+def render(request: Request, name: str, status: int = 200, **values: Any) -> HTMLResponse:
+    session: Session | None = getattr(request.state, "ui_session", None)
+    caller: Caller | None = getattr(request.state, "ui_caller", None)
+    values.setdefault("context_id", None)
+    html = TEMPLATES.get_template(name).render(
+        request=request,
+        csrf=session.csrf if session else None,
+        caller=caller,
+        **values,
+    )
+    return HTMLResponse(html, status_code=status, headers=SECURITY_HEADERS)
+
+
+def redirect(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303, headers=SECURITY_HEADERS)
+
+
+def error_page(request: Request, exc: AppError) -> HTMLResponse:
+    return render(
+        request,
+        "error.html",
+        status=exc.status,
+        status_code=exc.status,
+        code=exc.code,
+        message=exc.message,
+        field=exc.field,
+    )
+
+
+class PageRoute(APIRoute):
+    """A dashboard route: use-case errors become an HTML page with the same status, and a
+    missing session becomes a redirect to the sign-in form."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def handle(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except SignInRequired:
+                return redirect("/ui/sign-in")
+            except AppError as exc:
+                log.info("ui_refused", status=exc.status, code=exc.code)
+                return error_page(request, exc)
+            finally:
+                await request.close()  # a parsed form's uploaded files, refused or not
+
+        return handle
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def parse_uuid(value: str | None) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(value) if value else None
+    except ValueError:
+        return None
+
+
+def validated(model: type[M], data: dict[str, Any]) -> M:
+    """The request model the HTTP route uses, so a form is held to the same contract; its
+    first error names the field."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or None
+        raise InvalidInput(str(first["msg"]), field=field) from None
+
+
+def text_field(form: FormData, name: str) -> str | None:
+    value = form.get(name)
+    return value if isinstance(value, str) else None
