@@ -25,6 +25,7 @@ from memwarden.api.routes import (
     memory,
     recall,
 )
+from memwarden.api.shedding import LoadShedding
 from memwarden.bootstrap import build_services
 from memwarden.mcp.http import mount_mcp
 from memwarden.services import Services
@@ -97,5 +98,6 @@ def create_app(
         app.include_router(module.router)
     mcp_endpoint = mount_mcp(app)  # MCP tools at /mcp: memwarden.mcp.http
     install_openapi(app)  # error responses and bearer security: api/openapi.py
+    app.add_middleware(LoadShedding)  # inside ServiceMiddleware: a 503 is logged too
     app.add_middleware(ServiceMiddleware)
     return app
