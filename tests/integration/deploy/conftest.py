@@ -46,6 +46,8 @@ class Process:
 class Deployment:
     db_url: str
     scripted: ScriptedModelServer
+    env: dict[str, str]
+    logs: Path
     apis: list[Process] = field(default_factory=list)
     workers: list[Process] = field(default_factory=list)
 
@@ -59,7 +61,7 @@ class Deployment:
         return httpx.Client(base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=60)
 
 
-def _spawn(name: str, args: list[str], env: dict[str, str], logs: Path) -> Process:
+def spawn(name: str, args: list[str], env: dict[str, str], logs: Path) -> Process:
     log = logs / f"{name}.log"
     with log.open("wb") as handle:  # the child keeps its own copy of the descriptor
         popen = subprocess.Popen(
@@ -68,7 +70,7 @@ def _spawn(name: str, args: list[str], env: dict[str, str], logs: Path) -> Proce
     return Process(name, popen, log)
 
 
-def _wait_healthy(process: Process, deadline: float) -> None:
+def wait_healthy(process: Process, deadline: float) -> None:
     assert process.url is not None
     while time.monotonic() < deadline:
         if process.popen.poll() is not None:
@@ -117,18 +119,18 @@ def deployment(
             "MEMWARDEN_LOG_JSON": "true",
         }
         env.pop("MEMWARDEN_CONFIG_FILE", None)
-        deployment = Deployment(db_url, scripted)
+        deployment = Deployment(db_url, scripted, env, logs)
         for i in range(2):
             port = free_port()
-            api = _spawn(f"api{i}", ["serve", "--no-worker", "--port", str(port)], env, logs)
+            api = spawn(f"api{i}", ["serve", "--no-worker", "--port", str(port)], env, logs)
             api.url = f"http://127.0.0.1:{port}"
             deployment.apis.append(api)
         for i in range(2):
-            deployment.workers.append(_spawn(f"worker{i}", ["worker"], env, logs))
+            deployment.workers.append(spawn(f"worker{i}", ["worker"], env, logs))
         try:
             deadline = time.monotonic() + 90
             for api in deployment.apis:
-                _wait_healthy(api, deadline)
+                wait_healthy(api, deadline)
             for worker in deployment.workers:
                 _wait_worker(worker, deadline)
             yield deployment
