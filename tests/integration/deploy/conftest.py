@@ -98,8 +98,9 @@ def _wait_worker(process: Process, deadline: float) -> None:
 def deployment(
     cluster: PgCluster, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Deployment]:
-    """Two API processes (no in-process worker) and two workers, started together on an
-    empty database: each of them applies the migrations at start."""
+    """API processes (no in-process worker) and two workers, started together on an empty
+    database, each applying the migrations at start: `api0` is `serve --workers 2` (two
+    API processes behind one port, migrated by their parent), `api1` a plain `serve`."""
     name = cluster.create_empty_database()
     db_url = cluster.url_for(name)
     logs = tmp_path_factory.mktemp("deploy-logs")
@@ -120,9 +121,10 @@ def deployment(
         }
         env.pop("MEMWARDEN_CONFIG_FILE", None)
         deployment = Deployment(db_url, scripted, env, logs)
-        for i in range(2):
+        for i, extra in enumerate((["--workers", "2"], [])):
             port = free_port()
-            api = spawn(f"api{i}", ["serve", "--no-worker", "--port", str(port)], env, logs)
+            args = ["serve", "--no-worker", "--port", str(port), *extra]
+            api = spawn(f"api{i}", args, env, logs)
             api.url = f"http://127.0.0.1:{port}"
             deployment.apis.append(api)
         for i in range(2):

@@ -74,7 +74,7 @@ def test_with_every_connection_in_use_a_request_gets_503_and_retry_after_quickly
         assert refused.status_code == 503, refused.text
         assert refused.json()["error"]["code"] == "database_busy"
         assert refused.headers["retry-after"] == "1"
-        assert took < 3.0  # the pool timeout (0.5 s), not the lock's duration
+        assert took < 5.0  # the pool timeout (0.5 s), not the held lock (held until released)
         assert held.result(timeout=30).status_code == 200  # the held request still finishes
 
 
@@ -106,7 +106,7 @@ def test_a_context_over_its_concurrency_budget_gets_429_while_another_is_served(
             served = other.get(f"/api/v1/contexts/{calm['id']}")
         assert refused.status_code == 429, refused.text
         assert refused.json()["error"]["code"] == "context_busy"
-        assert refused.headers["retry-after"] == "1" and took < 2.0
+        assert refused.headers["retry-after"] == "1" and took < 5.0
         assert served.status_code == 200, served.text
         assert held.result(timeout=30).status_code == 200
         assert query(second, busy["id"]).status_code == 200  # the budget is given back
@@ -128,6 +128,6 @@ def test_a_process_at_its_request_budget_sheds_with_503_but_health_still_answers
             health = second.get("/health")
         assert refused.status_code == 503, refused.text
         assert refused.json()["error"]["code"] == "overloaded"
-        assert refused.headers["retry-after"] == "1" and took < 2.0
+        assert refused.headers["retry-after"] == "1" and took < 5.0
         assert health.json()["database"]["status"] == "ok"  # answered (degraded: no worker)
         assert held.result(timeout=30).status_code == 200

@@ -5,7 +5,6 @@ API processes and released together, so the processes really compete."""
 from __future__ import annotations
 
 import json
-import subprocess
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -17,8 +16,7 @@ import httpx
 import psycopg
 
 from memwarden.store.migrate import available
-from tests.integration.deploy.conftest import ADMIN_TOKEN, Deployment, spawn, wait_healthy
-from tests.support.live import free_port
+from tests.integration.deploy.conftest import ADMIN_TOKEN, Deployment
 from tests.support.replies import rows_reply, verdict
 
 GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
@@ -224,31 +222,17 @@ def test_each_document_job_runs_once_on_one_of_the_workers(deployment: Deploymen
 def test_serve_with_workers_runs_that_many_api_processes_on_one_port(
     deployment: Deployment,
 ) -> None:
-    port = free_port()
-    args = ["serve", "--no-worker", "--workers", "2", "--port", str(port)]
-    served = spawn("api-workers", args, deployment.env, deployment.logs)
-    served.url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(served, time.monotonic() + 90)
-        children = Path(f"/proc/{served.popen.pid}/task/{served.popen.pid}/children")
-        if children.exists():  # Linux: uvicorn's supervisor and its two processes
-            assert len(children.read_text().split()) >= 2
-        ctx = context(deployment)
-        with httpx.Client(
-            base_url=served.url, headers={"Authorization": f"Bearer {ctx['key']}"}, timeout=60
-        ) as client:
-            for i in range(4):
-                resp = client.post(
-                    f"/api/v1/{ctx['id']}/facts", json={"text": f"Fact {i}.", "infer": "none"}
-                )
-                assert resp.status_code == 201, resp.text
-    finally:
-        served.popen.terminate()
-        try:
-            served.popen.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            served.popen.kill()
-            served.popen.wait()
+    served = deployment.apis[0]  # `serve --workers 2`
+    children = Path(f"/proc/{served.popen.pid}/task/{served.popen.pid}/children")
+    if children.exists():  # Linux: uvicorn's supervisor and its two API processes
+        assert len(children.read_text().split()) >= 2
+    ctx = context(deployment)
+    with deployment.client(0, ctx["key"]) as client:
+        for i in range(4):
+            resp = client.post(
+                f"/api/v1/{ctx['id']}/facts", json={"text": f"Fact {i}.", "infer": "none"}
+            )
+            assert resp.status_code == 201, resp.text
 
 
 __all__ = ["ADMIN_TOKEN"]
