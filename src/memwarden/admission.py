@@ -34,6 +34,14 @@ class ContextBusy(AppError):
     retry_after_s = RETRY_AFTER_S
 
 
+def context_busy(limit: int) -> ContextBusy:
+    """The one refusal for a Context at its budget (HTTP adds the Retry-After header)."""
+    return ContextBusy(
+        "this Context has as many requests in flight as it may; retry shortly",
+        extra={"limit": limit, "retry_after_s": RETRY_AFTER_S},
+    )
+
+
 @dataclass
 class Admission:
     """The in-flight counters of one process, and the two budgets they are held to."""

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from fastapi import Request
 
 from memwarden.admin.auth import authenticate
-from memwarden.admission import ContextBusy
+from memwarden.admission import context_busy
 from memwarden.domain.grants import Caller
 from memwarden.services import Services
 
@@ -31,10 +31,7 @@ async def caller(request: Request) -> AsyncIterator[Caller]:
         yield who
         return
     if not svc.admission.enter_context(context_id):
-        raise ContextBusy(
-            "this Context has as many requests in flight as it may; retry shortly",
-            extra={"limit": svc.admission.context_max_in_flight},
-        )
+        raise context_busy(svc.admission.context_max_in_flight)
     try:
         yield who
     finally:

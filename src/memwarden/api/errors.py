@@ -49,12 +49,12 @@ def error_response(
     message: str,
     field: str | None = None,
     *,
-    retry_after_s: int | None = None,
+    retry_after: int | None = None,
     **extra: Any,
 ):
     headers = {"Cache-Control": "no-store"}
-    if retry_after_s is not None:
-        headers["Retry-After"] = str(retry_after_s)
+    if retry_after is not None:
+        headers["Retry-After"] = str(retry_after)
     return JSONResponse(
         error_body(status, code, message, field, **extra), status_code=status, headers=headers
     )
@@ -71,7 +71,7 @@ async def _app_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, AppError)
     retry_after = getattr(exc, "retry_after_s", None)  # the admission budgets' refusals
     return error_response(
-        exc.status, exc.code, exc.message, exc.field, retry_after_s=retry_after, **exc.extra
+        exc.status, exc.code, exc.message, exc.field, retry_after=retry_after, **exc.extra
     )
 
 
@@ -81,7 +81,7 @@ async def _pool_exhausted(request: Request, exc: Exception) -> JSONResponse:
         503,
         "database_busy",
         "every database connection of this process is in use; retry shortly",
-        retry_after_s=RETRY_AFTER_S,
+        retry_after=RETRY_AFTER_S,
     )
 
 
@@ -91,7 +91,7 @@ async def _statement_timed_out(request: Request, exc: Exception) -> JSONResponse
         503,
         "statement_timeout",
         "the database did not answer in time; its transaction was rolled back; retry shortly",
-        retry_after_s=RETRY_AFTER_S,
+        retry_after=RETRY_AFTER_S,
     )
 
 

@@ -5,6 +5,7 @@ table lock taken from the test's own connection, so each state is reached on pur
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -131,3 +132,49 @@ def test_a_process_at_its_request_budget_sheds_with_503_but_health_still_answers
         assert refused.headers["retry-after"] == "1" and took < 5.0
         assert health.json()["database"]["status"] == "ok"  # answered (degraded: no worker)
         assert held.result(timeout=30).status_code == 200
+
+
+def test_an_mcp_tool_call_counts_against_its_context_budget_too(
+    live_with: Callable[..., LiveServer],
+    db_url: str,
+    make_context: Callable[..., Any],
+    pool: ThreadPoolExecutor,
+) -> None:
+    from tests.integration.mcp.conftest import http_session
+    from tests.integration.mcp.helpers import error, ok
+
+    ctx = make_context()
+    live = live_with(context_max_in_flight=1)
+
+    async def recall() -> Any:
+        async with http_session(live.url, ctx["key"]) as client:
+            return await client.call_tool("recall", {"query": "anything"})
+
+    with live.client(ctx["key"]) as first:
+        with locked(db_url, "memory_record"):
+            held = pool.submit(query, first, ctx["id"])
+            waiting_for(db_url, 1)
+            refused = error(asyncio.run(recall()))
+        assert refused["status"] == 429 and refused["code"] == "context_busy"
+        assert refused["retry_after_s"] == 1
+        assert held.result(timeout=30).status_code == 200
+    assert ok(asyncio.run(recall()))  # the budget is given back after each call
+
+
+def test_an_mcp_call_past_the_statement_timeout_is_503_not_500(
+    live_with: Callable[..., LiveServer], db_url: str, make_context: Callable[..., Any]
+) -> None:
+    from tests.integration.mcp.conftest import http_session
+    from tests.integration.mcp.helpers import error
+
+    ctx = make_context()
+    live = live_with(statement_timeout_s=0.3)
+
+    async def recall() -> Any:
+        async with http_session(live.url, ctx["key"]) as client:
+            return await client.call_tool("recall", {"query": "anything"})
+
+    with locked(db_url, "memory_record"):
+        refused = error(asyncio.run(recall()))
+    assert refused["status"] == 503 and refused["code"] == "statement_timeout"
+    assert refused["retry_after_s"] == 1
