@@ -63,7 +63,10 @@ class Database:
         await register_vector_async(conn)
         if self.statement_timeout_ms:
             # Session-wide on an autocommit connection: a use case's transactions inherit it.
-            await conn.execute(f"SET statement_timeout = {self.statement_timeout_ms}")
+            await conn.execute(
+                "SELECT set_config('statement_timeout', %s, false)",
+                (str(self.statement_timeout_ms),),
+            )
 
     async def open(self) -> None:
         await self.pool.open(wait=True, timeout=30)
