@@ -59,6 +59,9 @@ def settings(db_url: str, tmp_path: Path) -> Settings:
         admin_token=ADMIN_TOKEN,
         data_dir=tmp_path / "data",
         log_json=True,
+        # A loaded CI machine can keep a request waiting for a connection for seconds;
+        # the tests of the connection budget set their own (tests/integration/deploy).
+        pool_timeout_s=30.0,
     )
 
 

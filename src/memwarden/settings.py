@@ -78,6 +78,13 @@ class Settings(BaseSettings):
     request_deadline_s: float = Field(default=45.0, ge=0.0)
     pool_min_size: int = 1
     pool_max_size: int = 10
+    # The connection budget (docs/scale.md#connection-budget-and-back-pressure): how long a
+    # request waits for a pooled connection before a 503, how long one statement may run,
+    # how many requests one process serves at once (503 past it) and one Context (429).
+    pool_timeout_s: float = Field(default=3.0, gt=0.0)
+    statement_timeout_s: float = Field(default=30.0, ge=0.0)
+    max_in_flight: int = Field(default=64, ge=0)
+    context_max_in_flight: int = Field(default=16, ge=0)
     log_level: str = "INFO"
     log_json: bool = True
 

@@ -26,7 +26,13 @@ class LiveServer:
     """Serves one app for one test; `services` is built inside the server's event loop."""
 
     def __init__(self, settings: Settings, *, run_worker: bool = False) -> None:
-        db = Database(settings.database_url or "", min_size=1, max_size=5)
+        db = Database(
+            settings.database_url or "",
+            min_size=1,
+            max_size=min(5, settings.pool_max_size),
+            timeout_s=settings.pool_timeout_s,
+            statement_timeout_s=settings.statement_timeout_s,
+        )
         self.services: Services = build_services(settings, db=db)
         self.port = free_port()
         self.app = create_app(self.services, run_worker=run_worker, open_services=True)

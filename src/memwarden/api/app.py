@@ -26,6 +26,7 @@ from memwarden.api.routes import (
     passes,
     recall,
 )
+from memwarden.api.shedding import LoadShedding
 from memwarden.bootstrap import build_services
 from memwarden.mcp.http import mount_mcp
 from memwarden.services import Services
@@ -100,5 +101,6 @@ def create_app(
     mount_dashboard(app, services.settings if services else settings or get_settings())  # /ui
     mcp_endpoint = mount_mcp(app)  # MCP tools at /mcp: memwarden.mcp.http
     install_openapi(app)  # error responses and bearer security: api/openapi.py
+    app.add_middleware(LoadShedding)  # inside ServiceMiddleware: a 503 is logged too
     app.add_middleware(ServiceMiddleware)
     return app

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 from fastapi import Request
 
 from memwarden.admin.auth import authenticate
+from memwarden.admission import context_busy
 from memwarden.domain.grants import Caller
 from memwarden.services import Services
 
@@ -13,10 +16,23 @@ def services(request: Request) -> Services:
     return request.app.state.services
 
 
-async def caller(request: Request) -> Caller:
+async def caller(request: Request) -> AsyncIterator[Caller]:
+    """The credential's Caller, counted against its Context's concurrency budget while the
+    request runs (429 `context_busy` with Retry-After past it; the admin token is counted
+    only against the process's budget)."""
     header = request.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
     token = token.strip() if scheme.lower() == "bearer" else ""
     svc: Services = request.app.state.services
     admin = svc.settings.admin_token.get_secret_value() if svc.settings.admin_token else None
-    return await authenticate(svc.db, token or None, admin)
+    who = await authenticate(svc.db, token or None, admin)
+    context_id = who.context_id
+    if context_id is None:
+        yield who
+        return
+    if not svc.admission.enter_context(context_id):
+        raise context_busy(svc.admission.context_max_in_flight)
+    try:
+        yield who
+    finally:
+        svc.admission.leave_context(context_id)

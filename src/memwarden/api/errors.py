@@ -10,8 +10,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from memwarden.admission import RETRY_AFTER_S
 from memwarden.errors import AppError
 from memwarden.logging_setup import safe_traceback
+from memwarden.store.errors import PoolExhausted, StatementTimedOut
 from memwarden.text import BINARY_CONTENT, UNSTORABLE_ERRORS
 
 log = structlog.get_logger(__name__)
@@ -41,11 +43,20 @@ def error_body(
     return {"error": error}
 
 
-def error_response(status: int, code: str, message: str, field: str | None = None, **extra: Any):
+def error_response(
+    status: int,
+    code: str,
+    message: str,
+    field: str | None = None,
+    *,
+    retry_after: int | None = None,
+    **extra: Any,
+):
+    headers = {"Cache-Control": "no-store"}
+    if retry_after is not None:
+        headers["Retry-After"] = str(retry_after)
     return JSONResponse(
-        error_body(status, code, message, field, **extra),
-        status_code=status,
-        headers={"Cache-Control": "no-store"},
+        error_body(status, code, message, field, **extra), status_code=status, headers=headers
     )
 
 
@@ -58,7 +69,30 @@ def _field_path(loc: tuple[Any, ...]) -> str | None:
 
 async def _app_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, AppError)
-    return error_response(exc.status, exc.code, exc.message, exc.field, **exc.extra)
+    retry_after = getattr(exc, "retry_after_s", None)  # the admission budgets' refusals
+    return error_response(
+        exc.status, exc.code, exc.message, exc.field, retry_after=retry_after, **exc.extra
+    )
+
+
+async def _pool_exhausted(request: Request, exc: Exception) -> JSONResponse:
+    """No database connection came free in time: come back, rather than wait in a queue."""
+    return error_response(
+        503,
+        "database_busy",
+        "every database connection of this process is in use; retry shortly",
+        retry_after=RETRY_AFTER_S,
+    )
+
+
+async def _statement_timed_out(request: Request, exc: Exception) -> JSONResponse:
+    """A statement ran past MEMWARDEN_STATEMENT_TIMEOUT_S; its transaction was rolled back."""
+    return error_response(
+        503,
+        "statement_timeout",
+        "the database did not answer in time; its transaction was rolled back; retry shortly",
+        retry_after=RETRY_AFTER_S,
+    )
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
@@ -120,6 +154,8 @@ async def _unhandled(request: Request, exc: Exception) -> JSONResponse:
 
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(AppError, _app_error)
+    app.add_exception_handler(PoolExhausted, _pool_exhausted)
+    app.add_exception_handler(StatementTimedOut, _statement_timed_out)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _unhandled)

@@ -32,15 +32,15 @@ _DESCRIPTIONS = {
     "vector that exists, a decision already made, nothing to reprocess.",
     "413": "The request body is larger than the route's limit.",
     "422": "The judge refused the input (`on_error` and verdict rules).",
-    "429": "The Context's token budget is spent for this period.",
+    "429": "The Context's token budget is spent for this period (on routes that call a "
+    "model), or the Context has as many requests in flight as it may (`context_busy`, "
+    "with `Retry-After`).",
+    "503": "The process is at its budget: requests in flight (`overloaded`), database "
+    "connections (`database_busy`) or statement time (`statement_timeout`); `Retry-After` "
+    "says when to send the same request again.",
 }
-# Routes that call a model, so a spent budget can answer 429; of them, those whose input
-# the judge gates, so a refusal can answer 422.
+# Routes whose input the judge gates, so a refusal can answer 422.
 _JUDGED_ROUTE = re.compile(r"/(facts|chat(/stream)?)$")
-_MODEL_ROUTE = re.compile(
-    r"/(facts(/batch)?|turns/\{turn_id\}/reprocess|chat(/stream)?|reflect|"
-    r"judgements/dry-run|documents/\{document_id\}/reprocess)$"
-)
 
 # Routes whose use case answers 409 (`Conflict` in review/, judge/holds.py and the two
 # reprocess use cases).
@@ -80,8 +80,10 @@ def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[s
         statuses.append("413")
     if method == "post" and _JUDGED_ROUTE.search(path):
         statuses.append("422")
-    if method == "post" and _MODEL_ROUTE.search(path):
-        statuses.append("429")
+    # Any keyed request can meet the Context's concurrency budget (429) and any request
+    # the process's budgets (503): docs/scale.md#connection-budget-and-back-pressure.
+    statuses.append("429")
+    statuses.append("503")
     return statuses
 
 

@@ -62,13 +62,14 @@ def _uuid(value: str, what: str) -> uuid.UUID:
 def serve(
     host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8420,
-    worker: Annotated[bool, typer.Option(help="Run a job worker in this process.")] = True,
+    worker: Annotated[bool, typer.Option(help="Run a job worker in each API process.")] = True,
+    workers: Annotated[
+        int, typer.Option(min=1, help="API processes sharing the port (each has its own pool).")
+    ] = 1,
 ) -> None:
     """Serve the HTTP API (and MCP endpoint) with an in-process worker by default."""
     import uvicorn
 
-    from memwarden.api.app import create_app
-    from memwarden.bootstrap import build_services
     from memwarden.logging_setup import configure_logging
     from memwarden.settings import get_settings
     from memwarden.store.embedded import EmbeddedServerError, ServeLock
@@ -78,6 +79,17 @@ def serve(
     # One serve per embedded data directory (two would share one database and one worker
     # queue without knowing it); with MEMWARDEN_DATABASE_URL several may run.
     lock = None if settings.database_url else ServeLock(settings.data_dir)
+    if workers > 1:
+        if lock is not None:
+            try:
+                lock.acquire()
+            except EmbeddedServerError as exc:
+                fail(str(exc), 3)
+        _serve_processes(host, port, worker, workers)
+        return
+    from memwarden.api.app import create_app
+    from memwarden.bootstrap import build_services
+
     try:
         if lock is not None:
             lock.acquire()
@@ -96,11 +108,59 @@ def serve(
         fail(f"cannot listen on {host}:{port}: {exc}", 3)
 
 
+def _serve_processes(host: str, port: int, worker: bool, workers: int) -> None:
+    """`serve --workers N`: this process resolves the database (starting the embedded
+    server, which it keeps), migrates once, and has uvicorn start N API processes that
+    build their apps from the deployment settings (api/served.py)."""
+    import os
+
+    import uvicorn
+
+    from memwarden.settings import get_settings
+    from memwarden.store.db import resolve_url
+    from memwarden.store.embedded import EmbeddedServerError
+    from memwarden.store.migrate import apply_migrations
+
+    settings = get_settings()
+    try:
+        url, _server = resolve_url(settings)  # _server: the embedded server lives with us
+        apply_migrations(url)
+    except EmbeddedServerError as exc:
+        fail(str(exc), 3)
+        return
+    except Exception as exc:
+        fail(f"cannot reach the database: {type(exc).__name__}: {exc}", 3)
+        return
+    os.environ["MEMWARDEN_DATABASE_URL"] = url  # the processes share this one server
+    factory = "api_with_worker" if worker else "api_only"
+    console.print(
+        f"memwarden serving on http://{host}:{port} with {workers} processes"
+        f" (data: {settings.data_dir})"
+    )
+    try:
+        uvicorn.run(
+            f"memwarden.api.served:{factory}",
+            factory=True,
+            workers=workers,
+            host=host,
+            port=port,
+            log_config=None,
+            access_log=False,
+        )
+    except OSError as exc:
+        fail(f"cannot listen on {host}:{port}: {exc}", 3)
+
+
 @app.command("worker")
 def worker_cmd(
     concurrency: Annotated[int, typer.Option(help="Jobs run at once.")] = 2,
 ) -> None:
-    """Run a job worker (document processing, retention purge) until interrupted."""
+    """Run a job worker (document processing, retention purge) until interrupted.
+
+    Any number of workers, on any machines, may share one database: procrastinate hands
+    each job to one of them.
+    """
+    from memwarden.settings import get_settings
 
     async def work(services: Any) -> None:
         console.print("[green]worker started[/] (Ctrl-C to stop)")
@@ -108,7 +168,7 @@ def worker_cmd(
 
     interrupt_on_sigterm()
     try:
-        run(work)
+        run(work, log_level=get_settings().log_level)
     except KeyboardInterrupt:
         console.print("worker stopped")
 

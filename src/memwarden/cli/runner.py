@@ -42,10 +42,13 @@ def fail(message: str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
-def run(use_case: Callable[[Services], Awaitable[T]]) -> T:
-    """Build Services, run the use case, close; every failure becomes one clear line."""
+def run(use_case: Callable[[Services], Awaitable[T]], *, log_level: str = "WARNING") -> T:
+    """Build Services, run the use case, close; every failure becomes one clear line.
+
+    One-shot commands log warnings only; a long-running one (the worker) passes its level.
+    """
     settings = get_settings()
-    configure_logging("WARNING", json=True)
+    configure_logging(log_level, json=True)
 
     async def main() -> T:
         services = build_services(settings)

@@ -9,18 +9,39 @@ the credential, so revocation takes effect on the next call.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 from mcp.server.mcpserver import Context
 
 from memwarden.admin.auth import authenticate
+from memwarden.admission import Admission, context_busy
 from memwarden.domain.grants import Caller
 from memwarden.errors import Forbidden
 from memwarden.services import Services
 
 CredentialSource = Callable[[Context[Any, Any]], str | None]
+
+# The Context budget slots this tool call holds, given back when the call ends
+# (`counted_call`, around every call in server.py), as the HTTP `caller` dependency does.
+_held: ContextVar[list[tuple[Admission, uuid.UUID]] | None] = ContextVar(
+    "memwarden_mcp_held", default=None
+)
+
+
+@contextmanager
+def counted_call() -> Iterator[None]:
+    held: list[tuple[Admission, uuid.UUID]] = []
+    token = _held.set(held)
+    try:
+        yield
+    finally:
+        for admission, context_id in held:
+            admission.leave_context(context_id)
+        _held.reset(token)
 
 
 def bearer_header(ctx: Context[Any, Any]) -> str | None:
@@ -53,7 +74,13 @@ class Runtime:
     async def begin(self, ctx: Context[Any, Any]) -> tuple[Services, Caller]:
         svc = self.services()
         admin = svc.settings.admin_token.get_secret_value() if svc.settings.admin_token else None
-        return svc, await authenticate(svc.db, self.credential(ctx), admin)
+        caller = await authenticate(svc.db, self.credential(ctx), admin)
+        held = _held.get()
+        if caller.context_id is not None and held is not None:
+            if not svc.admission.enter_context(caller.context_id):
+                raise context_busy(svc.admission.context_max_in_flight)
+            held.append((svc.admission, caller.context_id))
+        return svc, caller
 
     async def begin_own(self, ctx: Context[Any, Any]) -> tuple[Services, Caller, uuid.UUID]:
         """For Context-addressed use cases: the Context is always the key's own."""

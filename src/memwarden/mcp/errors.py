@@ -14,7 +14,9 @@ from typing import Any
 from mcp.types import CallToolResult, TextContent
 from pydantic import ValidationError
 
+from memwarden.admission import RETRY_AFTER_S
 from memwarden.errors import AppError, InvalidInput
+from memwarden.store.errors import PoolExhausted
 from memwarden.text import BINARY_CONTENT, UNSTORABLE_ERRORS
 
 KINDS = {
@@ -68,6 +70,15 @@ def from_validation(exc: ValidationError) -> CallToolResult:
     code = BINARY_CONTENT if kind in UNSTORABLE_ERRORS else "invalid_request"
     message = f"{field}: {detail}" if field else detail
     return from_app_error(InvalidInput(message, field=field, code=code))
+
+
+def busy(cause: Exception) -> CallToolResult:
+    """The database budgets, as HTTP answers them: 503 and when to try again."""
+    if isinstance(cause, PoolExhausted):
+        code, message = "database_busy", "every database connection is in use; retry shortly"
+    else:
+        code, message = "statement_timeout", "the database did not answer in time; retry shortly"
+    return error_result(503, code, message, retry_after_s=RETRY_AFTER_S)
 
 
 def internal_error() -> CallToolResult:

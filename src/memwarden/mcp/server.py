@@ -23,8 +23,9 @@ from memwarden import __version__
 from memwarden.errors import AppError
 from memwarden.limits import DEFAULT_BODY_LIMIT, FACTS_BODY_LIMIT
 from memwarden.mcp import errors, tools_judge, tools_memory, tools_review
-from memwarden.mcp.auth import CredentialSource, Runtime
+from memwarden.mcp.auth import CredentialSource, Runtime, counted_call
 from memwarden.services import Services
+from memwarden.store.errors import PoolExhausted, StatementTimedOut
 
 log = structlog.get_logger(__name__)
 TOOL_BODY_LIMITS = {"remember": FACTS_BODY_LIMIT}
@@ -70,13 +71,16 @@ class MemwardenMCP(MCPServer[Any]):
                 413, "payload_too_large", f"request body exceeds {limit} bytes"
             )
         try:
-            return await super().call_tool(name, arguments, context)
+            with counted_call():  # the caller's Context budget, held for this call
+                return await super().call_tool(name, arguments, context)
         except ToolError as exc:
             cause = exc.__cause__
             if isinstance(cause, AppError):
                 return errors.from_app_error(cause)
             if isinstance(cause, ValidationError):
                 return errors.from_validation(cause)
+            if isinstance(cause, PoolExhausted | StatementTimedOut):
+                return errors.busy(cause)
             if cause is None:
                 raise  # the SDK's own refusal (an unknown tool): its text names only the tool
             # The type only: an exception's text can quote data.

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import psycopg
 from pgvector.psycopg import register_vector_async
 from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
-from psycopg_pool import AsyncConnectionPool
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from memwarden.settings import Settings
 from memwarden.store.embedded import embedded_url, release_embedded, start_embedded
-from memwarden.store.errors import translated
+from memwarden.store.errors import PoolExhausted, translated
 from memwarden.store.migrate import apply_migrations
 
 Conn = psycopg.AsyncConnection[dict[str, Any]]
@@ -29,23 +29,44 @@ def resolve_url(settings: Settings) -> tuple[str, Any]:
 
 
 class Database:
-    """One async pool per process; `transaction()` is the unit of a use case."""
+    """One async pool per process; `transaction()` is the unit of a use case.
 
-    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10, server: Any = None):
+    The pool is a budget, not a queue without end: a caller waits at most `timeout_s`
+    for a connection, then gets `PoolExhausted` (the API answers 503 with Retry-After);
+    every statement on a pooled connection is cut at `statement_timeout_s` (0: never).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        min_size: int = 1,
+        max_size: int = 10,
+        timeout_s: float = 30.0,
+        statement_timeout_s: float = 0.0,
+        server: Any = None,
+    ):
         self.url = url
         self.server = server  # keeps the embedded server's handle alive
+        self.statement_timeout_ms = int(statement_timeout_s * 1000)
         self.pool: AsyncConnectionPool[Conn] = AsyncConnectionPool(
             url,
             min_size=min_size,
             max_size=max_size,
+            timeout=timeout_s,
             open=False,
             kwargs={"row_factory": dict_row, "autocommit": True},
             configure=self._configure,
         )
 
-    @staticmethod
-    async def _configure(conn: Conn) -> None:
+    async def _configure(self, conn: Conn) -> None:
         await register_vector_async(conn)
+        if self.statement_timeout_ms:
+            # Session-wide on an autocommit connection: a use case's transactions inherit it.
+            await conn.execute(
+                "SELECT set_config('statement_timeout', %s, false)",
+                (str(self.statement_timeout_ms),),
+            )
 
     async def open(self) -> None:
         await self.pool.open(wait=True, timeout=30)
@@ -61,15 +82,23 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Conn]:
         """A unique violation (at a statement or at commit) leaves as `DuplicateRow`."""
-        with translated():
+        with translated(), _budgeted():
             async with self.pool.connection() as conn, conn.transaction():
                 yield conn
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[Conn]:
-        with translated():
+        with translated(), _budgeted():
             async with self.pool.connection() as conn:
                 yield conn
+
+
+@contextmanager
+def _budgeted() -> Iterator[None]:
+    try:
+        yield
+    except PoolTimeout as exc:
+        raise PoolExhausted() from exc
 
 
 def idle(conn: Conn) -> bool:
@@ -82,5 +111,10 @@ def prepare(settings: Settings) -> Database:
     url, server = resolve_url(settings)
     apply_migrations(url)
     return Database(
-        url, min_size=settings.pool_min_size, max_size=settings.pool_max_size, server=server
+        url,
+        min_size=settings.pool_min_size,
+        max_size=settings.pool_max_size,
+        timeout_s=settings.pool_timeout_s,
+        statement_timeout_s=settings.statement_timeout_s,
+        server=server,
     )

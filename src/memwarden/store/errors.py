@@ -21,6 +21,21 @@ class DuplicateRow(StoreError):
         self.constraint = constraint
 
 
+class PoolExhausted(StoreError):
+    """No pooled connection came free within the pool's timeout: the process is at its
+    connection budget."""
+
+    def __init__(self) -> None:
+        super().__init__("no database connection free within the pool timeout")
+
+
+class StatementTimedOut(StoreError):
+    """A statement ran past the pool's `statement_timeout` and PostgreSQL cancelled it."""
+
+    def __init__(self) -> None:
+        super().__init__("a database statement ran past its time limit")
+
+
 @contextmanager
 def translated() -> Iterator[None]:
     """Re-raise the database errors callers act on as store errors."""
@@ -28,3 +43,5 @@ def translated() -> Iterator[None]:
         yield
     except pg_errors.UniqueViolation as exc:
         raise DuplicateRow(exc.diag.constraint_name) from exc
+    except pg_errors.QueryCanceled as exc:
+        raise StatementTimedOut() from exc

@@ -6,11 +6,16 @@ Files are `NNNN_name.sql`; each applies in its own transaction and is recorded i
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from importlib import resources
 
 import psycopg
+
+# The standard library's logger: silent unless the process configured logging (a script
+# that prints the schema must not print this line), JSON under configure_logging.
+log = logging.getLogger(__name__)
 
 MIGRATION_LOCK = 7_406_118_301  # arbitrary, fixed advisory-lock key
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -62,6 +67,7 @@ def apply_migrations(url: str) -> list[str]:
             _apply_procrastinate(conn)
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
+    log.info("migrations applied: %s", " ".join(applied_now) or "none")
     return applied_now
 
 

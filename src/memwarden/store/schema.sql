@@ -1038,7 +1038,7 @@ ALTER TABLE ONLY public.turn
 ALTER TABLE ONLY public.usage
     ADD CONSTRAINT usage_pkey PRIMARY KEY (context_id, day, stage, model);
 
-CREATE UNIQUE INDEX api_key_id ON public.api_key USING btree (id);
+CREATE INDEX api_key_id ON public.api_key USING btree (id);
 
 CREATE INDEX audit_event_context ON public.audit_event USING btree (context_id, created_at);
 
