@@ -35,6 +35,10 @@ UNPINNED_BLOCKS = {
     "list_context_configs": "the admin listing of every Context's configuration",
     "doc_stale_pending": "the maintenance sweep that re-queues lost document jobs of "
     "every Context (one worker, every few minutes)",
+    "passes_contexts": "the background passes' trigger tick: every Context's configuration "
+    "and newest change-feed entry (one worker, once a minute; one index probe per Context)",
+    "passes_stale_runs": "the maintenance sweep that fails pass runs whose job was lost, "
+    "in every Context (one worker, once a minute)",
 }
 
 _TABLE = re.compile(r"CREATE TABLE public\.(\w+) \((.*?)\n\);", re.S)
