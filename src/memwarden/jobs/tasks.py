@@ -15,6 +15,7 @@ from memwarden.documents.processing import process_document
 from memwarden.documents.service import PROCESS_TASK, enqueue
 from memwarden.jobs.recovery import recover_stalled_jobs
 from memwarden.jobs.retention import purge_expired
+from memwarden.retrieval.indexing import index_large_contexts
 from memwarden.services import Services
 from memwarden.store.documents import stale_pending
 
@@ -32,6 +33,9 @@ def register(app: App, services: Services) -> None:
             "judgements": report.judgements,
             "retained_inputs": report.retained_inputs,
         }
+
+    async def vector_indexes(timestamp: int) -> int:
+        return len(await index_large_contexts(services.db))
 
     async def process_one_document(context_id: str, document_id: str) -> str:
         return await process_document(services, uuid.UUID(context_id), uuid.UUID(document_id))
@@ -56,3 +60,7 @@ def register(app: App, services: Services) -> None:
         name=f"{NAMESPACE}:requeue_documents", queue="maintenance", queueing_lock="requeue_docs"
     )(requeue_documents)
     app.periodic(cron="*/10 * * * *", periodic_id="requeue_documents")(requeue)
+    index = app.task(
+        name=f"{NAMESPACE}:vector_indexes", queue="maintenance", queueing_lock="vector_indexes"
+    )(vector_indexes)
+    app.periodic(cron="*/5 * * * *", periodic_id="vector_indexes")(index)

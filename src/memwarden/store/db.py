@@ -16,6 +16,7 @@ from memwarden.settings import Settings
 from memwarden.store.embedded import embedded_url, start_embedded
 from memwarden.store.errors import translated
 from memwarden.store.migrate import apply_migrations
+from memwarden.store.queries import q
 
 Conn = psycopg.AsyncConnection[dict[str, Any]]
 
@@ -46,6 +47,7 @@ class Database:
     @staticmethod
     async def _configure(conn: Conn) -> None:
         await register_vector_async(conn)
+        await conn.execute(q("session_vector_settings"))
 
     async def open(self) -> None:
         await self.pool.open(wait=True, timeout=30)
