@@ -44,7 +44,7 @@ def q(name: str) -> str:
 # Statements planned at every call rather than prepared: a generic plan cannot use a
 # per-Context partial index (store/vector_index.py), so a prepared one would scan large
 # Contexts exactly.
-UNPREPARED = frozenset({"search_vector"})
+UNPREPARED = frozenset({"search_vector", "recall_chunks_vector"})
 
 
 def prepare_flag(name: str) -> bool | None:

@@ -17,10 +17,15 @@ from memwarden.store.db import Conn, idle
 from memwarden.store.queries import q
 
 PREFIX = "memory_record_vec_"
+CHUNK_PREFIX = "chunk_vec_"
 
 
 def index_name(context_id: uuid.UUID) -> str:
     return f"{PREFIX}{context_id.hex}"
+
+
+def chunk_index_name(context_id: uuid.UUID) -> str:
+    return f"{CHUNK_PREFIX}{context_id.hex}"
 
 
 async def contexts_needing_index(conn: Conn, threshold: int) -> list[uuid.UUID]:
@@ -36,17 +41,20 @@ async def indexes(conn: Conn) -> dict[str, bool]:
 
 
 async def build_index(conn: Conn, context_id: uuid.UUID) -> str:
-    """Build (or rebuild, after an interrupted build left it invalid) one Context's index."""
+    """Build (or rebuild, after an interrupted build left one invalid) one Context's record
+    and chunk indexes; the record index's name."""
     if not idle(conn):
         raise RuntimeError("a vector index is built outside any transaction")
-    name = index_name(context_id)
-    if (await indexes(conn)).get(name) is False:
-        await conn.execute(
-            sql.SQL(q("drop_context_vector_index")).format(name=sql.Identifier(name))
-        )
-    await conn.execute(
-        sql.SQL(q("create_context_vector_index")).format(
+    known = await indexes(conn)
+    for block, name in (
+        ("create_context_vector_index", index_name(context_id)),
+        ("create_context_chunk_index", chunk_index_name(context_id)),
+    ):
+        if known.get(name) is False:
+            drop = sql.SQL(q("drop_context_vector_index"))
+            await conn.execute(drop.format(name=sql.Identifier(name)))
+        create = sql.SQL(q(block)).format(
             name=sql.Identifier(name), context_id=sql.Literal(str(context_id))
         )
-    )
-    return name
+        await conn.execute(create)
+    return index_name(context_id)

@@ -35,10 +35,16 @@ LIMIT %(limit)s
 -- record's current revision is a candidate (embedding_revision = revision, 0005).
 -- Planned per call, never as a generic plan: a partial index matches only a known Context.
 WITH nearest AS MATERIALIZED (
-    SELECT r.id, r.embedding <=> %(vector)s AS distance
-    FROM memory_record r
-    WHERE r.context_id = %(context_id)s
-    AND r.embedding IS NOT NULL AND r.embedding_revision = r.revision
+    SELECT r.id, r.distance
+    FROM (SELECT r.id, r.embedding <=> %(vector)s AS distance, r.context_id, r.serving,
+                 r.review_disposition, r.expires_at, r.valid_to, r.derived_from, r.scope_path,
+                 r.visibility, r.owner_subject, r.kind, r.memory_category,
+                 r.embedding_revision, r.revision
+          FROM memory_record r
+          WHERE r.context_id = %(context_id)s AND r.embedding IS NOT NULL
+          ORDER BY r.embedding <=> %(vector)s
+          LIMIT %(limit)s * 4) r
+    WHERE r.embedding_revision = r.revision
     AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
                         r.valid_to, r.derived_from, now())
     AND memory_readable(r.scope_path, r.visibility, r.owner_subject,
@@ -46,7 +52,7 @@ WITH nearest AS MATERIALIZED (
     AND (%(visibility)s::text IS NULL OR r.visibility = %(visibility)s::text)
     AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
     AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
-    ORDER BY r.embedding <=> %(vector)s
+    ORDER BY r.distance
     LIMIT %(limit)s
 ),
 enough AS (SELECT count(*) >= %(limit)s AS ok FROM nearest),
