@@ -207,7 +207,35 @@ async def in_process(svc: Any, queries: list) -> dict[str, Any]:
     }
 
 
-async def run(size: int, contexts: int, count: int, index: bool) -> dict[str, Any]:
+async def sweep(svc: Any, queries: list, values: list[int]) -> list[dict[str, Any]]:
+    """The record vector list alone at several hnsw.ef_search values: recall@10 and time."""
+    out = []
+    for ef in values:
+        took, recall = [], []
+        async with svc.db.connection() as conn:
+            await conn.execute("SELECT set_config('hnsw.ef_search', %s, false)", (str(ef),))
+            for caller, _, _, qvec, vectors, records in queries:
+                t0 = time.perf_counter()
+                found = await search_memory(
+                    conn,
+                    context_id=caller.context_id,
+                    prefixes=("",),
+                    subject=caller.subject,
+                    vector=qvec,
+                    limit=10,
+                )
+                took.append((time.perf_counter() - t0) * 1000)
+                exact = np.argsort(-(vectors @ np.asarray(qvec, dtype=np.float32)))[:10]
+                want = {records[i][0] for i in exact}
+                recall.append(len(want & {h.record_id for h in found.hits}) / 10)
+            await conn.execute("SELECT set_config('hnsw.ef_search', '100', false)")
+        out.append({"ef_search": ef, **ms(took), "recall_at_10": round(float(np.mean(recall)), 4)})
+    return out
+
+
+async def run(
+    size: int, contexts: int, count: int, index: bool, ef_values: list[int]
+) -> dict[str, Any]:
     rng, np_rng = random.Random(7), np.random.default_rng(7)
     async with services() as svc:
         started = time.perf_counter()
@@ -233,6 +261,7 @@ async def run(size: int, contexts: int, count: int, index: bool) -> dict[str, An
                 proc.kill()
         svc.models.embedder.embed(["warm up"])
         local = await in_process(svc, queries)
+        swept = await sweep(svc, queries, ef_values)
     return {
         "memories": size,
         "contexts": contexts,
@@ -242,6 +271,7 @@ async def run(size: int, contexts: int, count: int, index: bool) -> dict[str, An
         "http": ms(took),
         "http_floor": ms(floor),
         **local,
+        "ef_search_sweep": swept,
         "load_average": round(os.getloadavg()[0], 1),
     }
 
@@ -252,9 +282,11 @@ def main() -> None:
     parser.add_argument("--contexts", type=int, default=1)
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--no-index", action="store_true", help="no per-Context HNSW index")
+    parser.add_argument("--ef-search", default="", help="e.g. 40,100,200: recall per value")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    r = asyncio.run(run(args.size, args.contexts, args.queries, not args.no_index))
+    ef_values = [int(v) for v in args.ef_search.split(",") if v]
+    r = asyncio.run(run(args.size, args.contexts, args.queries, not args.no_index, ef_values))
     if args.json:
         print(json.dumps(r, indent=2))
         return
@@ -280,6 +312,11 @@ def main() -> None:
         v = r[name]
         table.add_row(label, str(v["p50"]), str(v["p95"]), str(v["p99"]))
     Console().print(table)
+    for row in r["ef_search_sweep"]:
+        STDERR.print(
+            f"hnsw.ef_search {row['ef_search']}: record vector list p50/p95 {row['p50']}/"
+            f"{row['p95']} ms, recall@10 {row['recall_at_10']}"
+        )
 
 
 if __name__ == "__main__":
