@@ -138,3 +138,10 @@ def test_an_indexed_search_finds_the_exact_nearest_records(svc: ServiceHarness) 
         exact = {rows[i].id for i in np.argsort(-(vectors @ query))[:10]}
         recalls.append(len(exact & set(_search(svc, ctx, query, limit=10))) / 10)
     assert np.mean(recalls) >= 0.95
+
+
+def test_the_index_job_is_registered_as_a_periodic_maintenance_job(svc: ServiceHarness) -> None:
+    app = svc.services.jobs
+    periodic = {p.task.name: p for p in app.periodic_registry.periodic_tasks.values()}
+    assert "memwarden:vector_indexes" in periodic
+    assert periodic["memwarden:vector_indexes"].task.queue == "maintenance"
