@@ -53,10 +53,6 @@ class TtlCache(Generic[K, V]):
             while len(self._items) > self.max_entries:
                 self._items.popitem(last=False)
 
-    def pop(self, key: K) -> None:
-        with self._lock:
-            self._items.pop(key, None)
-
     def clear(self) -> None:
         with self._lock:
             self._items.clear()

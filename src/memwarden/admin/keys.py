@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memwarden.admin.access import require_manage, require_unreserved
-from memwarden.admin.auth import forget_all_keys, forget_key
 from memwarden.admin.credentials import format_key, hash_secret, new_secret
 from memwarden.domain.grants import CAPABILITIES, Caller
 from memwarden.domain.ids import new_id
@@ -116,7 +115,6 @@ async def issue_key(
         scope_prefix=prefix,
         expires_at=expires_at,
     )
-    forget_all_keys()  # the principal's other keys gain these grants
     await audit(
         conn,
         context_id=context_id,
@@ -178,5 +176,4 @@ async def revoke_key(
             target_kind="api_key",
             target_id=key_id,
         )
-    forget_key(key_id)  # after the commit: no request can cache the row as it was before
     return {"id": str(key_id), "revoked_at": revoked_at.isoformat()}
