@@ -60,7 +60,10 @@ def register(app: App, services: Services) -> None:
         name=f"{NAMESPACE}:requeue_documents", queue="maintenance", queueing_lock="requeue_docs"
     )(requeue_documents)
     app.periodic(cron="*/10 * * * *", periodic_id="requeue_documents")(requeue)
-    index = app.task(
-        name=f"{NAMESPACE}:vector_indexes", queue="maintenance", queueing_lock="vector_indexes"
+    index = app.task(  # one build at a time, across workers (lock), one waiting (queueing_lock)
+        name=f"{NAMESPACE}:vector_indexes",
+        queue="maintenance",
+        lock="vector_indexes",
+        queueing_lock="vector_indexes",
     )(vector_indexes)
     app.periodic(cron="*/5 * * * *", periodic_id="vector_indexes")(index)

@@ -144,4 +144,5 @@ def test_the_index_job_is_registered_as_a_periodic_maintenance_job(svc: ServiceH
     app = svc.services.jobs
     periodic = {p.task.name: p for p in app.periodic_registry.periodic_tasks.values()}
     assert "memwarden:vector_indexes" in periodic
-    assert periodic["memwarden:vector_indexes"].task.queue == "maintenance"
+    task = periodic["memwarden:vector_indexes"].task
+    assert task.queue == "maintenance" and task.lock == "vector_indexes"
