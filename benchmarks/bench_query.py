@@ -32,6 +32,7 @@ from rich.table import Table
 
 from memwarden.domain.ids import new_id
 from memwarden.embedding import _CACHE, embed_texts
+from memwarden.retrieval.indexing import index_large_contexts
 from memwarden.retrieval.query import QueryInput, run_query
 from memwarden.retrieval.search import search_memory
 
@@ -75,8 +76,6 @@ def unit(rows: np.ndarray) -> np.ndarray:
 async def load(svc: Any, size: int, contexts: int, rng: random.Random, np_rng: Any) -> list:
     words, weights = vocabulary()
     callers = [await make_caller(svc, f"ctx-{n}") for n in range(contexts)]
-    async with svc.db.connection() as conn:  # bulk load first, build the ANN indexes after
-        await conn.execute("DROP INDEX chunk_embedding")
     centres = unit(np_rng.standard_normal((64, DIM)).astype(np.float32))
     per = size // contexts
     data: list[tuple[Any, list, np.ndarray]] = []
@@ -137,10 +136,8 @@ async def load(svc: Any, size: int, contexts: int, rng: random.Random, np_rng: A
                         (caller.context_id, new_id(), turn, bodies[n], vectors[n], "bench")
                     )
             data.append((caller, list(zip(ids, bodies, strict=True)), vectors))
-        await cur.execute(
-            "CREATE INDEX chunk_embedding ON chunk USING hnsw (embedding vector_cosine_ops)"
-        )
         await cur.execute("VACUUM ANALYZE")  # steady state: GIN pending lists merged
+    await index_large_contexts(svc.db)  # what the vector_indexes job does for large Contexts
     return data
 
 

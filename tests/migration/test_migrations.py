@@ -76,9 +76,11 @@ def test_the_vector_extension_and_job_queue_are_installed(db_url: str) -> None:
     assert ext is not None and jobs is not None and jobs[0] is not None
 
 
-def test_vector_history_has_no_ann_index_and_chunks_keep_theirs(db_url: str) -> None:
+def test_no_table_has_a_table_wide_ann_index(db_url: str) -> None:
+    """ANN indexes are per Context (store/vector_index.py, built by a job); a fresh database
+    has none, since 0016 dropped the table-wide one on chunks."""
     with psycopg.connect(db_url) as conn:
         rows = conn.execute(
             "SELECT tablename, indexname FROM pg_indexes WHERE indexdef ILIKE '%% USING hnsw %%'"
         ).fetchall()
-    assert rows == [("chunk", "chunk_embedding")]
+    assert rows == []

@@ -19,6 +19,7 @@ from memwarden.passes import schedule as pass_schedule
 from memwarden.passes.runs import QUEUE as PASS_QUEUE
 from memwarden.passes.runs import RUN_TASK as PASS_TASK
 from memwarden.passes.runs import execute as execute_pass
+from memwarden.retrieval.indexing import index_large_contexts
 from memwarden.services import Services
 from memwarden.store.documents import stale_pending
 
@@ -36,6 +37,9 @@ def register(app: App, services: Services) -> None:
             "judgements": report.judgements,
             "retained_inputs": report.retained_inputs,
         }
+
+    async def vector_indexes(timestamp: int) -> int:
+        return len(await index_large_contexts(services.db))
 
     async def process_one_document(context_id: str, document_id: str) -> str:
         return await process_document(services, uuid.UUID(context_id), uuid.UUID(document_id))
@@ -79,3 +83,10 @@ def register(app: App, services: Services) -> None:
         name=f"{NAMESPACE}:passes_scheduled", queue="maintenance", queueing_lock="passes_sched"
     )(passes_scheduled)
     app.periodic(cron="41 * * * *", periodic_id="passes_scheduled")(schedule)
+    index = app.task(  # one build at a time, across workers (lock), one waiting (queueing_lock)
+        name=f"{NAMESPACE}:vector_indexes",
+        queue="maintenance",
+        lock="vector_indexes",
+        queueing_lock="vector_indexes",
+    )(vector_indexes)
+    app.periodic(cron="*/5 * * * *", periodic_id="vector_indexes")(index)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memwarden.store.db import Conn
-from memwarden.store.queries import q
+from memwarden.store.queries import prepare_flag, q
 
 Row = dict[str, Any]
 Statement = tuple[str, dict[str, Any]]  # (query block name, parameters)
@@ -23,8 +23,11 @@ async def run_all(conn: Conn, statements: Sequence[Statement]) -> list[list[Row]
         return []
     if len(statements) == 1:
         name, params = statements[0]
-        cur = await conn.execute(q(name), params)
+        cur = await conn.execute(q(name), params, prepare=prepare_flag(name))
         return [await cur.fetchall() if cur.description else []]
     async with conn.pipeline():
-        cursors = [await conn.execute(q(name), params) for name, params in statements]
+        cursors = [
+            await conn.execute(q(name), params, prepare=prepare_flag(name))
+            for name, params in statements
+        ]
     return [await cur.fetchall() if cur.description else [] for cur in cursors]

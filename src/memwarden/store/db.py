@@ -16,6 +16,7 @@ from memwarden.settings import Settings
 from memwarden.store.embedded import embedded_url, release_embedded, start_embedded
 from memwarden.store.errors import PoolExhausted, translated
 from memwarden.store.migrate import apply_migrations
+from memwarden.store.queries import q
 
 Conn = psycopg.AsyncConnection[dict[str, Any]]
 
@@ -67,6 +68,7 @@ class Database:
                 "SELECT set_config('statement_timeout', %s, false)",
                 (str(self.statement_timeout_ms),),
             )
+        await conn.execute(q("session_vector_settings"))
 
     async def open(self) -> None:
         await self.pool.open(wait=True, timeout=30)

@@ -39,3 +39,14 @@ def all_queries() -> dict[str, str]:
 def q(name: str) -> str:
     """The SQL of one named block."""
     return all_queries()[name]
+
+
+# Statements planned at every call rather than prepared: a generic plan cannot use a
+# per-Context partial index (store/vector_index.py), so a prepared one would scan large
+# Contexts exactly.
+UNPREPARED = frozenset({"search_vector", "recall_chunks_vector"})
+
+
+def prepare_flag(name: str) -> bool | None:
+    """psycopg's `prepare` argument for a block: False for UNPREPARED, else its default."""
+    return False if name in UNPREPARED else None

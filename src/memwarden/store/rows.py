@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 from psycopg.rows import class_row
 
 from memwarden.store.db import Conn
-from memwarden.store.queries import q
+from memwarden.store.queries import prepare_flag, q
 
 T = TypeVar("T")
 
@@ -21,5 +21,5 @@ async def fetch_one(conn: Conn, name: str, row: type[T], params: dict[str, Any])
 
 async def fetch_all(conn: Conn, name: str, row: type[T], params: dict[str, Any]) -> list[T]:
     async with conn.cursor(row_factory=class_row(row)) as cur:
-        await cur.execute(q(name), params)
+        await cur.execute(q(name), params, prepare=prepare_flag(name))
         return await cur.fetchall()

@@ -1046,8 +1046,6 @@ CREATE INDEX change_event_record ON public.change_event USING btree (context_id,
 
 CREATE INDEX chunk_document ON public.chunk USING btree (context_id, document_id);
 
-CREATE INDEX chunk_embedding ON public.chunk USING hnsw (embedding public.vector_cosine_ops);
-
 CREATE INDEX chunk_hold ON public.chunk USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
 
 CREATE INDEX chunk_tsv ON public.chunk USING gin (tsv) WITH (fastupdate=off);

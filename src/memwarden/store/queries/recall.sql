@@ -22,18 +22,39 @@ ORDER BY score DESC, m.id
 LIMIT %(limit)s
 
 -- recall_chunks_vector --
--- Exact scan of the Context's servable chunks: materialised so the HNSW index never sees
--- the Context filter (under which it returns almost nothing).
-WITH eligible AS MATERIALIZED (
+-- The nearest servable chunks of one Context, as search_vector does for records: the
+-- Context's own HNSW index when it has one (store/vector_index.py), else an exact scan;
+-- the 4 x limit nearest are filtered, and if fewer than `limit` pass, every eligible chunk
+-- is scanned exactly instead. Planned per call (a partial index needs a known Context).
+WITH nearest AS MATERIALIZED (
+    SELECT c.id, c.distance
+    FROM (SELECT c.id, c.embedding <=> %(vector)s AS distance, c.serving, c.scope_path,
+                 c.visibility, c.owner_subject, c.embedding
+          FROM chunk c
+          WHERE c.context_id = %(context_id)s AND c.embedding IS NOT NULL
+          ORDER BY c.embedding <=> %(vector)s
+          LIMIT %(limit)s * 4) c
+    WHERE c.embedding IS NOT NULL
+    AND memory_block_reason(c.serving, NULL, NULL, NULL, now()) IS NULL
+    AND memory_readable(c.scope_path, c.visibility, c.owner_subject, %(prefixes)s::text[],
+                        %(subject)s)
+    ORDER BY c.distance
+    LIMIT %(limit)s
+),
+enough AS (SELECT count(*) >= %(limit)s AS ok FROM nearest),
+exact AS MATERIALIZED (
     SELECT c.id, c.embedding <=> %(vector)s AS distance
     FROM chunk c
     WHERE c.context_id = %(context_id)s AND c.embedding IS NOT NULL
-      AND memory_block_reason(c.serving, NULL, NULL, NULL, now()) IS NULL
-      AND memory_readable(c.scope_path, c.visibility, c.owner_subject, %(prefixes)s::text[],
-                          %(subject)s)
+    AND memory_block_reason(c.serving, NULL, NULL, NULL, now()) IS NULL
+    AND memory_readable(c.scope_path, c.visibility, c.owner_subject, %(prefixes)s::text[],
+                        %(subject)s)
+    AND NOT (SELECT ok FROM enough)
 )
 SELECT id, 1 - distance AS score
-FROM eligible
+FROM (SELECT id, distance FROM nearest WHERE (SELECT ok FROM enough)
+      UNION ALL
+      SELECT id, distance FROM exact) found
 ORDER BY distance, id
 LIMIT %(limit)s
 

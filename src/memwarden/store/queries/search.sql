@@ -26,25 +26,54 @@ ORDER BY score DESC, m.id
 LIMIT %(limit)s
 
 -- search_vector --
--- An exact scan of the eligible rows (materialised so no ANN index sees the filter); each
--- row's distance is computed once, inside the scan, and only (id, distance) is kept.
--- Only an embedding of the record's current revision is a candidate: the record row carries
--- exactly that one (embedding_revision = revision, 0005_record_vector.sql).
-WITH eligible AS MATERIALIZED (
+-- The nearest eligible records of one Context. `nearest` orders the eligible rows by
+-- distance: for a Context with its own HNSW index (store/vector_index.py) the planner walks
+-- that index with pgvector's iterative scan, the filters applied during the walk; for a
+-- smaller Context it scans the rows exactly. Should the walk end with fewer than `limit`
+-- rows (it stops after hnsw.max_scan_tuples), `exact` scans every eligible row instead, so a
+-- filter never leaves fewer hits than there are eligible rows. Only an embedding of the
+-- record's current revision is a candidate (embedding_revision = revision, 0005).
+-- Planned per call, never as a generic plan: a partial index matches only a known Context.
+WITH nearest AS MATERIALIZED (
+    SELECT r.id, r.distance
+    FROM (SELECT r.id, r.embedding <=> %(vector)s AS distance, r.context_id, r.serving,
+                 r.review_disposition, r.expires_at, r.valid_to, r.derived_from, r.scope_path,
+                 r.visibility, r.owner_subject, r.kind, r.memory_category,
+                 r.embedding_revision, r.revision
+          FROM memory_record r
+          WHERE r.context_id = %(context_id)s AND r.embedding IS NOT NULL
+          ORDER BY r.embedding <=> %(vector)s
+          LIMIT %(limit)s * 4) r
+    WHERE r.embedding_revision = r.revision
+    AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                        r.valid_to, r.derived_from, now())
+    AND memory_readable(r.scope_path, r.visibility, r.owner_subject,
+                        %(prefixes)s::text[], %(subject)s)
+    AND (%(visibility)s::text IS NULL OR r.visibility = %(visibility)s::text)
+    AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
+    AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
+    ORDER BY r.distance
+    LIMIT %(limit)s
+),
+enough AS (SELECT count(*) >= %(limit)s AS ok FROM nearest),
+exact AS MATERIALIZED (
     SELECT r.id, r.embedding <=> %(vector)s AS distance
     FROM memory_record r
     WHERE r.context_id = %(context_id)s
-      AND r.embedding IS NOT NULL AND r.embedding_revision = r.revision
-      AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
-                          r.valid_to, r.derived_from, now())
-      AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
-                          %(subject)s)
-      AND (%(visibility)s::text IS NULL OR r.visibility = %(visibility)s::text)
-      AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
-      AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
+    AND r.embedding IS NOT NULL AND r.embedding_revision = r.revision
+    AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                        r.valid_to, r.derived_from, now())
+    AND memory_readable(r.scope_path, r.visibility, r.owner_subject,
+                        %(prefixes)s::text[], %(subject)s)
+    AND (%(visibility)s::text IS NULL OR r.visibility = %(visibility)s::text)
+    AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
+    AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
+    AND NOT (SELECT ok FROM enough)
 )
 SELECT id, 1 - distance AS score
-FROM eligible
+FROM (SELECT id, distance FROM nearest WHERE (SELECT ok FROM enough)
+      UNION ALL
+      SELECT id, distance FROM exact) found
 ORDER BY distance, id
 LIMIT %(limit)s
 

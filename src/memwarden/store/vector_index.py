@@ -1,0 +1,60 @@
+"""Per-Context partial HNSW indexes over memory_record.embedding.
+
+`search_vector` orders a Context's eligible rows by distance; when that Context has its own
+index (`memory_record_vec_<context id hex>`), PostgreSQL walks it with pgvector's iterative
+scan (the filters apply inside the walk, so a filter never leaves fewer than `limit` rows
+while enough are eligible); otherwise it scans the Context's rows exactly. Indexes are built
+CONCURRENTLY (writes go on), outside any transaction.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from psycopg import sql
+
+from memwarden.store.db import Conn, idle
+from memwarden.store.queries import q
+
+PREFIX = "memory_record_vec_"
+CHUNK_PREFIX = "chunk_vec_"
+
+
+def index_name(context_id: uuid.UUID) -> str:
+    return f"{PREFIX}{context_id.hex}"
+
+
+def chunk_index_name(context_id: uuid.UUID) -> str:
+    return f"{CHUNK_PREFIX}{context_id.hex}"
+
+
+async def contexts_needing_index(conn: Conn, threshold: int) -> list[uuid.UUID]:
+    """Contexts with at least `threshold` embedded records and no valid index of their own."""
+    cur = await conn.execute(q("contexts_needing_vector_index"), {"threshold": threshold})
+    return [row["context_id"] for row in await cur.fetchall()]
+
+
+async def indexes(conn: Conn) -> dict[str, bool]:
+    """Every per-Context vector index: name and whether it is valid (built)."""
+    cur = await conn.execute(q("context_vector_indexes"))
+    return {row["name"]: row["valid"] for row in await cur.fetchall()}
+
+
+async def build_index(conn: Conn, context_id: uuid.UUID) -> str:
+    """Build (or rebuild, after an interrupted build left one invalid) one Context's record
+    and chunk indexes; the record index's name."""
+    if not idle(conn):
+        raise RuntimeError("a vector index is built outside any transaction")
+    known = await indexes(conn)
+    for block, name in (
+        ("create_context_vector_index", index_name(context_id)),
+        ("create_context_chunk_index", chunk_index_name(context_id)),
+    ):
+        if known.get(name) is False:
+            drop = sql.SQL(q("drop_context_vector_index"))
+            await conn.execute(drop.format(name=sql.Identifier(name)))
+        create = sql.SQL(q(block)).format(
+            name=sql.Identifier(name), context_id=sql.Literal(str(context_id))
+        )
+        await conn.execute(create)
+    return index_name(context_id)

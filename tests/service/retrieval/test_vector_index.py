@@ -1,0 +1,148 @@
+"""Per-Context vector indexes: a Context that passes the threshold gets its own HNSW index
+by the periodic job, the search walks it, and a filter never leaves fewer hits than
+`limit` while enough records are eligible (the walk goes on, or the exact scan takes over)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import numpy as np
+
+from memwarden.domain.ids import new_id
+from memwarden.retrieval.indexing import index_large_contexts
+from memwarden.retrieval.search import search_memory
+from memwarden.store import vector_index
+from memwarden.store.bulk import BulkRecord, copy_records
+from memwarden.store.queries import q
+from memwarden.store.search import SearchFilter, vector_statement
+from tests.support.services import ServiceHarness
+
+DIM = 384
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    return rows / np.linalg.norm(rows, axis=-1, keepdims=True)
+
+
+def _load(
+    svc: ServiceHarness,
+    context_id: uuid.UUID,
+    vectors: np.ndarray,
+    kind: str,
+    category: str = "knowledge",
+) -> list:
+    rows = [BulkRecord(new_id(), kind, f"record {n}", v) for n, v in enumerate(vectors)]
+
+    async def go() -> None:
+        async with svc.services.db.transaction() as conn:
+            await copy_records(conn, context_id, rows, category=category)
+
+    svc.run(go())
+    return rows
+
+
+def _search(svc: ServiceHarness, ctx: Any, vector: np.ndarray, **kw: Any) -> list[uuid.UUID]:
+    async def go(settings: tuple[str, ...]) -> list[uuid.UUID]:
+        async with svc.services.db.connection() as conn:
+            for setting in settings:
+                await conn.execute(setting)
+            try:
+                found = await search_memory(
+                    conn,
+                    context_id=ctx.id,
+                    prefixes=("",),
+                    subject=ctx.caller.subject,
+                    vector=vector.tolist(),
+                    **kw,
+                )
+            finally:
+                await conn.execute("RESET ALL")
+                await conn.execute(q("session_vector_settings"))
+        return [h.record_id for h in found.hits]
+
+    return svc.run(go(kw.pop("settings", ())))
+
+
+def _plan(svc: ServiceHarness, ctx: Any, vector: np.ndarray) -> str:
+    name, params = vector_statement(
+        SearchFilter(ctx.id, ("",), ctx.caller.subject, None, None, None), vector.tolist(), 10
+    )
+
+    async def go() -> str:
+        async with svc.services.db.connection() as conn:
+            cur = await conn.execute("EXPLAIN " + q(name), params, prepare=False)
+            return "\n".join(r["QUERY PLAN"] for r in await cur.fetchall())
+
+    return svc.run(go())
+
+
+def test_a_context_past_the_threshold_gets_its_own_index_and_a_small_one_does_not(
+    svc: ServiceHarness,
+) -> None:
+    rng = np.random.default_rng(1)
+    big, small = svc.make_context(), svc.make_context()
+    _load(svc, big.id, _unit(rng.standard_normal((60, DIM))), "attribute")
+    _load(svc, small.id, _unit(rng.standard_normal((20, DIM))), "attribute")
+    built = svc.run(index_large_contexts(svc.services.db, threshold=50))
+    assert built == [big.id]
+
+    async def names() -> dict[str, bool]:
+        async with svc.services.db.connection() as conn:
+            return await vector_index.indexes(conn)
+
+    assert svc.run(names()).get(vector_index.index_name(big.id)) is True
+    assert vector_index.index_name(small.id) not in svc.run(names())
+    assert svc.run(index_large_contexts(svc.services.db, threshold=50)) == []  # once only
+    assert vector_index.index_name(big.id) in _plan(svc, big, rng.standard_normal(DIM))
+    assert "memory_record_vec_" not in _plan(svc, small, rng.standard_normal(DIM))
+
+
+def test_a_filter_never_leaves_fewer_hits_than_limit_when_enough_are_eligible(
+    svc: ServiceHarness,
+) -> None:
+    rng = np.random.default_rng(2)
+    ctx = svc.make_context()
+    near = _unit(rng.standard_normal(DIM))
+    _load(svc, ctx.id, _unit(near + rng.standard_normal((400, DIM)) * 0.05), "attribute")
+    far = _load(
+        svc, ctx.id, _unit(-near + rng.standard_normal((12, DIM)) * 0.05), "attribute", "identity"
+    )
+    svc.run(index_large_contexts(svc.services.db, threshold=100))
+    want = {r.id for r in far}
+    walk = ("SET enable_sort = off", "SET enable_bitmapscan = off")  # the index, not a sort
+    walked = _search(svc, ctx, near, categories=["identity"], limit=10, settings=walk)
+    assert len(walked) == 10 and set(walked) <= want
+    # the walk gives up after 10 tuples here, with 2 of the 10: the exact scan answers
+    cut = _search(
+        svc,
+        ctx,
+        near,
+        categories=["identity"],
+        limit=10,
+        settings=(*walk, "SET hnsw.max_scan_tuples = 10"),
+    )
+    assert len(cut) == 10 and set(cut) <= want
+
+
+def test_an_indexed_search_finds_the_exact_nearest_records(svc: ServiceHarness) -> None:
+    rng = np.random.default_rng(3)
+    ctx = svc.make_context()
+    centres = _unit(rng.standard_normal((8, DIM)))
+    vectors = _unit(centres[rng.integers(0, 8, 600)] + rng.standard_normal((600, DIM)) * 0.08)
+    rows = _load(svc, ctx.id, vectors, "attribute")
+    svc.run(index_large_contexts(svc.services.db, threshold=100))
+    recalls = []
+    for n in range(20):
+        query = _unit(vectors[n * 7] + rng.standard_normal(DIM) * 0.05)
+        exact = {rows[i].id for i in np.argsort(-(vectors @ query))[:10]}
+        recalls.append(len(exact & set(_search(svc, ctx, query, limit=10))) / 10)
+    assert np.mean(recalls) >= 0.95
+
+
+def test_the_index_job_is_registered_as_a_periodic_maintenance_job(svc: ServiceHarness) -> None:
+    app = svc.services.jobs
+    periodic = {p.task.name: p for p in app.periodic_registry.periodic_tasks.values()}
+    assert "memwarden:vector_indexes" in periodic
+    task = periodic["memwarden:vector_indexes"].task
+    assert task.queue == "maintenance" and task.lock == "vector_indexes"
