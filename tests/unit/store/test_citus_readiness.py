@@ -39,6 +39,8 @@ UNPINNED_BLOCKS = {
     "and newest change-feed entry (one worker, once a minute; one index probe per Context)",
     "passes_stale_runs": "the maintenance sweep that fails pass runs whose job was lost, "
     "in every Context (one worker, once a minute)",
+    "contexts_needing_vector_index": "the index job's search for Contexts grown past the "
+    "threshold without their own vector index (one worker, every five minutes)",
 }
 
 _TABLE = re.compile(r"CREATE TABLE public\.(\w+) \((.*?)\n\);", re.S)
