@@ -49,6 +49,29 @@ def test_text_without_findings_is_returned_unchanged() -> None:
     assert not result.changed
 
 
+def test_a_card_that_redaction_moves_out_of_a_labels_reach_is_redacted_too() -> None:
+    # "po" labels numbers within 48 characters as purchase orders; the placeholder for the
+    # password is longer than the password, which pushes the second number out of reach.
+    text = "po 4111 1111 1111 1111 password: Winter2024! 4111 1111 1111 1111"
+    result = redact(text)
+    assert result.text == (
+        "po 4111 1111 1111 1111 password: [REDACTED:credential] [REDACTED:payment_card]"
+    )
+    assert result.spans_by_code == {"credential": [(33, 44)], "payment_card": [(45, 64)]}
+    assert find_sensitive(result.text) == []
+    assert redact(result.text).text == result.text
+
+
+def test_findings_do_not_depend_on_texts_scanned_before() -> None:
+    first = "AKIA" + "ABCDEFGHIJKLMNOP ,m none " + "AKIA" + "ABCDEFGHIJKLMNOP 4111 1111 1111 1111"
+    second = "po 4111 1111 1111 1111 password: Winter2024! 4111 1111 1111 1111"
+    fresh = find_sensitive(second)
+    find_sensitive(first)
+    redact(first)
+    assert find_sensitive(second) == fresh
+    assert find_sensitive(redact(second).text) == []
+
+
 @settings(max_examples=150, deadline=None)
 @given(parts=st.lists(st.one_of(FILLER, st.sampled_from(SENSITIVE)), max_size=6))
 def test_redaction_is_idempotent(parts: list[str]) -> None:
@@ -71,3 +94,10 @@ def test_no_detected_span_survives_redaction(parts: list[str]) -> None:
 @given(text=FILLER)
 def test_non_sensitive_text_is_unchanged(text: str) -> None:
     assert redact(text).text == text
+
+
+def test_a_placeholder_after_a_login_cue_is_not_read_as_a_user_and_password() -> None:
+    once = redact("login 4111 1111 1111 1111").text
+    assert once == "login [REDACTED:payment_card]"
+    assert find_sensitive(once) == []
+    assert redact(once).text == once
