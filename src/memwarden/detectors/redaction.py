@@ -117,7 +117,7 @@ def redact(text: str, finder: Callable[[str], Sequence[Finding]] | None = None) 
     find = finder or find_sensitive
     findings = _with_repeats(text, [f for f in find(text) if f.code in REDACTABLE_CODES])
     result = redact_findings(text, findings)
-    for _ in range(_MAX_ROUNDS):
+    for _ in range(_MAX_ROUNDS if result.changed else 0):  # unchanged text: scanned already
         found = [f for f in find(result.text) if f.code in REDACTABLE_CODES]
         if not found:
             break
