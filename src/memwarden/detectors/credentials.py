@@ -353,9 +353,16 @@ def _assignments(text: str) -> Iterator[Finding]:
         offset += len(line)
 
 
-def _locate(text: str, secret: str, start_at: int = 0) -> tuple[int, int] | None:
-    index = text.find(secret, start_at)
-    return None if index < 0 else (index, index + len(secret))
+def _occurrences(text: str, secret: str) -> Iterator[tuple[int, int]]:
+    """Every place `secret` stands in `text`, left to right, without overlaps.
+
+    detect-secrets hands back the matched strings, not their offsets, and the same string once
+    per match: a key pasted twice comes back twice, and both copies must be found.
+    """
+    index = text.find(secret)
+    while index >= 0:
+        yield index, index + len(secret)
+        index = text.find(secret, index + len(secret))
 
 
 def find_credentials(text: str) -> list[Finding]:
@@ -382,10 +389,12 @@ def find_credentials(text: str) -> list[Finding]:
             anchors = _PLUGIN_ANCHORS.get(type(plugin).__name__, ("",))
             if not any(anchor in text for anchor in anchors):
                 continue
-            for secret in plugin.analyze_string(text):
-                span = _locate(text, secret) if secret else None
-                if span is not None:
-                    findings.append(Finding(CREDENTIAL, "detect_secrets", *span, 0.9))
+            for secret in dict.fromkeys(plugin.analyze_string(text)):
+                if secret:
+                    findings.extend(
+                        Finding(CREDENTIAL, "detect_secrets", start, end, 0.9)
+                        for start, end in _occurrences(text, secret)
+                    )
     if "=" in text or ":" in text:
         findings.extend(_assignments(text))
     findings.extend(find_credentials_in_prose(text))

@@ -6,6 +6,7 @@ logged, audited or returned to a caller without repeating the secret it points a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -22,6 +23,13 @@ REASON_CODES: Final[tuple[str, ...]] = DOMAIN_REASON_CODES
 
 # Codes whose spans redaction replaces; injection is a property of the whole text, not a value.
 REDACTABLE_CODES: Final[frozenset[str]] = frozenset({PAYMENT_CARD, CREDENTIAL, PERSONAL_DATA})
+# What redaction puts in place of a span. Detectors must not fire on it (redaction relies on
+# that to be idempotent), so `find_sensitive` drops any finding that lies inside one.
+PLACEHOLDER: Final = re.compile(r"\[REDACTED:[a-z_]+\]")
+
+
+def placeholder(code: str) -> str:
+    return f"[REDACTED:{code}]"
 
 
 @dataclass(frozen=True, slots=True)

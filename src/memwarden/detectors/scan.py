@@ -14,6 +14,7 @@ from memwarden.detectors.findings import (
     CREDENTIAL,
     PAYMENT_CARD,
     PERSONAL_DATA,
+    PLACEHOLDER,
     PROMPT_INJECTION,
     Detection,
     Finding,
@@ -34,8 +35,20 @@ _POLICY: Final[dict[str, str]] = {
 
 
 def find_sensitive(text: str) -> list[Finding]:
-    """Card, credential and personal-data findings: what redaction replaces."""
-    return [*find_cards(text), *find_credentials(text), *find_personal_data(text)]
+    """Card, credential and personal-data findings: what redaction replaces.
+
+    A finding inside a redaction placeholder is dropped: "login [REDACTED:payment_card]" reads
+    like a user and a password to the login-pair rule, but what it points at is already gone.
+    """
+    findings = [*find_cards(text), *find_credentials(text), *find_personal_data(text)]
+    if "[REDACTED:" not in text:
+        return findings
+    placeholders = [m.span() for m in PLACEHOLDER.finditer(text)]
+    return [
+        f
+        for f in findings
+        if not any(start <= f.start and f.end <= end for start, end in placeholders)
+    ]
 
 
 def scan(text: str) -> Detection:

@@ -141,3 +141,12 @@ def test_is_placeholder_recognises_templates_and_env_names() -> None:
     for value in ("${X}", "{{ x }}", "<secret>", "%env(X)%", "***", "MY_SECRET_VALUE", "null"):
         assert is_placeholder(value), value
     assert not is_placeholder("hunter2-boat")
+
+
+def test_a_repeated_vendor_token_is_located_at_each_occurrence() -> None:
+    key = "AKIA" + "ABCDEFGHIJKLMNOP"
+    text = f"{key} ,m none {key} 4111 1111 1111 1111"
+    spans = sorted(
+        (f.start, f.end) for f in find_credentials(text) if f.detector == "detect_secrets"
+    )
+    assert spans == [(0, 20), (29, 49)]

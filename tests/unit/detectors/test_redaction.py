@@ -49,6 +49,33 @@ def test_text_without_findings_is_returned_unchanged() -> None:
     assert not result.changed
 
 
+def test_a_card_that_redaction_moves_out_of_a_labels_reach_is_redacted_too() -> None:
+    # "po" labels numbers within 48 characters as purchase orders; the placeholder for the
+    # password is longer than the password, which pushes the second number out of reach; the
+    # first copy of the same digits goes with it.
+    text = "po 4111 1111 1111 1111 password: Winter2024! 4111 1111 1111 1111"
+    result = redact(text)
+    assert result.text == (
+        "po [REDACTED:payment_card] password: [REDACTED:credential] [REDACTED:payment_card]"
+    )
+    assert result.spans_by_code == {
+        "payment_card": [(3, 22), (45, 64)],
+        "credential": [(33, 44)],
+    }
+    assert find_sensitive(result.text) == []
+    assert redact(result.text).text == result.text
+
+
+def test_findings_do_not_depend_on_texts_scanned_before() -> None:
+    first = "AKIA" + "ABCDEFGHIJKLMNOP ,m none " + "AKIA" + "ABCDEFGHIJKLMNOP 4111 1111 1111 1111"
+    second = "po 4111 1111 1111 1111 password: Winter2024! 4111 1111 1111 1111"
+    fresh = find_sensitive(second)
+    find_sensitive(first)
+    redact(first)
+    assert find_sensitive(second) == fresh
+    assert find_sensitive(redact(second).text) == []
+
+
 @settings(max_examples=150, deadline=None)
 @given(parts=st.lists(st.one_of(FILLER, st.sampled_from(SENSITIVE)), max_size=6))
 def test_redaction_is_idempotent(parts: list[str]) -> None:
@@ -71,3 +98,24 @@ def test_no_detected_span_survives_redaction(parts: list[str]) -> None:
 @given(text=FILLER)
 def test_non_sensitive_text_is_unchanged(text: str) -> None:
     assert redact(text).text == text
+
+
+def test_a_placeholder_after_a_login_cue_is_not_read_as_a_user_and_password() -> None:
+    once = redact("login 4111 1111 1111 1111").text
+    assert once == "login [REDACTED:payment_card]"
+    assert find_sensitive(once) == []
+    assert redact(once).text == once
+
+
+def test_every_copy_of_a_detected_value_is_redacted_even_where_a_label_excuses_it() -> None:
+    # The first copy sits after "po" (a purchase order); the second is out of its reach.
+    filler = "abcdefghij " * 3
+    text = f"po 4111 1111 1111 1111 {filler} 4111 1111 1111 1111"
+    result = redact(text)
+    assert result.text == f"po [REDACTED:payment_card] {filler} [REDACTED:payment_card]"
+    assert "4111" not in result.text
+
+
+def test_a_copy_inside_a_longer_number_is_left_alone() -> None:
+    text = "card 4111 1111 1111 1111 and part no 94111 1111 1111 11119"
+    assert redact(text).text == "card [REDACTED:payment_card] and part no 94111 1111 1111 11119"
