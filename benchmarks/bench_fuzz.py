@@ -57,6 +57,7 @@ def run(examples: int) -> list[dict]:
                         "server_errors": report.server_errors,
                         "failures": report.failures,
                         "known_gaps": dict(report.known_gaps),
+                        "unreached": report.unreached,
                         "statuses": {str(k): v for k, v in sorted(report.statuses.items())},
                         "seconds": round(report.seconds, 1),
                     }
@@ -96,6 +97,10 @@ def main() -> int:
         for row in rows:
             for failure in row["failures"]:
                 print(f"{row['credential']}: {failure}")
+            unreached = sum(len(codes) for codes in row["unreached"].values())
+            print(f"{row['credential']}: {unreached} documented statuses never reached")
+            for operation, codes in sorted(row["unreached"].items()):
+                print(f"  {operation}: {', '.join(codes)}")
     return 1 if any(row["failures"] for row in rows) else 0
 
 

@@ -57,6 +57,8 @@ class FuzzReport:
     statuses: Counter[int] = field(default_factory=Counter)
     failures: list[str] = field(default_factory=list)
     known_gaps: Counter[str] = field(default_factory=Counter)
+    # Documented statuses no generated request reached, per operation ("GET /path": [...]).
+    unreached: dict[str, list[str]] = field(default_factory=dict)
     seconds: float = 0.0
 
     @property
@@ -103,6 +105,7 @@ def _fuzz_operation(
         operation.as_strategy(generation_mode=GenerationMode.NEGATIVE),
     )
     seen: set[str] = set()
+    reached: set[int] = set()
 
     @settings(
         max_examples=examples,
@@ -120,6 +123,7 @@ def _fuzz_operation(
         response = case.call(base_url=base_url, headers=headers, timeout=request_timeout)
         report.requests += 1
         report.statuses[response.status_code] += 1
+        reached.add(response.status_code)
         gap = KNOWN_GAPS.get((*key, response.status_code, _error_code(response)))
         if gap is not None:
             report.known_gaps[f"{key[0]} {key[1]} {response.status_code}: {gap}"] += 1
@@ -134,6 +138,10 @@ def _fuzz_operation(
                     report.failures.append(label)
 
     run()
+    documented = operation.definition.raw.get("responses", {})
+    missing = sorted(code for code in documented if code.isdigit() and int(code) not in reached)
+    if missing:
+        report.unreached[f"{key[0]} {key[1]}"] = missing
 
 
 def _error_code(response: Any) -> str | None:
