@@ -48,6 +48,7 @@ def main() -> int:
             "slot_violations": len(r.slots),
             "unfinished_documents": len(r.unfinished_documents),
             "recovered_jobs": r.recovered_jobs,
+            "requeued_documents": r.requeued_documents,
             "restart_s": round(r.restart_s, 2),
             "problems": r.problems,
         }
@@ -58,7 +59,8 @@ def main() -> int:
     else:
         table = Table(title=f"crash consistency, {args.rounds} SIGKILL rounds")
         columns = ("round", "acked writes", "acked docs", "missing", "partial", "orphans")
-        for column in (*columns, "slots", "unfinished docs", "jobs retried", "restart s"):
+        more = ("slots", "unfinished docs", "jobs retried", "docs requeued", "restart s")
+        for column in (*columns, *more):
             table.add_column(column)
         for row in rows:
             table.add_row(*(str(v) for k, v in row.items() if k != "problems"))
@@ -73,6 +75,7 @@ def main() -> int:
             str(sum(r["slot_violations"] for r in rows)),
             str(sum(r["unfinished_documents"] for r in rows)),
             str(sum(r["recovered_jobs"] for r in rows)),
+            str(sum(r["requeued_documents"] for r in rows)),
             f"{min(restarts):.1f}-{max(restarts):.1f} (median {statistics.median(restarts):.1f})",
         )
         Console().print(table)

@@ -22,9 +22,12 @@ from typing import Any
 import httpx
 import psycopg
 
+from memwarden.documents.service import enqueue
 from memwarden.domain.reconcile_rules import SINGLE_VALUED_LABELS, is_multi_valued
 from memwarden.jobs.recovery import recover_stalled_jobs
+from memwarden.services import Services
 from memwarden.settings import Settings
+from memwarden.store.documents import stale_pending
 from memwarden.store.embedded import embedded_url, import_pgserver
 from tests.support.live import free_port
 from tests.support.services import ServiceHarness
@@ -45,6 +48,7 @@ class Round:
     unfinished_documents: list[str] = field(default_factory=list)
     restart_s: float = 0.0
     recovered_jobs: int = 0
+    requeued_documents: int = 0
 
     @property
     def problems(self) -> list[str]:
@@ -245,7 +249,7 @@ def crash_round(
         result.restart_s = serve.start()
         handle, url = database_url(data_dir)
         try:
-            result.recovered_jobs = _recover_dead_workers(url, killed_at)
+            result.recovered_jobs, result.requeued_documents = _recover(url, killed_at)
             _check(url, cid, load, result)
             _wait_documents(url, cid, load.documents, result)
         finally:
@@ -255,9 +259,12 @@ def crash_round(
     return result
 
 
-def _recover_dead_workers(url: str, killed_at: float) -> int:
-    """What the periodic task does every 10 minutes, now: the killed process's worker has
-    stopped beating; it is aged past the stall window and its jobs are retried."""
+def _recover(url: str, killed_at: float) -> tuple[int, int]:
+    """What the periodic task (jobs/tasks.py `requeue_documents`) does every 10 minutes,
+    done now: the killed process's worker has stopped beating, so it is aged past the stall
+    window and its jobs are retried; documents still `pending` from before the kill (the
+    kill came between an upload's commit and its enqueue) are queued again, as the task does
+    after five minutes. Returns (jobs retried, documents queued again)."""
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(
             "UPDATE procrastinate_workers SET last_heartbeat = now() - interval '1 hour' "
@@ -266,9 +273,18 @@ def _recover_dead_workers(url: str, killed_at: float) -> int:
         )
     harness = ServiceHarness(Settings(database_url=url, admin_token=ADMIN))
     try:
-        return harness.run(recover_stalled_jobs(harness.services))
+        return harness.run(_requeue(harness.services, int(max(0.0, time.time() - killed_at))))
     finally:
         harness.close()
+
+
+async def _requeue(services: Services, older_than_s: int) -> tuple[int, int]:
+    recovered = await recover_stalled_jobs(services)
+    async with services.db.connection() as conn:
+        rows = await stale_pending(conn, older_than_s)
+    for row in rows:
+        await enqueue(services, row["context_id"], row["id"])
+    return recovered, len(rows)
 
 
 def _rows(conn: psycopg.Connection, query: str, *params: Any) -> list[tuple]:
