@@ -14,7 +14,7 @@ from typing import Any
 
 import structlog
 
-from memwarden.models.base import CountingEmbedder, Usage, UsageSink
+from memwarden.models.base import CountingEmbedder, ModelError, Usage, UsageSink
 from memwarden.models.local_embedder import EmbedderUnavailable
 from memwarden.services import Services
 from memwarden.store import ingest as store
@@ -119,6 +119,12 @@ async def embed_texts(
         vectors, used = await asyncio.to_thread(_embed_grouped, embedder, [texts[n] for n in todo])
     except EmbedderUnavailable as exc:
         log.warning("embedder_unavailable", error=str(exc))
+        return [None] * len(texts)
+    except ModelError as exc:
+        # A remote embedder that fails, hangs past the request deadline or answers
+        # something unreadable: the texts stay unembedded (recall still matches them by
+        # text), never a 500. The error's type only: no content.
+        log.warning("embedder_failed", error=type(exc).__name__)
         return [None] * len(texts)
     if used is not None and usage is not None:
         await usage.book(STAGE, embedder.name, used)

@@ -356,7 +356,9 @@ def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
                 if not server._sleep(reply.delay_s):
                     return
                 if reply.status != 200 or reply.raw_body is not None:
-                    self._send_raw(reply.status, reply.raw_body or "", reply.headers)
+                    self._send_raw(
+                        reply.status, reply.raw_body or "", reply.headers, reply.trickle_s
+                    )
                     return
             if reply is not None and reply.embeddings is not None:
                 vectors = reply.embeddings
@@ -372,7 +374,7 @@ def _handler_for(server: ScriptedModelServer) -> type[BaseHTTPRequestHandler]:
                 ],
                 "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
             }
-            self._send_json(200, body)
+            self._send_json(200, body, None, reply.trickle_s if reply is not None else 0.0)
 
         def _send_json(
             self,
@@ -456,6 +458,56 @@ class RecordingSink:
     @property
     def total_tokens(self) -> int:
         return sum(b.prompt_tokens + b.completion_tokens for b in self.bookings)
+
+
+# Faults a misbehaving provider (or a proxy in front of one) shows, by name: the standing
+# campaign's model-fault table (tests/integration/campaign/test_model_faults.py) runs every
+# stage against each. `fault(name, ok)` builds the reply; `ok` is what a healthy model
+# would have said (a hang or a trickle delays or slows exactly that answer).
+FAULT_DEPTH = 5000
+FAULTS = (
+    "hang",
+    "trickle",
+    "status_500",
+    "status_429",
+    "garbage",
+    "truncated",
+    "deeply_nested",
+    "huge",
+    "wrong_schema",
+)
+
+
+def fault(name: str, ok: Reply, *, hang_s: float = 30.0, trickle_s: float = 0.25) -> Reply:
+    """The reply of a provider that misbehaves in the named way (one of FAULTS).
+
+    For an embeddings request (`ok.embeddings` set) the body faults are embeddings-shaped:
+    `wrong_schema` is vectors of the wrong width, `huge` a vector of a million floats."""
+    deep = '{"a":' * FAULT_DEPTH + "1" + "}" * FAULT_DEPTH
+    embedding = ok.embeddings is not None
+    if name == "hang":
+        return ok.after(hang_s)
+    if name == "trickle":
+        return ok.trickled(trickle_s)
+    if name == "status_500":
+        return Reply.error(500)
+    if name == "status_429":
+        return Reply.error(429, "rate limited")
+    if name == "garbage":
+        return Reply.raw("<html><body><h1>502 Bad Gateway</h1></body></html>")
+    if name == "truncated":
+        return Reply.raw('{"id":"chatcmpl-x","object":"chat.completion","choices":[{"inde')
+    if name == "deeply_nested":
+        return Reply.raw(deep) if embedding else Reply.text(deep)
+    if name == "huge":
+        if embedding:
+            return Reply.vectors([[0.001] * 1_000_000])
+        return Reply.text('{"verdict":"pass","reasons":[],"pad":"' + "x" * 3_000_000 + '"}')
+    if name == "wrong_schema":
+        if embedding:
+            return Reply.vectors([[0.5] * 7])
+        return Reply.json({"unexpected": ["shape"], "verdict": 17})
+    raise ValueError(f"unknown fault {name!r}; one of {FAULTS}")
 
 
 def scripted_models(server: ScriptedModelServer, **changes: Any) -> dict[str, Any]:

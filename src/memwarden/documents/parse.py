@@ -59,7 +59,7 @@ def check_archive(data: bytes) -> None:
 
 def _pdf(data: bytes) -> str:
     from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
+    from pypdf.errors import LimitReachedError, PdfReadError, PyPdfError
 
     try:
         reader = PdfReader(io.BytesIO(data))
@@ -68,7 +68,11 @@ def _pdf(data: bytes) -> str:
         if len(reader.pages) > MAX_PDF_PAGES:
             raise _too_large(f"the PDF has more than {MAX_PDF_PAGES} pages")
         return "\n\n".join((page.extract_text() or "").strip() for page in reader.pages)
-    except (PdfReadError, ValueError, KeyError) as exc:
+    except LimitReachedError:
+        # pypdf's own work limits: a page whose content stream inflates to millions of
+        # operators (a "flate bomb"), declared sizes past its bounds, reference loops.
+        raise _too_large("the PDF exceeds the parser's limits") from None
+    except (PdfReadError, PyPdfError, ValueError, KeyError) as exc:
         raise ParseError(f"unreadable PDF ({type(exc).__name__})") from None
 
 

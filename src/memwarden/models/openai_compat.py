@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, NoReturn, TypeVar
 from urllib.parse import urlsplit
 
+import httpx
 import openai
 from openai import AsyncOpenAI, OpenAI
 from pydantic import BaseModel
@@ -48,6 +50,8 @@ STAGE_HEADER = "X-Memwarden-Stage"
 
 T = TypeVar("T")
 UNREADABLE = (ValueError, RecursionError, TypeError)
+MAX_EMBEDDING_REPLY_BYTES = 64 * 1024 * 1024
+"""The largest embeddings reply read: 128 texts of 4,096 floats in decimal fit well inside."""
 """What parsing a broken body raises (JSONDecodeError is a ValueError)."""
 
 
@@ -80,7 +84,7 @@ def _usage(raw: Any, prompt_text: str, completion_text: str) -> Usage:
 
 
 def _embedding_usage(raw: Any, batch: list[str]) -> Usage:
-    prompt = getattr(raw, "prompt_tokens", None) if raw is not None else None
+    prompt = raw.get("prompt_tokens") if isinstance(raw, dict) else None
     if isinstance(prompt, int):
         return Usage(prompt, 0)
     return Usage(sum(_estimate_tokens(t) for t in batch), 0, estimated=True)
@@ -383,12 +387,15 @@ class OpenAICompatEmbedder:
         self.batch_size = batch_size
         self.timeout_s = timeout_s
         self._dimensions = dimensions
+        self.max_retries = max_retries
         self._client = client or OpenAI(
             base_url=self.base_url,
             api_key=api_key or NO_KEY,
             timeout=timeout_s,
             max_retries=max_retries,
         )
+        # Under a request deadline the retries are ours (_embed_batch).
+        self._once = self._client.with_options(max_retries=0)
 
     @property
     def name(self) -> str:
@@ -417,24 +424,61 @@ class OpenAICompatEmbedder:
         used = Usage()
         for start in range(0, len(texts), self.batch_size):
             batch = texts[start : start + self.batch_size]
-            left = time_left()
-            if left is not None and left <= 0:
-                raise ModelTransportError("embedding skipped: the request deadline has passed")
-            timeout = self.timeout_s if left is None else min(self.timeout_s, left)
-            try:
-                response = self._client.embeddings.create(
-                    model=self.model, input=batch, encoding_format="float", timeout=timeout
-                )
-            except openai.APIError as exc:
-                _raise_transport(exc)
-            except UNREADABLE as exc:
-                reason = type(exc).__name__
-                raise ModelOutputError(f"embedding reply is unreadable: {reason}") from None
-            used = used + _embedding_usage(getattr(response, "usage", None), batch)
-            rows = sorted(response.data, key=lambda item: item.index)
-            if len(rows) != len(batch):
-                raise ModelOutputError("embedding reply has the wrong number of vectors")
-            out.extend([float(x) for x in row.embedding] for row in rows)
+            vectors, usage = self._embed_batch(batch)
+            used = used + usage
+            out.extend(vectors)
         if out and self._dimensions is None:
             self._dimensions = len(out[0])
         return out, used
+
+    def _embed_batch(self, batch: list[str]) -> tuple[list[list[float]], Usage]:
+        """One batch; under a request deadline the whole call (attempts, pauses, a body
+        that trickles in byte by byte) ends at the deadline: the SDK's retries cannot see
+        it, so they are done here, and the body is read against the clock."""
+        left = time_left()
+        if left is None:
+            return self._request(self._client, batch, self.timeout_s, None)
+        until = time.monotonic() + left
+        attempt = 0
+        while True:
+            left = until - time.monotonic()
+            if left <= 0:
+                raise ModelTransportError("embedding skipped: the request deadline has passed")
+            try:
+                return self._request(self._once, batch, min(self.timeout_s, left), until)
+            except ModelRequestRejected:
+                raise
+            except ModelTransportError:
+                attempt += 1
+                if attempt > self.max_retries or until - time.monotonic() <= 0:
+                    raise
+                time.sleep(min(0.25 * 2 ** (attempt - 1), max(0.0, until - time.monotonic())))
+
+    def _request(
+        self, client: OpenAI, batch: list[str], timeout: float, until: float | None
+    ) -> tuple[list[list[float]], Usage]:
+        try:
+            with client.embeddings.with_streaming_response.create(
+                model=self.model, input=batch, encoding_format="float", timeout=timeout
+            ) as response:
+                body = bytearray()
+                for part in response.iter_bytes():
+                    body += part
+                    if until is not None and time.monotonic() > until:
+                        raise ModelTransportError("embedding reply ran past the request deadline")
+                    if len(body) > MAX_EMBEDDING_REPLY_BYTES:
+                        raise ModelOutputError("embedding reply is larger than the bound")
+        except openai.APIError as exc:
+            _raise_transport(exc)
+        except httpx.HTTPError as exc:
+            raise ModelTransportError(f"embedding reply failed: {type(exc).__name__}") from None
+        try:
+            payload = json.loads(bytes(body))
+            rows = sorted(payload["data"], key=lambda item: item["index"])
+            vectors = [[float(x) for x in row["embedding"]] for row in rows]
+        except (*UNREADABLE, KeyError, IndexError, AttributeError) as exc:
+            reason = type(exc).__name__
+            raise ModelOutputError(f"embedding reply is unreadable: {reason}") from None
+        if len(vectors) != len(batch):
+            raise ModelOutputError("embedding reply has the wrong number of vectors")
+        return vectors, _embedding_usage(payload.get("usage"), batch)
