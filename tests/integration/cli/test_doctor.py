@@ -39,7 +39,7 @@ def test_doctor_names_inactive_deployment_settings_and_context_fields(
 ) -> None:
     created = json.loads(cli(settings, "contexts", "create", "tuned", "--json").stdout)
     cid = created["context"]["id"]
-    patch = {"hygiene": {"review_band_low": 0.5}, "prompt_addendums": {"gist": "Be brief."}}
+    patch = {"hygiene": {"band_low": 0.5}, "prompt_addendums": {"gist": "Be brief."}}
     assert cli(settings, "config", "set", cid, json.dumps(patch)).returncode == 0
     result = cli(
         settings,
@@ -55,6 +55,7 @@ def test_doctor_names_inactive_deployment_settings_and_context_fields(
     context = [line for line in lines if "inactive:context tuned" in line]
     assert context, result.stdout
     assert cid in context[0]
-    assert "hygiene.review_band_low" in context[0] and "prompt_addendums.gist" in context[0]
+    assert "prompt_addendums.gist" in context[0]
+    assert "hygiene" not in context[0]  # built: no longer reported
     unknown = [line for line in lines if "unknown:MEMWARDEN_MODEL_CONSOLIDATION" in line]
     assert unknown and "ignored" in unknown[0]
