@@ -696,6 +696,8 @@ CREATE TABLE public.hygiene_run (
     requested_by text NOT NULL,
     counts jsonb DEFAULT jsonb_build_object('subjects', 0, 'pairs_judged', 0, 'skipped_cross_project', 0, 'queued', 0, 'auto_resolved', 0, 'dismissed', 0, 'linked', 0, 'reexamined', 0, 'stopped_on_queue_cap', false) NOT NULL,
     error text,
+    watermark timestamp with time zone,
+    watermark_id uuid,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     started_at timestamp with time zone,
     finished_at timestamp with time zone,

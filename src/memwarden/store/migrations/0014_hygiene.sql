@@ -73,6 +73,9 @@ CREATE TABLE hygiene_run (
         'auto_resolved', 0, 'dismissed', 0, 'linked', 0, 'reexamined', 0,
         'stopped_on_queue_cap', false),
     error        text,
+    -- Where the ordinary sweep stopped (modified_at, id of the last subject it reached).
+    watermark    timestamptz,
+    watermark_id uuid,
     created_at   timestamptz NOT NULL DEFAULT now(),
     started_at   timestamptz,
     finished_at  timestamptz,
