@@ -15,6 +15,7 @@ from typing import Any
 from psycopg.types.json import Jsonb
 
 from memwarden.domain.ids import new_id
+from memwarden.domain.provenance import rank_for
 from memwarden.domain.reconcile_plan import plan
 from memwarden.domain.reconcile_rules import (
     Incoming,
@@ -163,6 +164,7 @@ async def write_plan(
                 "serving": "held" if r.held else "live",
                 "hold_judgement_id": hold,
                 "derived_from": list(meta.derived_from),
+                "provenance_rank": int(rank_for(meta.source_kind)),
             }
         )
         revisions.append(
