@@ -12,7 +12,17 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 ADDENDUM_MAX_CHARS = 4000
-ADDENDUM_STAGES = ("judge", "extraction", "consolidation", "elaboration", "gist", "rollup", "chat")
+ADDENDUM_STAGES = (
+    "judge",
+    "extraction",
+    "adjudication",
+    "hygiene",
+    "consolidation",
+    "elaboration",
+    "gist",
+    "rollup",
+    "chat",
+)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
@@ -42,6 +52,7 @@ class ModelsConfig(_Strict):
     judge: ModelChoice | None = None
     extraction: ModelChoice | None = None
     adjudication: ModelChoice | None = None
+    hygiene: ModelChoice | None = None
     chat: ModelChoice | None = None
     consolidation: ModelChoice | None = None
     elaboration: ModelChoice | None = None
@@ -66,6 +77,8 @@ class PromptAddendums(_Strict):
     gist: str | None = None
     rollup: str | None = None
     chat: str | None = None
+    adjudication: str | None = None
+    hygiene: str | None = None
 
     @field_validator("*")
     @classmethod
@@ -117,7 +130,6 @@ INACTIVE_CONFIG_FIELDS: dict[str, str] = {
     "hygiene.review_band_high": _HYGIENE,
     "hygiene.auto_resolve_min_confidence": _HYGIENE,
     "hygiene.nightly": _HYGIENE,
-    "models.adjudication": "pair adjudication (memory hygiene) is not built yet",
     **{
         f"{group}.{stage}": f"the {stage} pass is not built yet"
         for group in ("models", "prompt_addendums")
