@@ -19,7 +19,17 @@ from pydantic import (
 )
 
 ADDENDUM_MAX_CHARS = 4000
-ADDENDUM_STAGES = ("judge", "extraction", "consolidation", "elaboration", "gist", "rollup", "chat")
+ADDENDUM_STAGES = (
+    "judge",
+    "extraction",
+    "adjudication",
+    "hygiene",
+    "consolidation",
+    "elaboration",
+    "gist",
+    "rollup",
+    "chat",
+)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
@@ -74,6 +84,8 @@ class PromptAddendums(_Strict):
     gist: str | None = None
     rollup: str | None = None
     chat: str | None = None
+    adjudication: str | None = None
+    hygiene: str | None = None
 
     @field_validator("*")
     @classmethod

@@ -50,8 +50,9 @@ def test_doctor_names_inactive_deployment_settings_and_context_fields(
     )
     assert result.returncode == 0, result.stdout + result.stderr  # a warning, not a failure
     lines = result.stdout.splitlines()
-    deployment = [line for line in lines if "inactive:MEMWARDEN_MODEL_ADJUDICATION" in line]
-    assert deployment and "not yet active" in deployment[0]
+    # The adjudication model is read by hygiene (issue 11): no longer an inactive setting.
+    assert not [line for line in lines if "inactive:MEMWARDEN_MODEL_ADJUDICATION" in line]
+    assert [line for line in lines if "model:adjudication" in line and "openai:pairs" in line]
     context = [line for line in lines if "inactive:context tuned" in line]
     assert context, result.stdout
     assert cid in context[0]
