@@ -21,6 +21,9 @@ import dataclasses
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+import structlog
 
 from memwarden.domain.reconcile_rules import Incoming, Plan
 from memwarden.embedding import Vector, embed_texts, embedder_name
@@ -35,11 +38,15 @@ from memwarden.store.db import Conn
 from memwarden.store.ingest import WriteScope
 from memwarden.usage import Bookings
 
+log = structlog.get_logger(__name__)
+
 # Rows a source stores beside its records, in the same transaction and before the scope lock
 # (a turn and its chunks; a document's chunks): given the write's hold and the vectors.
 SourceRows = Callable[[Conn, uuid.UUID | None, Mapping[str, Vector]], Awaitable[None]]
 # What a source does after the plan is written and usage booked, before the audit entry.
 Finish = Callable[[Conn], Awaitable[None]]
+# The job a committed write defers for its new records (registered in jobs/tasks.py).
+WRITE_SCAN_TASK = "memwarden:hygiene_write_scan"
 # The key of the input gate's warning among the row gate's (row ids are `e0`, `a1`, ...).
 INPUT_WARNING = "input"
 # The draft plan's stand-in for the judgement a held write will be recorded under.
@@ -120,7 +127,26 @@ async def run(
     """Both steps: `texts` and the draft embedded first, then `commit` in one transaction."""
     vectors = await draft(services, write, texts)
     async with services.db.transaction() as conn:
-        return await commit(conn, services, write, vectors, source_rows=source_rows, finish=finish)
+        written = await commit(
+            conn, services, write, vectors, source_rows=source_rows, finish=finish
+        )
+    await scan_after(services, write.where.context_id, written)
+    return written
+
+
+async def scan_after(services: Services, context_id: uuid.UUID, written: Written) -> None:
+    """After the write committed: its new live records become hygiene scan subjects in a job
+    (`memwarden:hygiene_write_scan`, hygiene/runs.py), so the write never waits on a judge.
+    A queue that cannot take the job costs the write nothing (the next full cycle's sweep
+    reaches the records anyway)."""
+    ids: list[Any] = [str(r.id) for r in written.plan.records if not r.held]
+    if not ids:
+        return
+    try:
+        deferrer = services.jobs.configure_task(WRITE_SCAN_TASK, queue="hygiene")
+        await deferrer.defer_async(context_id=str(context_id), record_ids=ids)
+    except Exception:  # the write is committed; hygiene catches up on its next cycle
+        log.warning("hygiene_write_scan_not_queued", context_id=str(context_id))
 
 
 async def draft(services: Services, write: Write, texts: Sequence[str] = ()) -> dict[str, Vector]:

@@ -337,6 +337,8 @@ async def queue(
     conn: Conn,
     context_id: uuid.UUID,
     *,
+    prefixes: Sequence[str],
+    subject: str,
     status: str | None = None,
     limit: int = 20,
     before: uuid.UUID | None = None,
@@ -344,6 +346,8 @@ async def queue(
 ) -> list[QueueRow]:
     params = {
         "context_id": context_id,
+        "prefixes": list(prefixes),
+        "subject": subject,
         "status": status,
         "limit": limit,
         "before": before,

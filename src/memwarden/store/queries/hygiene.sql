@@ -139,7 +139,9 @@ WHERE context_id = %(context_id)s AND origin = 'challenge' AND record_a = %(reco
   AND status = 'pending'
 
 -- hygiene_queue --
--- Queue items, newest first (ids are time-ordered), with both memories whatever their state.
+-- Queue items, newest first (ids are time-ordered), with both memories whatever their state;
+-- only items whose both memories the caller's review grants cover (memory_readable: the
+-- prefixes, and private records only for their owner).
 SELECT c.id, c.record_a, c.record_b, c.verdict, c.superseding, c.confidence, c.similarity,
        c.status, c.resolution, c.judge_model, c.origin, c.judging_path, c.action, c.reason,
        c.revision_a, c.revision_b, c.decided_by, c.decided_at, c.created_at,
@@ -160,6 +162,10 @@ WHERE c.context_id = %(context_id)s
   AND (c.action IS NULL OR c.action IN ('queued', 'auto_resolved'))
   AND (%(id)s::uuid IS NULL OR c.id = %(id)s::uuid)
   AND (%(before)s::uuid IS NULL OR c.id < %(before)s::uuid)
+  AND memory_readable(a.scope_path, a.visibility, a.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
+  AND memory_readable(b.scope_path, b.visibility, b.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
 ORDER BY c.id DESC
 LIMIT %(limit)s
 
