@@ -25,11 +25,11 @@ from memwarden.domain.reconcile_rules import (
     normalise_value,
 )
 from memwarden.hygiene.projects import ProjectRef
+from memwarden.hygiene.textrules import structure_text, text_verdict
 from memwarden.models.base import JsonProvider, ModelError, ModelSpec, Usage, UsageSink
 from memwarden.models.contracts import AdjudicationOutput, PairVerdict
 from memwarden.models.prompts import system_prompt
 from memwarden.models.registry import Models
-from memwarden.models.rule_extractor import extract_facts
 from memwarden.models.sanitize import clean_block, frame_untrusted
 
 JudgingPath = Literal["adjudication", "hygiene"]
@@ -44,6 +44,8 @@ DUPLICATE_CONFIDENCE: Final = 0.95
 SUPERSEDE_CONFIDENCE: Final = 0.9
 COMPLEMENTARY_CONFIDENCE: Final = 0.85
 UNRELATED_CONFIDENCE: Final = 0.9
+TEXT_CONFIDENCE: Final = 0.8  # under the default auto-resolve bar (0.9)
+TEXT_COMPLEMENTARY_CONFIDENCE: Final = 0.6  # under the link bar (0.8): no edge from words
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,40 +130,51 @@ def adjudicate_offline(a: PairSide, b: PairSide) -> Adjudication | None:
     key_b = normalise_key(b.key) if b.key else None
     if key_a is None and key_b is None:
         return _offline("duplicate", DUPLICATE_CONFIDENCE)  # the same entity twice
-    if key_a != key_b or a.kind != b.kind:
+    if key_a != key_b:
         return _offline("complementary", COMPLEMENTARY_CONFIDENCE)
     assert key_a is not None
     value_a = normalise_value(a.value or "")
     value_b = normalise_value(b.value or "")
     if value_a == value_b:
         return _offline("duplicate", DUPLICATE_CONFIDENCE)
-    if _multi_valued(a.kind, key_a):
+    if _multi_valued("relation" if "relation" in (a.kind, b.kind) else a.kind, key_a):
         return _offline("complementary", COMPLEMENTARY_CONFIDENCE)
     if a.at == b.at:
         return None
     return _offline("supersedes", SUPERSEDE_CONFIDENCE, "a" if a.at > b.at else "b")
 
 
-def structure_text(text: str) -> tuple[str, str | None, str | None, str | None]:
-    """(kind, entity, key, value) of a text's first fact by the rule extractor."""
-    facts = extract_facts(text)
-    for correction in facts["corrections"]:
-        if correction.get("newValue") not in (None, "", "none"):
-            return "attribute", correction["entity"], correction["key"], correction["newValue"]
-    for attribute in facts["attributes"]:
-        return "attribute", attribute["entity"], attribute["key"], attribute["value"]
-    for relation in facts["relations"]:
-        return "relation", relation["subject"], relation["label"], relation["object"]
-    return "note", None, None, None
-
-
 def side_from_text(
     id: str, text: str, at: datetime, project: ProjectRef | None, rank: Rank
 ) -> PairSide:
-    """A side built from free text (evaluation data), structured by the rule extractor."""
+    """A side built from free text (evaluation data), structured by `textrules.structure_text`."""
     kind, entity, key, value = structure_text(text)
     entity = normalise_name(entity) if entity else None
     return PairSide(id, kind, text, entity, key, value, at, project, rank)
+
+
+def _text_rules(a: PairSide, b: PairSide) -> Adjudication | None:
+    """What the words alone support (`textrules.text_verdict`), never a supersede.
+
+    A duplicate or contradiction found this way stays under the default auto-resolve bar,
+    so a person confirms it; an unrelated one changes nothing anyway.
+    """
+    verdict = text_verdict(a.text, b.text)
+    if verdict == "duplicate":
+        return _offline("duplicate", TEXT_CONFIDENCE)
+    if verdict == "contradiction":
+        return _offline("contradiction", TEXT_CONFIDENCE)
+    if verdict == "unrelated":
+        return _offline("unrelated", TEXT_CONFIDENCE)
+    if verdict == "complementary":
+        return _offline("complementary", TEXT_COMPLEMENTARY_CONFIDENCE)
+    return None
+
+
+def adjudicate_offline_text(a: PairSide, b: PairSide) -> Adjudication | None:
+    """The offline adjudicator for sides built from free text: the row rules, then what the
+    text alone supports (`_text_rules`)."""
+    return adjudicate_offline(a, b) or _text_rules(a, b)
 
 
 # --- model path ----------------------------------------------------------------------
