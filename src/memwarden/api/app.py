@@ -21,6 +21,7 @@ from memwarden.api.routes import (
     facts,
     feed,
     health,
+    hygiene,
     judgements,
     memory,
     recall,
@@ -93,7 +94,18 @@ def create_app(
     if services is not None:
         app.state.services = services
     install_error_handlers(app)
-    for module in (health, admin, feed, memory, judgements, facts, recall, documents, chat):
+    for module in (
+        health,
+        admin,
+        feed,
+        memory,
+        judgements,
+        facts,
+        recall,
+        documents,
+        chat,
+        hygiene,
+    ):
         app.include_router(module.router)
     mcp_endpoint = mount_mcp(app)  # MCP tools at /mcp: memwarden.mcp.http
     install_openapi(app)  # error responses and bearer security: api/openapi.py
