@@ -88,6 +88,7 @@ class PreparedFacts:
     turn_id: uuid.UUID
     chunks: list[str]
     vectors: dict[str, Vector]
+    written: commit.Written | None = None  # once `commit` ran
 
     async def commit(self, conn: Conn) -> dict[str, Any]:
         """The write's rows, in `conn`'s transaction; the caller commits or rolls back."""
@@ -109,6 +110,7 @@ class PreparedFacts:
             )
 
         written = await commit.commit(conn, self.services, write, self.vectors, source_rows=turn)
+        self.written = written
         return {
             "sessionId": str(self.session.id),
             "turnId": str(self.turn_id),
@@ -129,7 +131,10 @@ async def write_facts(
     with request_deadline(services.settings.request_deadline_s):
         prepared = await prepare_facts(services, caller, context_id, item, source, session)
         async with services.db.transaction() as conn:
-            return await prepared.commit(conn)
+            body = await prepared.commit(conn)
+    if prepared.written is not None:
+        await commit.scan_after(services, context_id, prepared.written)
+    return body
 
 
 async def prepare_facts(

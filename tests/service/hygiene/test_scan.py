@@ -247,3 +247,43 @@ def test_a_scan_needs_memory_review_over_the_whole_context(judged: ServiceHarnes
     writer = judged.add_key(ctx.id, ["memory_read", "memory_write"], "wendy")
     with refused(403, "missing_grant"):
         scan(judged, writer)
+
+
+def test_a_much_recalled_memory_is_reexamined_once_per_judge_model(
+    services_with: Callable[..., ServiceHarness],
+    scripted: ScriptedModelServer,
+    sql: Callable[..., list[tuple]],
+) -> None:
+    first = services_with(**scripted_models(scripted, model_adjudication=STRONG))
+    ctx = first.make_context()
+    a = note(first, ctx, "The deploy key rotates every month.")
+    note(first, ctx, "Lunch is served at noon.")
+    scripted.respond_with(
+        "adjudication", {"verdict": "unrelated", "superseding": None, "confidence": 0.9}
+    )
+    sql(
+        "INSERT INTO recall_event (context_id, record_id, day, hits) "
+        "VALUES (%s, %s, current_date, 12)",
+        (ctx.id, a),
+    )
+    assert scan(first, ctx)["counts"]["reexamined"] == 1
+    guards = sql("SELECT record_id::text, judge_model FROM reexamination_guard")
+    assert guards == [(a, STRONG)]
+    assert scan(first, ctx)["counts"]["reexamined"] == 0  # this judge has looked
+    upgraded = services_with(**scripted_models(scripted, model_adjudication="openai:stronger"))
+    assert scan(upgraded, ctx)["counts"]["reexamined"] == 1  # a new judge looks again
+    examined = sql("SELECT count(*) FROM audit_event WHERE action = 'hygiene.examine'")
+    assert examined == [(2,)]
+
+
+def test_a_memory_recalled_less_than_the_floor_is_not_reexamined(
+    judged: ServiceHarness, sql: Callable[..., list[tuple]]
+) -> None:
+    ctx = judged.make_context()
+    a = note(judged, ctx, "The deploy key rotates every month.")
+    sql(
+        "INSERT INTO recall_event (context_id, record_id, day, hits) "
+        "VALUES (%s, %s, current_date - 100, 50), (%s, %s, current_date, 9)",
+        (ctx.id, a, ctx.id, a),
+    )
+    assert scan(judged, ctx)["counts"]["reexamined"] == 0
