@@ -287,3 +287,35 @@ def test_a_memory_recalled_less_than_the_floor_is_not_reexamined(
         (ctx.id, a, ctx.id, a),
     )
     assert scan(judged, ctx)["counts"]["reexamined"] == 0
+
+
+def test_a_confident_complementary_pair_is_linked_and_never_queued(
+    judged: ServiceHarness, scripted: ScriptedModelServer, sql: Callable[..., list[tuple]]
+) -> None:
+    ctx = judged.make_context()
+    note(judged, ctx, "The deploy key rotates every month.")
+    note(judged, ctx, "The deploy key rotates every week.")
+    scripted.respond_with(
+        "adjudication", {"verdict": "complementary", "superseding": None, "confidence": 0.85}
+    )
+    run = scan(judged, ctx)
+    assert run["counts"]["linked"] == 1 and run["counts"]["queued"] == 0
+    assert sql("SELECT kind, confidence FROM memory_link") == [("complementary", 0.85)]
+    assert items(judged, ctx) == []
+
+
+def test_a_spent_token_budget_stops_the_run_and_says_so(
+    judged: ServiceHarness, scripted: ScriptedModelServer, sql: Callable[..., list[tuple]]
+) -> None:
+    ctx = judged.make_context(config={"token_budget": {"limit": 10}})
+    note(judged, ctx, "The deploy key rotates every month.")
+    note(judged, ctx, "The deploy key rotates every week.")
+    sql(
+        "INSERT INTO usage (context_id, day, stage, model, calls, prompt_tokens, "
+        "completion_tokens) VALUES (%s, current_date, 'judge', 'x', 1, 10, 5)",
+        (ctx.id,),
+    )
+    scripted.respond_with("adjudication", SUPERSEDES_B)
+    run = scan(judged, ctx)
+    assert run["status"] == "failed" and run["error"] == "token_budget_exhausted"
+    assert scripted.requests_for("adjudication") == []
