@@ -37,6 +37,8 @@ from memwarden.hygiene.scan import Cycle, scan_subject
 DIM = 384
 CLUSTER = 150  # memories per cluster: each subject finds neighbours in the band
 STATEMENTS = {"n": 0}
+COPY_TYPES = ["uuid", "uuid", "text", "text", "jsonb", "text", "text", "text", "int4", "vector"]
+COPY_TYPES.append("int4")
 
 
 def _count(cls: Any, name: str) -> None:
@@ -69,10 +71,7 @@ async def load(svc: Any, size: int, np_rng: Any) -> Any:
             "author_subject, source_kind, provenance_rank, embedding, embedding_revision) "
             "FROM STDIN WITH (FORMAT BINARY)"
         ) as copy:
-            copy.set_types(
-                ["uuid", "uuid", "text", "text", "jsonb", "text", "text", "text", "int4"]
-                + ["vector", "int4"]
-            )
+            copy.set_types(COPY_TYPES)
             for n, (rid, vec) in enumerate(zip(ids, vectors, strict=True)):
                 await copy.write_row(
                     (
