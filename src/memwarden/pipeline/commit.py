@@ -25,14 +25,18 @@ from typing import Any
 
 import structlog
 
+from memwarden.domain.grants import Caller
 from memwarden.domain.reconcile_rules import Incoming, Plan
 from memwarden.embedding import Vector, embed_texts, embedder_name
+from memwarden.errors import Forbidden
 from memwarden.gatekeeper import GateRequest, InputVerdict, PendingJudgement, RowVerdicts
 from memwarden.pipeline import gating, reconcile
 from memwarden.pipeline.extraction import ExtractionDiff, ExtractionReport
 from memwarden.pipeline.reconcile import WriteMeta
 from memwarden.services import Services
 from memwarden.store import extraction as extraction_store
+from memwarden.store import ingest as ingest_store
+from memwarden.store import memory as memory_store
 from memwarden.store.audit import audit
 from memwarden.store.db import Conn
 from memwarden.store.ingest import WriteScope
@@ -71,6 +75,9 @@ class Write:
     # What extraction did (None when nothing was extracted): kept on the turn or document
     # and added to the Context's per-day extraction counters, in the transaction.
     extraction: ExtractionReport | None = None
+    # Declared supersedes: the writer's own earlier records this write replaces
+    # (`check_declared` before, `supersede_declared` in the transaction).
+    supersedes: Sequence[uuid.UUID] = ()
 
     @property
     def pending(self) -> list[PendingJudgement]:
@@ -207,6 +214,7 @@ async def commit(
     missing = [t for t in reconcile.plan_texts(plan) if t not in vectors]
     vectors.update(zip(missing, await embed_texts(services, missing, write.sink), strict=True))
     await reconcile.write_plan(conn, where, plan, meta, vectors, embedder_name(services))
+    await supersede_declared(conn, write, plan)
     await write.sink.write(conn, where.context_id)
     if finish is not None:
         await finish(conn)
@@ -221,6 +229,54 @@ async def commit(
         target_id=meta.source_ref,
     )
     return Written(plan, write_hold)
+
+
+async def check_declared(
+    conn: Conn, caller: Caller, context_id: uuid.UUID, ids: Sequence[uuid.UUID]
+) -> None:
+    """A write may declare that it supersedes only the writer's own live records inside
+    its key's write scope; anything else (another's, unknown, out of scope, no longer
+    live) is refused with 403 naming `supersedes`, before any model is called."""
+    for record_id in ids:
+        row = await memory_store.lock_record(conn, context_id, record_id)
+        if (
+            row is None
+            or row.owner_subject != caller.subject
+            or row.serving != "live"
+            or not caller.can("memory_write", row.scope_path)
+        ):
+            raise Forbidden(
+                "supersedes may name only the writer's own live records within its write scope",
+                code="missing_grant",
+                field="supersedes",
+            )
+
+
+async def supersede_declared(conn: Conn, write: Write, plan: Plan) -> None:
+    """The declared supersedes, in the write's transaction: each by the write's first new
+    record (history kept, as any supersede), audited by id."""
+    if not write.supersedes:
+        return
+    cid = write.where.context_id
+    caller = write.request.caller
+    await check_declared(conn, caller, cid, write.supersedes)
+    new = next((r.id for r in plan.records if not r.held), None)
+    events = []
+    for record_id in write.supersedes:
+        event = await reconcile.supersede_one(conn, cid, record_id, new, caller.subject)
+        if event is None:
+            continue
+        events.append(event)
+        await audit(
+            conn,
+            context_id=cid,
+            actor_subject=caller.subject,
+            key_id=caller.key_id,
+            action="memory.declared_supersede",
+            target_kind="record",
+            target_id=record_id,
+        )
+    await ingest_store.change_events(conn, cid, events)
 
 
 async def record_extraction(conn: Conn, services: Services, write: Write) -> None:

@@ -59,6 +59,8 @@ class FactsInput:
     scope: Sequence[str] | None = None
     visibility: Visibility = "shared"
     session_id: uuid.UUID | None = None
+    # The writer's own earlier records this write replaces (declared, no judge involved).
+    supersedes: Sequence[uuid.UUID] = ()
 
 
 def authorise(caller: Caller, context_id: uuid.UUID, item: FactsInput) -> Scope:
@@ -153,6 +155,7 @@ async def prepare_facts(
         if item.infer == "full":
             await budget.check_budget(conn, context_id, config.token_budget)
         opened = session or await check_session(conn, caller, context_id, scope, item.session_id)
+        await commit.check_declared(conn, caller, context_id, item.supersedes)
     where = WriteScope(context_id, scope.path, scope.visibility, caller.subject)
     turn_id = new_id()
     write, chunks = await _prepare(services, caller, where, item, config, source, turn_id)
@@ -210,6 +213,7 @@ async def _prepare(
         input=verdict,
         turn_id=turn_id,
         extraction=report,
+        supersedes=tuple(item.supersedes),
     )
     return write, chunks
 
