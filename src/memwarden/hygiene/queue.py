@@ -20,7 +20,6 @@ from memwarden.embedding import embed_texts, embedder_name, text_for
 from memwarden.errors import Conflict, Forbidden, InvalidInput, NotFound
 from memwarden.hygiene.contract import QueueStatus, Resolution
 from memwarden.paging import id_cursor, split_page
-from memwarden.pipeline import reconcile
 from memwarden.services import Services
 from memwarden.store import hygiene as store
 from memwarden.store import ingest as ingest_store
@@ -174,7 +173,9 @@ async def resolve(
                 if resolution == "keep_a"
                 else (locked.record_b, locked.record_a)
             )
-            event = await reconcile.supersede_one(conn, context_id, loser, winner, caller.subject)
+            event = await ingest_store.supersede_recorded(
+                conn, context_id, loser, winner, caller.subject
+            )
             if event is not None:
                 await ingest_store.change_events(conn, context_id, [event])
         await _audit(conn, caller, context_id, "hygiene.resolve", "conflict", conflict_id)

@@ -37,7 +37,6 @@ from memwarden.hygiene.adjudicate import (
 )
 from memwarden.hygiene.projects import project_of, provably_cross_project
 from memwarden.hygiene.routing import Route, queue_cap_reached, route
-from memwarden.pipeline import reconcile
 from memwarden.services import Services
 from memwarden.store import hygiene as store
 from memwarden.store import ingest as ingest_store
@@ -288,7 +287,7 @@ async def _auto_resolve(
     `restore` can undo it."""
     cid = cycle.context_id
     loser, winner = (subject, neighbour) if decided.loser == "a" else (neighbour, subject)
-    event = await reconcile.supersede_one(conn, cid, loser.id, winner.id, ACTOR)
+    event = await ingest_store.supersede_recorded(conn, cid, loser.id, winner.id, ACTOR)
     if event is None:
         return False  # no longer live: another change got there first
     await ingest_store.change_events(conn, cid, [event])

@@ -263,7 +263,7 @@ async def supersede_declared(conn: Conn, write: Write, plan: Plan) -> None:
     new = next((r.id for r in plan.records if not r.held), None)
     events = []
     for record_id in write.supersedes:
-        event = await reconcile.supersede_one(conn, cid, record_id, new, caller.subject)
+        event = await ingest_store.supersede_recorded(conn, cid, record_id, new, caller.subject)
         if event is None:
             continue
         events.append(event)

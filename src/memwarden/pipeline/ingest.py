@@ -25,6 +25,7 @@ from memwarden.domain.scope import Scope, ScopeError, Visibility, from_paths
 from memwarden.embedding import Vector
 from memwarden.errors import Forbidden, InvalidInput, UpstreamError
 from memwarden.gatekeeper import GateRequest
+from memwarden.hygiene.candidates import supersede_candidates
 from memwarden.models.base import ModelTransportError
 from memwarden.models.deadline import request_deadline
 from memwarden.pipeline import commit, gating, reconcile
@@ -136,7 +137,21 @@ async def write_facts(
             body = await prepared.commit(conn)
     if prepared.written is not None:
         await commit.scan_after(services, context_id, prepared.written)
+        body["supersedeCandidates"] = await _candidates(services, context_id, prepared)
     return body
+
+
+async def _candidates(
+    services: Services, context_id: uuid.UUID, prepared: PreparedFacts
+) -> list[dict[str, Any]]:
+    """After the commit: near neighbours the new records might replace (hygiene's filter)."""
+    assert prepared.written is not None
+    ids = [r.id for r in prepared.written.plan.records if not r.held]
+    if not ids:
+        return []
+    config = prepared.write.request.config.hygiene
+    async with services.db.connection() as conn:
+        return await supersede_candidates(conn, context_id, ids, config)
 
 
 async def prepare_facts(

@@ -194,40 +194,10 @@ async def write_plan(
     await store.insert_revisions(conn, revisions)
     await store.insert_embeddings(conn, embeddings)
     for s in p.supersedes:
-        event = await supersede_one(conn, cid, s.old_id, s.new_id, meta.author)
+        event = await store.supersede_recorded(conn, cid, s.old_id, s.new_id, meta.author)
         if event is not None:
             events.append(event)
     await store.change_events(conn, cid, events)
-
-
-async def supersede_one(
-    conn: Conn, context_id: uuid.UUID, old_id: uuid.UUID, new_id: uuid.UUID | None, actor: str
-) -> dict[str, Any] | None:
-    """The one way a live record is superseded (a write's plan, a hygiene resolution): its
-    validity closes, a `supersede` revision keeps its content, and the feed entry to append
-    comes back (None when the record was no longer live)."""
-    row = await store.supersede(conn, context_id, old_id, new_id)
-    if row is None:
-        return None
-    await store.insert_revisions(
-        conn,
-        [
-            {
-                "context_id": context_id,
-                "record_id": row["id"],
-                "revision": row["revision"],
-                "op": "supersede",
-                "content": Jsonb(row["content"]),
-                "actor_subject": actor,
-            }
-        ],
-    )
-    return {
-        "record_id": row["id"],
-        "revision": row["revision"],
-        "kind": row["kind"],
-        "entry_type": "superseded",
-    }
 
 
 def plan_texts(p: Plan) -> list[str]:

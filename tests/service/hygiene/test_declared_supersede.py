@@ -59,3 +59,23 @@ def test_a_record_outside_the_keys_write_scope_is_refused(
     narrow = svc.add_key(ctx.id, ["memory_read", "memory_write"], "alice", scope="org/globex")
     with refused(403, field="supersedes"):
         facts(svc, narrow, "I love jazz.", scope=["org/globex"], supersedes=[uuid.UUID(old)])
+
+
+def test_a_write_hands_back_near_records_it_might_supersede(
+    svc: ServiceHarness, ctx: ContextKey, sql: Callable[..., list[tuple]]
+) -> None:
+    facts(svc, ctx, "I'm Alice, CTO at Acme.", scope=["team/a"])
+    old = _attribute(sql, ctx.id)
+    out = facts(svc, ctx, "I'm Alice, CEO at Acme.", scope=["team/b"])
+    offered = {c["id"] for entry in out["supersedeCandidates"] for c in entry["candidates"]}
+    assert old in offered
+    entry = out["supersedeCandidates"][0]
+    assert entry["recordId"] and {"id", "kind", "text", "similarity"} <= set(entry["candidates"][0])
+
+
+def test_supersede_candidates_never_cross_a_provable_project_boundary(
+    svc: ServiceHarness, ctx: ContextKey
+) -> None:
+    facts(svc, ctx, "I'm Alice, CTO at Acme.", scope=["project/falcon"])
+    out = facts(svc, ctx, "I'm Alice, CEO at Acme.", scope=["project/osprey"])
+    assert out["supersedeCandidates"] == []
