@@ -289,3 +289,12 @@ def test_each_path_is_configured_independently_and_a_context_choice_wins(
     strong = choose_adjudicator(only_strong, config, "adjudication")
     assert strong is not None and strong.name == "openai:s"
     asyncio.run(only_strong.aclose())
+
+
+def test_a_context_model_on_an_unknown_provider_is_an_adjudication_error() -> None:
+    models = Models(ModelSettings())
+    config = ContextConfig()
+    config.models.adjudication = ModelChoice(provider="carrier-pigeon", model="coo")
+    with pytest.raises(AdjudicationError, match="adjudication model cannot be used"):
+        choose_adjudicator(models, config, "adjudication")
+    assert choose_adjudicator(models, config, "hygiene") is None
