@@ -21,6 +21,7 @@ STAGES = (
     "judge",
     "extraction",
     "adjudication",
+    "hygiene",
     "chat",
     "embedding",
     "consolidation",
@@ -33,9 +34,7 @@ STAGES = (
 # Settings accepted but read by nothing yet: `/health` and `memwarden doctor` name each one
 # that is set, the docs test checks the README marks each "not yet active", and the change
 # that builds the feature deletes its entry here.
-INACTIVE_SETTINGS: dict[str, str] = {
-    "model_adjudication": "pair adjudication (memory hygiene) is not built yet",
-}
+INACTIVE_SETTINGS: dict[str, str] = {}
 
 
 # MEMWARDEN_* variables read outside `Settings`: the settings file's name, and the reviewer
@@ -67,6 +66,7 @@ class Settings(BaseSettings):
     model_judge: str | None = None
     model_extraction: str | None = None
     model_adjudication: str | None = None
+    model_hygiene: str | None = None
     model_chat: str | None = None
     model_embedding: str | None = None
     model_consolidation: str | None = None

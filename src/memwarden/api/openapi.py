@@ -29,7 +29,8 @@ _DESCRIPTIONS = {
     "403": "The credential may not do this, or the Context is not its own.",
     "404": "No such resource (in the caller's Context).",
     "409": "The request conflicts with the resource's state: a stale revision, an id or "
-    "vector that exists, a decision already made, nothing to reprocess.",
+    "vector that exists, a decision already made, nothing to reprocess or restore, a "
+    "hygiene cycle already running, a pass that is switched off.",
     "413": "The request body is larger than the route's limit.",
     "422": "The judge refused the input (`on_error` and verdict rules).",
     "429": "The Context's token budget is spent for this period (on routes that call a "
@@ -42,11 +43,13 @@ _DESCRIPTIONS = {
 # Routes whose input the judge gates, so a refusal can answer 422.
 _JUDGED_ROUTE = re.compile(r"/(facts|chat(/stream)?)$")
 
-# Routes whose use case answers 409 (`Conflict` in review/, judge/holds.py and the two
-# reprocess use cases).
+# Routes whose use case answers 409 (`Conflict` in review/, judge/holds.py, the two
+# reprocess use cases, hygiene's decisions and scans, and a pass that is switched off).
 _CONFLICT_ROUTE = re.compile(
     r"/(memory/(commands|embeddings|reviews)|judgements/\{judgement_id\}/(approve|reject)|"
-    r"turns/\{turn_id\}/reprocess|documents/\{document_id\}/reprocess)$"
+    r"turns/\{turn_id\}/reprocess|documents/\{document_id\}/reprocess|"
+    r"hygiene/(scan|queue/\{item_id\}/resolve|memories/\{record_id\}/restore)|"
+    r"passes/\{stage\}/run)$"
 )
 # The body limit (api/middleware.py, from limits.py) on each operation that takes a body.
 BODY_LIMIT_KEY = "x-max-body-bytes"

@@ -14,6 +14,7 @@ PROMPT_NAMES = (
     "row_judge",
     "extraction",
     "adjudication",
+    "hygiene",
     "chat",
     "rollup",
     "gist",

@@ -28,8 +28,8 @@ from memwarden.models.contracts import ConsolidationOutput
 from memwarden.models.sanitize import clean_line
 from memwarden.passes.candidates import Pair, attribute_pairs, pairs
 from memwarden.passes.unit import PassRun, write_unit
-from memwarden.pipeline import reconcile
 from memwarden.pipeline.extraction import ExtractionDiff
+from memwarden.store import ingest as ingest_store
 from memwarden.store import passes as store
 from memwarden.store.db import Conn
 from memwarden.store.ingest import WriteScope
@@ -91,11 +91,11 @@ async def _merge_attribute(
     so nothing for the row gate to judge), with history and a feed entry."""
 
     async def supersede(conn: Conn, _clean: bool) -> None:
-        event = await reconcile.supersede(
+        event = await ingest_store.supersede_recorded(
             conn, run.context_id, gone["id"], kept["id"], f"pass:{run.stage}"
         )
         if event is not None:
-            await reconcile.append_feed(conn, run.context_id, [event])
+            await ingest_store.change_events(conn, run.context_id, [event])
 
     await write_unit(
         run,
@@ -174,11 +174,11 @@ async def _merge(
         if not kept_rows:
             await _queue(conn, run, gone, kept, confidence)
             return
-        event = await reconcile.supersede(
+        event = await ingest_store.supersede_recorded(
             conn, run.context_id, gone["id"], kept["id"], f"pass:{run.stage}"
         )
         if event is not None:
-            await reconcile.append_feed(conn, run.context_id, [event])
+            await ingest_store.change_events(conn, run.context_id, [event])
 
     await write_unit(
         run,

@@ -15,6 +15,7 @@ from typing import Any
 from psycopg.types.json import Jsonb
 
 from memwarden.domain.ids import new_id
+from memwarden.domain.provenance import rank_for
 from memwarden.domain.reconcile_plan import plan
 from memwarden.domain.reconcile_rules import (
     Incoming,
@@ -163,6 +164,7 @@ async def write_plan(
                 "serving": "held" if r.held else "live",
                 "hold_judgement_id": hold,
                 "derived_from": list(meta.derived_from),
+                "provenance_rank": int(rank_for(meta.source_kind)),
             }
         )
         revisions.append(
@@ -192,43 +194,10 @@ async def write_plan(
     await store.insert_revisions(conn, revisions)
     await store.insert_embeddings(conn, embeddings)
     for s in p.supersedes:
-        event = await supersede(conn, cid, s.old_id, s.new_id, meta.author)
+        event = await store.supersede_recorded(conn, cid, s.old_id, s.new_id, meta.author)
         if event is not None:
             events.append(event)
     await store.change_events(conn, cid, events)
-
-
-async def supersede(
-    conn: Conn, context_id: uuid.UUID, old_id: uuid.UUID, new_id: uuid.UUID | None, author: str
-) -> dict[str, Any] | None:
-    """A live record superseded by another, with its history revision; returns the feed
-    entry to append (None when the record was no longer live)."""
-    row = await store.supersede(conn, context_id, old_id, new_id)
-    if row is None:
-        return None
-    await store.insert_revisions(
-        conn,
-        [
-            {
-                "context_id": context_id,
-                "record_id": row["id"],
-                "revision": row["revision"],
-                "op": "supersede",
-                "content": Jsonb(row["content"]),
-                "actor_subject": author,
-            }
-        ],
-    )
-    return {
-        "record_id": row["id"],
-        "revision": row["revision"],
-        "kind": row["kind"],
-        "entry_type": "superseded",
-    }
-
-
-async def append_feed(conn: Conn, context_id: uuid.UUID, events: list[dict[str, Any]]) -> None:
-    await store.change_events(conn, context_id, events)
 
 
 def plan_texts(p: Plan) -> list[str]:
