@@ -122,6 +122,8 @@ ROUTES: list[Route] = [
         {"reason": "wrong"},
         "memory_write",
     ),
+    ("POST", "/api/v1/{cid}/passes/rollup/run", None, "memory_write"),
+    ("GET", "/api/v1/{cid}/passes/runs/" + ZERO, None, "memory_write"),
 ]
 
 OTHER_GRANT = {

@@ -40,6 +40,10 @@ ID_KINDS = (
     ("/judgements/", "judgement"),
     ("/turns/", "turn"),
     ("/documents/", "document"),
+    ("/hygiene/runs/", "hygiene_run"),
+    ("/hygiene/queue/", "conflict"),
+    ("/hygiene/memories/", "record"),
+    ("/passes/runs/", "pass_run"),
 )
 
 
@@ -110,6 +114,18 @@ def tenants(live: LiveServer) -> dict[str, Any]:
             files={"file": ("a.txt", f"Alice keeps {marker} bees.".encode(), "text/plain")},
         )
         a["document"] = upload.json()["id"]
+        flagged = client.post(
+            f"/api/v1/{a['id']}/hygiene/memories/{a['record']}/challenge",
+            json={"reason": "wrong against the world"},
+        )
+        assert flagged.status_code == 200, flagged.text
+        a["conflict"] = flagged.json()["item"]["id"]
+        scan = client.post(f"/api/v1/{a['id']}/hygiene/scan", json={"rejudge": False})
+        assert scan.status_code == 202, scan.text
+        a["hygiene_run"] = scan.json()["runId"]
+        run = client.post(f"/api/v1/{a['id']}/passes/rollup/run")
+        assert run.status_code == 202, run.text
+        a["pass_run"] = run.json()["runId"]
         for _ in range(120):
             doc = client.get(f"/api/v1/{a['id']}/documents/{a['document']}").json()
             if doc["status"] in ("processed", "failed"):
@@ -121,6 +137,9 @@ def tenants(live: LiveServer) -> dict[str, Any]:
         "record": a["record"],
         "document": a["document"],
         "key": a["key_id"],
+        "conflict": a["conflict"],
+        "hygiene_run": a["hygiene_run"],
+        "pass_run": a["pass_run"],
     }
     return out
 
@@ -253,6 +272,14 @@ MCP_TOOLS: dict[str, tuple[str | None, dict[str, Any]]] = {
     "judgement_approve": ("judgement", {"judgement_id": "{id}"}),
     "judgement_reject": ("judgement", {"judgement_id": "{id}"}),
     "judgements_dry_run": ("judgement", {"addendum": "", "judgementIds": ["{id}"]}),
+    "scan_hygiene": (None, {"rejudge": False}),
+    "hygiene_run": ("hygiene_run", {"run_id": "{id}"}),
+    "hygiene_queue": (None, {}),
+    "resolve_conflict": ("conflict", {"item_id": "{id}", "resolution": "keep_both"}),
+    "restore_memory": ("record", {"record_id": "{id}"}),
+    "challenge": ("record", {"record_id": "{id}", "reason": "wrong"}),
+    "run_pass": (None, {"stage": "rollup"}),
+    "get_pass_run": ("pass_run", {"runId": "{id}"}),
 }
 
 
