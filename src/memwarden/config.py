@@ -9,10 +9,27 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 ADDENDUM_MAX_CHARS = 4000
-ADDENDUM_STAGES = ("judge", "extraction", "consolidation", "elaboration", "gist", "rollup", "chat")
+ADDENDUM_STAGES = (
+    "judge",
+    "extraction",
+    "adjudication",
+    "hygiene",
+    "consolidation",
+    "elaboration",
+    "gist",
+    "rollup",
+    "chat",
+)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
@@ -42,6 +59,7 @@ class ModelsConfig(_Strict):
     judge: ModelChoice | None = None
     extraction: ModelChoice | None = None
     adjudication: ModelChoice | None = None
+    hygiene: ModelChoice | None = None
     chat: ModelChoice | None = None
     consolidation: ModelChoice | None = None
     elaboration: ModelChoice | None = None
@@ -66,6 +84,8 @@ class PromptAddendums(_Strict):
     gist: str | None = None
     rollup: str | None = None
     chat: str | None = None
+    adjudication: str | None = None
+    hygiene: str | None = None
 
     @field_validator("*")
     @classmethod
@@ -84,16 +104,37 @@ class TokenBudget(_Strict):
 
 
 class HygieneConfig(_Strict):
+    """Memory hygiene (docs/hygiene.md). The band is cosine similarity of the embedder's
+    vectors; the old names `review_band_low`/`review_band_high` are still read."""
+
     enabled: bool = True
-    review_band_low: float = Field(default=0.80, ge=0.0, le=1.0)
-    review_band_high: float = Field(default=0.95, ge=0.0, le=1.0)
+    band_low: float = Field(default=0.70, ge=0.0, le=1.0)
+    band_high: float = Field(default=1.00, ge=0.0, le=1.0)
     auto_resolve_min_confidence: float = Field(default=0.9, ge=0.0, le=1.0)
+    link_confidence: float = Field(default=0.8, ge=0.0, le=1.0)
+    neighbours: int = Field(default=5, ge=1, le=50)
+    reexamine_min_recalls: int = Field(default=10, ge=1)
+    reexamine_window_days: int = Field(default=90, ge=1, le=3650)
+    max_subjects_per_run: int = Field(default=200, ge=1, le=100_000)
+    max_queue_rows_per_run: int = Field(default=20, ge=1, le=10_000)
     nightly: bool = True
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_names(cls, data: Any) -> Any:
+        """`review_band_*` (accepted before hygiene was built) read as `band_*`."""
+        if isinstance(data, dict):
+            data = dict(data)
+            for old, new in (("review_band_low", "band_low"), ("review_band_high", "band_high")):
+                if old in data:
+                    value = data.pop(old)
+                    data.setdefault(new, value)
+        return data
 
     @model_validator(mode="after")
     def _band(self) -> HygieneConfig:
-        if self.review_band_low > self.review_band_high:
-            raise ValueError("review_band_low must not exceed review_band_high")
+        if self.band_low > self.band_high:
+            raise ValueError("band_low must not exceed band_high")
         return self
 
 
@@ -110,14 +151,7 @@ class ContextConfig(_Strict):
 # The one list of them: `memwarden doctor` names each one a Context has set, the docs test
 # checks docs/configuration.md marks each "not yet active", and the change that builds a
 # feature deletes its entries here.
-_HYGIENE = "memory hygiene is not built yet"
 INACTIVE_CONFIG_FIELDS: dict[str, str] = {
-    "hygiene.enabled": _HYGIENE,
-    "hygiene.review_band_low": _HYGIENE,
-    "hygiene.review_band_high": _HYGIENE,
-    "hygiene.auto_resolve_min_confidence": _HYGIENE,
-    "hygiene.nightly": _HYGIENE,
-    "models.adjudication": "pair adjudication (memory hygiene) is not built yet",
     **{
         f"{group}.{stage}": f"the {stage} pass is not built yet"
         for group in ("models", "prompt_addendums")

@@ -17,15 +17,13 @@ import platformdirs
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-STAGES = ("judge", "extraction", "adjudication", "chat", "embedding")
+STAGES = ("judge", "extraction", "adjudication", "hygiene", "chat", "embedding")
 
 
 # Settings accepted but read by nothing yet: `/health` and `memwarden doctor` name each one
 # that is set, the docs test checks the README marks each "not yet active", and the change
 # that builds the feature deletes its entry here.
-INACTIVE_SETTINGS: dict[str, str] = {
-    "model_adjudication": "pair adjudication (memory hygiene) is not built yet",
-}
+INACTIVE_SETTINGS: dict[str, str] = {}
 
 
 # MEMWARDEN_* variables read outside `Settings`: the settings file's name, and the reviewer
@@ -57,6 +55,7 @@ class Settings(BaseSettings):
     model_judge: str | None = None
     model_extraction: str | None = None
     model_adjudication: str | None = None
+    model_hygiene: str | None = None
     model_chat: str | None = None
     model_embedding: str | None = None
     model_timeout_s: float = 30.0

@@ -106,6 +106,22 @@ ROUTES: list[Route] = [
     ("POST", "/api/v1/{cid}/chat", {"message": "hello", "remember": False}, "memory_read"),
     ("POST", "/api/v1/{cid}/chat/stream", {"message": "hello", "remember": False}, "memory_read"),
     ("POST", "/api/v1/{cid}/reflect", {}, "memory_write"),
+    ("POST", "/api/v1/{cid}/hygiene/scan", {"rejudge": False}, "memory_review"),
+    ("GET", "/api/v1/{cid}/hygiene/runs/" + ZERO, None, "memory_review"),
+    ("GET", "/api/v1/{cid}/hygiene/queue", None, "memory_review"),
+    (
+        "POST",
+        "/api/v1/{cid}/hygiene/queue/" + ZERO + "/resolve",
+        {"resolution": "keep_both"},
+        "memory_review",
+    ),
+    ("POST", "/api/v1/{cid}/hygiene/memories/" + ZERO + "/restore", None, "memory_review"),
+    (
+        "POST",
+        "/api/v1/{cid}/hygiene/memories/" + ZERO + "/challenge",
+        {"reason": "wrong"},
+        "memory_write",
+    ),
 ]
 
 OTHER_GRANT = {

@@ -39,9 +39,10 @@ def facts(
     scope: list[str] | None = None,
     visibility: str = "shared",
     session_id: Any = None,
+    supersedes: Any = (),
 ) -> dict[str, Any]:
     """POST /facts's use case: one turn written; returns what the route would answer."""
-    item = FactsInput(text, infer, scope, visibility, session_id)  # type: ignore[arg-type]
+    item = FactsInput(text, infer, scope, visibility, session_id, tuple(supersedes))  # type: ignore[arg-type]
     return as_json(h.run(write_facts(h.services, ctx.caller, ctx.id, item)))
 
 

@@ -21,6 +21,7 @@ from memwarden.api.routes import (
     facts,
     feed,
     health,
+    hygiene,
     judgements,
     memory,
     recall,
@@ -94,7 +95,18 @@ def create_app(
     if services is not None:
         app.state.services = services
     install_error_handlers(app)
-    for module in (health, admin, feed, memory, judgements, facts, recall, documents, chat):
+    for module in (
+        health,
+        admin,
+        feed,
+        memory,
+        judgements,
+        facts,
+        recall,
+        documents,
+        chat,
+        hygiene,
+    ):
         app.include_router(module.router)
     mount_dashboard(app, services.settings if services else settings or get_settings())  # /ui
     mcp_endpoint = mount_mcp(app)  # MCP tools at /mcp: memwarden.mcp.http

@@ -26,6 +26,8 @@ _DESCRIPTIONS = {
     "401": "No credential, or one that is not valid.",
     "403": "The credential may not do this, or the Context is not its own.",
     "404": "No such resource (in the caller's Context).",
+    "409": "The state forbids it: an item already decided, nothing to restore, a hygiene "
+    "cycle already running.",
     "413": "The request body is larger than the route's limit.",
     "422": "The judge refused the input (`on_error` and verdict rules).",
     "429": "The Context's token budget is spent for this period.",
@@ -59,8 +61,16 @@ _SCHEMAS: dict[str, Any] = {
 }
 
 
+# Routes whose answer depends on state another request may have changed first (409).
+_CONFLICT_ROUTE = re.compile(
+    r"/hygiene/(scan|queue/\{item_id\}/resolve|memories/\{record_id\}/restore)$"
+)
+
+
 def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[str]:
     statuses = ["400", "401", "403", "404"]
+    if method == "post" and _CONFLICT_ROUTE.search(path):
+        statuses.append("409")
     if "requestBody" in operation:
         statuses.append("413")
     if method == "post" and _JUDGED_ROUTE.search(path):

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from memwarden.cli.runner import console
 from memwarden.logging_setup import configure_logging
-from memwarden.settings import get_settings, inactive_settings, unknown_variables
+from memwarden.settings import STAGES, get_settings, inactive_settings, unknown_variables
 
 MIN_FREE_BYTES = 1024**3
 
@@ -67,7 +67,7 @@ def run_doctor() -> int:
             f"schema {database.get('schema_version')}",
         )
         row("pgvector", bool(database.get("pgvector")), f"version {database.get('pgvector')}")
-    for stage in ("judge", "extraction", "adjudication", "chat", "embedding"):
+    for stage in STAGES:
         choice = settings.model_for(stage)
         row(f"model:{stage}", True, choice or "offline default", warn=False)
     if settings.openai_base_url:

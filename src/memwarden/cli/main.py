@@ -16,6 +16,7 @@ from memwarden.admin import contexts as contexts_uc
 from memwarden.admin import keys as keys_uc
 from memwarden.admin import settings_service
 from memwarden.cli.evaluate import eval_app
+from memwarden.cli.hygiene import hygiene_app
 from memwarden.cli.judgements import judgements_app
 from memwarden.cli.mcp_cmd import mcp_stdio
 from memwarden.cli.reprocess import reprocess_app
@@ -35,6 +36,7 @@ app.add_typer(keys_app, name="keys")
 app.add_typer(config_app, name="config")
 app.add_typer(review_app, name="review")
 app.add_typer(judgements_app, name="judgements")
+app.add_typer(hygiene_app, name="hygiene")
 app.add_typer(reprocess_app, name="reprocess")
 app.add_typer(eval_app, name="eval")
 app.command("mcp")(mcp_stdio)

@@ -13,8 +13,10 @@ from procrastinate import App
 
 from memwarden.documents.processing import process_document
 from memwarden.documents.service import PROCESS_TASK, enqueue
+from memwarden.hygiene import runs as hygiene_runs
 from memwarden.jobs.recovery import recover_stalled_jobs
 from memwarden.jobs.retention import purge_expired
+from memwarden.pipeline.commit import WRITE_SCAN_TASK
 from memwarden.services import Services
 from memwarden.store.documents import stale_pending
 
@@ -47,6 +49,22 @@ def register(app: App, services: Services) -> None:
             await enqueue(services, row["context_id"], row["id"])
         return recovered + len(rows)
 
+    async def hygiene_run(context_id: str, run_id: str) -> str:
+        return await hygiene_runs.run_job(services, uuid.UUID(context_id), uuid.UUID(run_id))
+
+    async def hygiene_write_scan(context_id: str, record_ids: list[str]) -> str:
+        ids = [uuid.UUID(i) for i in record_ids]
+        return await hygiene_runs.scan_written(services, uuid.UUID(context_id), ids)
+
+    async def hygiene_nightly(timestamp: int) -> dict[str, int]:
+        return await hygiene_runs.nightly(services)
+
+    app.task(name=hygiene_runs.RUN_TASK, queue="hygiene")(hygiene_run)
+    app.task(name=WRITE_SCAN_TASK, queue="hygiene")(hygiene_write_scan)
+    tick = app.task(
+        name=f"{NAMESPACE}:hygiene_nightly", queue="maintenance", queueing_lock="hygiene_nightly"
+    )(hygiene_nightly)
+    app.periodic(cron="41 3 * * *", periodic_id="hygiene_nightly")(tick)
     purge = app.task(
         name=f"{NAMESPACE}:retention_purge", queue="maintenance", queueing_lock="retention_purge"
     )(retention_purge)

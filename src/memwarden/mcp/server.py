@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from memwarden import __version__
 from memwarden.errors import AppError
 from memwarden.limits import DEFAULT_BODY_LIMIT, FACTS_BODY_LIMIT
-from memwarden.mcp import errors, tools_judge, tools_memory, tools_review
+from memwarden.mcp import errors, tools_hygiene, tools_judge, tools_memory, tools_review
 from memwarden.mcp.auth import CredentialSource, Runtime
 from memwarden.services import Services
 
@@ -107,6 +107,6 @@ def build_server(services: Callable[[], Services], credential: CredentialSource)
         log_level="WARNING",
     )
     runtime = Runtime(services=services, credential=credential)
-    for module in (tools_memory, tools_review, tools_judge):
+    for module in (tools_memory, tools_review, tools_judge, tools_hygiene):
         module.register(server, runtime)
     return server

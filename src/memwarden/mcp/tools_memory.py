@@ -30,6 +30,7 @@ READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 
 WriteScope = Annotated[list[str] | None, rules(FactsBody, "scope")]
+Supersedes = Annotated[list[uuid.UUID] | None, rules(FactsBody, "supersedes")]
 Infer = Literal["full", "none"]
 QueryText = Annotated[str, rules(QueryBody, "query")]
 Limit = Annotated[int, rules(QueryBody, "limit")]
@@ -50,14 +51,21 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         sessionId: uuid.UUID | None = None,
         infer: Infer = default(FactsBody, "infer"),
         visibility: Visibility = default(FactsBody, "visibility"),
+        supersedes: Supersedes = None,
     ) -> dict[str, Any]:
         """Store what was said: the judge checks it, facts are extracted and reconciled.
 
-        infer="none" keeps the text as a turn without extraction. Same as POST /facts.
+        infer="none" keeps the text as a turn without extraction. `supersedes` names your
+        own earlier records this replaces (no judge involved). Same as POST /facts.
         """
         svc, who, context_id = await rt.begin_own(ctx)
         body = FactsBody(
-            text=text, infer=infer, scope=scope, visibility=visibility, sessionId=sessionId
+            text=text,
+            infer=infer,
+            scope=scope,
+            visibility=visibility,
+            sessionId=sessionId,
+            supersedes=supersedes or [],
         )
         return await write_facts(svc, who, context_id, body.to_input())
 

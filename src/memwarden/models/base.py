@@ -21,6 +21,7 @@ class Stage(StrEnum):
     JUDGE = "judge"
     EXTRACTION = "extraction"
     ADJUDICATION = "adjudication"
+    HYGIENE = "hygiene"
     CHAT = "chat"
     EMBEDDING = "embedding"
 

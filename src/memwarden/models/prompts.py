@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-PROMPT_NAMES = ("judge", "row_judge", "extraction", "adjudication", "chat")
+PROMPT_NAMES = ("judge", "row_judge", "extraction", "adjudication", "hygiene", "chat")
 
 ADDENDUM_HEADING = (
     "## Context addendum\n\n"

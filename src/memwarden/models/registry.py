@@ -2,8 +2,8 @@
 
 Takes plain values (not the settings object) so tests and the CLI can wire models
 without the environment. Fallbacks are explicit: no extraction model means the
-rule extractor, no embedding model means the local embedder, and no judge, chat
-or adjudication model means `None`, which the caller must handle.
+rule extractor, no embedding model means the local embedder, and no judge, chat,
+adjudication or hygiene model means `None`, which the caller must handle.
 """
 
 from __future__ import annotations
@@ -82,6 +82,7 @@ class Models:
         self._chat_cache: dict[str, OpenAICompatProvider] = {}
         self.judge: ChatProvider | None = self._optional_chat(Stage.JUDGE)
         self.adjudication: ChatProvider | None = self._optional_chat(Stage.ADJUDICATION)
+        self.hygiene: ChatProvider | None = self._optional_chat(Stage.HYGIENE)
         self.chat: ChatProvider | None = self._optional_chat(Stage.CHAT)
         self.extraction: JsonProvider = self._extraction()
         self.embedder: Embedder = self._embedder()
@@ -150,7 +151,7 @@ class Models:
             results = await asyncio.gather(*(_ping(self._chat_cache[m], timeout_s) for m in models))
             pings = dict(zip(models, results, strict=True))
         out: list[StageHealth] = []
-        for stage in (Stage.JUDGE, Stage.EXTRACTION, Stage.ADJUDICATION, Stage.CHAT):
+        for stage in (Stage.JUDGE, Stage.EXTRACTION, Stage.ADJUDICATION, Stage.HYGIENE, Stage.CHAT):
             provider = getattr(self, stage.value)
             spec = self.specs[stage.value]
             if provider is None:

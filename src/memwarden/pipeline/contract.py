@@ -24,9 +24,17 @@ class FactsBody(BaseModel):
     scope: list[StorableText] | None = Field(default=None, max_length=16)
     visibility: Visibility = "shared"
     session_id: uuid.UUID | None = Field(default=None, alias="sessionId")
+    supersedes: list[uuid.UUID] = Field(default_factory=list, max_length=50)
 
     def to_input(self) -> FactsInput:
-        return FactsInput(self.text, self.infer, self.scope, self.visibility, self.session_id)
+        return FactsInput(
+            self.text,
+            self.infer,
+            self.scope,
+            self.visibility,
+            self.session_id,
+            tuple(dict.fromkeys(self.supersedes)),
+        )
 
 
 class BatchBody(BaseModel):

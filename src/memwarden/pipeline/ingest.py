@@ -25,6 +25,7 @@ from memwarden.domain.scope import Scope, ScopeError, Visibility, from_paths
 from memwarden.embedding import Vector
 from memwarden.errors import Forbidden, InvalidInput, UpstreamError
 from memwarden.gatekeeper import GateRequest
+from memwarden.hygiene.candidates import supersede_candidates
 from memwarden.models.base import ModelTransportError
 from memwarden.models.deadline import request_deadline
 from memwarden.pipeline import commit, gating, reconcile
@@ -59,6 +60,8 @@ class FactsInput:
     scope: Sequence[str] | None = None
     visibility: Visibility = "shared"
     session_id: uuid.UUID | None = None
+    # The writer's own earlier records this write replaces (declared, no judge involved).
+    supersedes: Sequence[uuid.UUID] = ()
 
 
 def authorise(caller: Caller, context_id: uuid.UUID, item: FactsInput) -> Scope:
@@ -88,6 +91,7 @@ class PreparedFacts:
     turn_id: uuid.UUID
     chunks: list[str]
     vectors: dict[str, Vector]
+    written: commit.Written | None = None  # once `commit` ran
 
     async def commit(self, conn: Conn) -> dict[str, Any]:
         """The write's rows, in `conn`'s transaction; the caller commits or rolls back."""
@@ -109,6 +113,7 @@ class PreparedFacts:
             )
 
         written = await commit.commit(conn, self.services, write, self.vectors, source_rows=turn)
+        self.written = written
         return {
             "sessionId": str(self.session.id),
             "turnId": str(self.turn_id),
@@ -129,7 +134,24 @@ async def write_facts(
     with request_deadline(services.settings.request_deadline_s):
         prepared = await prepare_facts(services, caller, context_id, item, source, session)
         async with services.db.transaction() as conn:
-            return await prepared.commit(conn)
+            body = await prepared.commit(conn)
+    if prepared.written is not None:
+        await commit.scan_after(services, context_id, prepared.written)
+        body["supersedeCandidates"] = await _candidates(services, context_id, prepared)
+    return body
+
+
+async def _candidates(
+    services: Services, context_id: uuid.UUID, prepared: PreparedFacts
+) -> list[dict[str, Any]]:
+    """After the commit: near neighbours the new records might replace (hygiene's filter)."""
+    assert prepared.written is not None
+    ids = [r.id for r in prepared.written.plan.records if not r.held]
+    if not ids:
+        return []
+    config = prepared.write.request.config.hygiene
+    async with services.db.connection() as conn:
+        return await supersede_candidates(conn, context_id, ids, config)
 
 
 async def prepare_facts(
@@ -148,6 +170,7 @@ async def prepare_facts(
         if item.infer == "full":
             await budget.check_budget(conn, context_id, config.token_budget)
         opened = session or await check_session(conn, caller, context_id, scope, item.session_id)
+        await commit.check_declared(conn, caller, context_id, item.supersedes)
     where = WriteScope(context_id, scope.path, scope.visibility, caller.subject)
     turn_id = new_id()
     write, chunks = await _prepare(services, caller, where, item, config, source, turn_id)
@@ -205,6 +228,7 @@ async def _prepare(
         input=verdict,
         turn_id=turn_id,
         extraction=report,
+        supersedes=tuple(item.supersedes),
     )
     return write, chunks
 

@@ -15,6 +15,7 @@ from typing import Any
 from psycopg.types.json import Jsonb
 
 from memwarden.domain.ids import new_id
+from memwarden.domain.provenance import rank_for
 from memwarden.domain.reconcile_plan import plan
 from memwarden.domain.reconcile_rules import (
     Incoming,
@@ -163,6 +164,7 @@ async def write_plan(
                 "serving": "held" if r.held else "live",
                 "hold_judgement_id": hold,
                 "derived_from": list(meta.derived_from),
+                "provenance_rank": int(rank_for(meta.source_kind)),
             }
         )
         revisions.append(
@@ -192,30 +194,9 @@ async def write_plan(
     await store.insert_revisions(conn, revisions)
     await store.insert_embeddings(conn, embeddings)
     for s in p.supersedes:
-        row = await store.supersede(conn, cid, s.old_id, s.new_id)
-        if row is None:
-            continue
-        await store.insert_revisions(
-            conn,
-            [
-                {
-                    "context_id": cid,
-                    "record_id": row["id"],
-                    "revision": row["revision"],
-                    "op": "supersede",
-                    "content": Jsonb(row["content"]),
-                    "actor_subject": meta.author,
-                }
-            ],
-        )
-        events.append(
-            {
-                "record_id": row["id"],
-                "revision": row["revision"],
-                "kind": row["kind"],
-                "entry_type": "superseded",
-            }
-        )
+        event = await store.supersede_recorded(conn, cid, s.old_id, s.new_id, meta.author)
+        if event is not None:
+            events.append(event)
     await store.change_events(conn, cid, events)
 
 

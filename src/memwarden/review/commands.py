@@ -8,6 +8,7 @@ from typing import Any
 
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
+from memwarden.domain.provenance import rank_for
 from memwarden.domain.scope import Scope
 from memwarden.errors import Conflict, Forbidden, InvalidInput, NotFound
 from memwarden.review.access import require_any, require_record, to_scope
@@ -106,6 +107,7 @@ async def _create(
         content=content,
         body=cmd.content,
         expires_at=_aware(cmd.expires_at),
+        provenance_rank=int(rank_for("command")),
     )
     if row is None:
         raise Conflict("a memory record with this id exists", code="record_exists")

@@ -15,6 +15,7 @@ from typing import Any
 
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
+from memwarden.domain.provenance import Rank
 from memwarden.errors import Conflict, Forbidden, IntegrityFailure, NotFound
 from memwarden.review import render
 from memwarden.review.access import require_any, require_record, to_scope
@@ -115,6 +116,7 @@ async def _decide_locked(
         expected_revision=cmd.expected_revision,
         stored_disposition=stored,
         receipt_id=receipt_id,
+        raise_rank=int(Rank.AUTHORITATIVE if stored == "approved" else Rank.DERIVED),
     )
     if done is None or done.revision != cmd.expected_revision + 1:
         raise IntegrityFailure("the locked record changed during a decision")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pgvector import Vector
+from psycopg.types.json import Jsonb
 
 from memwarden.store.db import Conn
 from memwarden.store.queries import q
@@ -125,6 +126,36 @@ async def supersede(
         conn, "ingest_supersede", {"context_id": context_id, "id": record_id, "new_id": new_id}
     )
     return rows[0] if rows else None
+
+
+async def supersede_recorded(
+    conn: Conn, context_id: uuid.UUID, old_id: uuid.UUID, new_id: uuid.UUID | None, actor: str
+) -> Row | None:
+    """The one way a live record is superseded (a write's plan, a declared supersede, a
+    hygiene resolution): its validity closes, a `supersede` revision keeps its content,
+    and the feed entry to append comes back (None when the record was no longer live)."""
+    row = await supersede(conn, context_id, old_id, new_id)
+    if row is None:
+        return None
+    await insert_revisions(
+        conn,
+        [
+            {
+                "context_id": context_id,
+                "record_id": row["id"],
+                "revision": row["revision"],
+                "op": "supersede",
+                "content": Jsonb(row["content"]),
+                "actor_subject": actor,
+            }
+        ],
+    )
+    return {
+        "record_id": row["id"],
+        "revision": row["revision"],
+        "kind": row["kind"],
+        "entry_type": "superseded",
+    }
 
 
 async def change_events(conn: Conn, context_id: uuid.UUID, events: Sequence[Row]) -> None:

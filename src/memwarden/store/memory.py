@@ -159,6 +159,7 @@ async def insert_note(
     content: dict[str, Any],
     body: str,
     expires_at: datetime | None,
+    provenance_rank: int,
 ) -> NewRecord | None:
     """None when the id is taken."""
     return await fetch_one(
@@ -177,6 +178,7 @@ async def insert_note(
             "content": Jsonb(content),
             "body": body,
             "expires_at": expires_at,
+            "provenance_rank": provenance_rank,
         },
     )
 
@@ -261,6 +263,7 @@ async def apply_review(
     expected_revision: int,
     stored_disposition: str | None,
     receipt_id: uuid.UUID,
+    raise_rank: int = 0,
 ) -> Revised | None:
     return await fetch_one(
         conn,
@@ -272,6 +275,7 @@ async def apply_review(
             "expected_revision": expected_revision,
             "stored_disposition": stored_disposition,
             "receipt_id": receipt_id,
+            "raise_rank": raise_rank,
         },
     )
 

@@ -605,7 +605,26 @@ CREATE TABLE public.conflict (
     judge_model text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     resolved_at timestamp with time zone,
+    origin text DEFAULT 'scan'::text NOT NULL,
+    judging_path text,
+    action text,
+    loser text,
+    run_id uuid,
+    revision_a integer,
+    revision_b integer,
+    reason text,
+    decided_by text,
+    decided_at timestamp with time zone,
+    restored_at timestamp with time zone,
+    dismissed_because text,
+    CONSTRAINT conflict_action_check CHECK ((action = ANY (ARRAY['queued'::text, 'auto_resolved'::text, 'dismissed'::text, 'kept_both'::text, 'linked'::text]))),
     CONSTRAINT conflict_confidence_check CHECK (((confidence >= (0)::double precision) AND (confidence <= (1)::double precision))),
+    CONSTRAINT conflict_dismissed_because_check CHECK ((dismissed_because = ANY (ARRAY['stale'::text, 'rejudged'::text]))),
+    CONSTRAINT conflict_judging_path_check CHECK ((judging_path = ANY (ARRAY['adjudication'::text, 'hygiene'::text]))),
+    CONSTRAINT conflict_loser_check CHECK ((loser = ANY (ARRAY['a'::text, 'b'::text]))),
+    CONSTRAINT conflict_origin_check CHECK ((origin = ANY (ARRAY['scan'::text, 'challenge'::text, 'pass'::text]))),
+    CONSTRAINT conflict_reason_check CHECK ((length(reason) <= 2000)),
+    CONSTRAINT conflict_resolution_check CHECK ((resolution = ANY (ARRAY['keep_both'::text, 'keep_a'::text, 'keep_b'::text]))),
     CONSTRAINT conflict_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'resolved'::text, 'dismissed'::text]))),
     CONSTRAINT conflict_superseding_check CHECK ((superseding = ANY (ARRAY['a'::text, 'b'::text]))),
     CONSTRAINT conflict_verdict_check CHECK ((verdict = ANY (ARRAY['duplicate'::text, 'supersedes'::text, 'contradiction'::text, 'complementary'::text, 'unrelated'::text])))
@@ -655,6 +674,37 @@ CREATE TABLE public.extraction_usage (
     CONSTRAINT extraction_usage_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text])))
 );
 
+CREATE TABLE public.hygiene_judged (
+    context_id uuid NOT NULL,
+    record_lo uuid NOT NULL,
+    record_hi uuid NOT NULL,
+    judge_model text NOT NULL,
+    revision_lo integer NOT NULL,
+    revision_hi integer NOT NULL,
+    verdict text NOT NULL,
+    judged_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT hygiene_judged_check CHECK ((record_lo < record_hi))
+);
+
+CREATE TABLE public.hygiene_run (
+    context_id uuid NOT NULL,
+    id uuid NOT NULL,
+    kind text NOT NULL,
+    rejudge boolean DEFAULT false NOT NULL,
+    status text DEFAULT 'queued'::text NOT NULL,
+    subjects uuid[] DEFAULT '{}'::uuid[] NOT NULL,
+    requested_by text NOT NULL,
+    counts jsonb DEFAULT jsonb_build_object('subjects', 0, 'pairs_judged', 0, 'skipped_cross_project', 0, 'queued', 0, 'auto_resolved', 0, 'dismissed', 0, 'linked', 0, 'reexamined', 0, 'stopped_on_queue_cap', false) NOT NULL,
+    error text,
+    watermark timestamp with time zone,
+    watermark_id uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    started_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    CONSTRAINT hygiene_run_kind_check CHECK ((kind = ANY (ARRAY['scan'::text, 'nightly'::text, 'write'::text]))),
+    CONSTRAINT hygiene_run_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'done'::text, 'failed'::text])))
+);
+
 CREATE TABLE public.judgement (
     context_id uuid NOT NULL,
     id uuid NOT NULL,
@@ -692,6 +742,19 @@ CREATE TABLE public.memory_embedding (
     embedding public.vector(384) NOT NULL,
     model text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE public.memory_link (
+    context_id uuid NOT NULL,
+    record_lo uuid NOT NULL,
+    record_hi uuid NOT NULL,
+    kind text DEFAULT 'complementary'::text NOT NULL,
+    confidence double precision NOT NULL,
+    judge_model text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT memory_link_check CHECK ((record_lo < record_hi)),
+    CONSTRAINT memory_link_confidence_check CHECK (((confidence >= (0)::double precision) AND (confidence <= (1)::double precision))),
+    CONSTRAINT memory_link_kind_check CHECK ((kind = 'complementary'::text))
 );
 
 CREATE TABLE public.memory_record (
@@ -939,11 +1002,20 @@ ALTER TABLE ONLY public.document
 ALTER TABLE ONLY public.extraction_usage
     ADD CONSTRAINT extraction_usage_pkey PRIMARY KEY (context_id, day, source_kind);
 
+ALTER TABLE ONLY public.hygiene_judged
+    ADD CONSTRAINT hygiene_judged_pkey PRIMARY KEY (context_id, record_lo, record_hi, judge_model);
+
+ALTER TABLE ONLY public.hygiene_run
+    ADD CONSTRAINT hygiene_run_pkey PRIMARY KEY (context_id, id);
+
 ALTER TABLE ONLY public.judgement
     ADD CONSTRAINT judgement_pkey PRIMARY KEY (context_id, id);
 
 ALTER TABLE ONLY public.memory_embedding
     ADD CONSTRAINT memory_embedding_pkey PRIMARY KEY (context_id, record_id, revision);
+
+ALTER TABLE ONLY public.memory_link
+    ADD CONSTRAINT memory_link_pkey PRIMARY KEY (context_id, record_lo, record_hi);
 
 ALTER TABLE ONLY public.memory_record
     ADD CONSTRAINT memory_record_pkey PRIMARY KEY (context_id, id);
@@ -1018,7 +1090,15 @@ CREATE INDEX chunk_tsv ON public.chunk USING gin (tsv) WITH (fastupdate=off);
 
 CREATE INDEX chunk_turn ON public.chunk USING btree (context_id, turn_id);
 
+CREATE UNIQUE INDEX conflict_pair_guard ON public.conflict USING btree (context_id, LEAST(record_a, record_b), GREATEST(record_a, record_b)) WHERE ((origin <> 'challenge'::text) AND ((status = 'pending'::text) OR (decided_by IS NOT NULL)));
+
 CREATE INDEX conflict_pending ON public.conflict USING btree (context_id, status, created_at);
+
+CREATE INDEX conflict_record_a ON public.conflict USING btree (context_id, record_a);
+
+CREATE INDEX conflict_record_b ON public.conflict USING btree (context_id, record_b);
+
+CREATE UNIQUE INDEX hygiene_run_one_full ON public.hygiene_run USING btree (context_id) WHERE ((kind <> 'write'::text) AND (status = ANY (ARRAY['queued'::text, 'running'::text])));
 
 CREATE INDEX idx_procrastinate_jobs_worker_not_null ON public.procrastinate_jobs USING btree (worker_id) WHERE ((worker_id IS NOT NULL) AND (status = 'doing'::public.procrastinate_job_status));
 
@@ -1095,11 +1175,20 @@ ALTER TABLE ONLY public.document
 ALTER TABLE ONLY public.extraction_usage
     ADD CONSTRAINT extraction_usage_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.hygiene_judged
+    ADD CONSTRAINT hygiene_judged_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.hygiene_run
+    ADD CONSTRAINT hygiene_run_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.judgement
     ADD CONSTRAINT judgement_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.memory_embedding
     ADD CONSTRAINT memory_embedding_context_id_record_id_fkey FOREIGN KEY (context_id, record_id) REFERENCES public.memory_record(context_id, id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.memory_link
+    ADD CONSTRAINT memory_link_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.memory_record
     ADD CONSTRAINT memory_record_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;

@@ -39,7 +39,7 @@ def test_doctor_names_inactive_deployment_settings_and_context_fields(
 ) -> None:
     created = json.loads(cli(settings, "contexts", "create", "tuned", "--json").stdout)
     cid = created["context"]["id"]
-    patch = {"hygiene": {"review_band_low": 0.5}, "prompt_addendums": {"gist": "Be brief."}}
+    patch = {"hygiene": {"band_low": 0.5}, "prompt_addendums": {"gist": "Be brief."}}
     assert cli(settings, "config", "set", cid, json.dumps(patch)).returncode == 0
     result = cli(
         settings,
@@ -50,11 +50,13 @@ def test_doctor_names_inactive_deployment_settings_and_context_fields(
     )
     assert result.returncode == 0, result.stdout + result.stderr  # a warning, not a failure
     lines = result.stdout.splitlines()
-    deployment = [line for line in lines if "inactive:MEMWARDEN_MODEL_ADJUDICATION" in line]
-    assert deployment and "not yet active" in deployment[0]
+    # The adjudication model is read by hygiene (issue 11): no longer an inactive setting.
+    assert not [line for line in lines if "inactive:MEMWARDEN_MODEL_ADJUDICATION" in line]
+    assert [line for line in lines if "model:adjudication" in line and "openai:pairs" in line]
     context = [line for line in lines if "inactive:context tuned" in line]
     assert context, result.stdout
     assert cid in context[0]
-    assert "hygiene.review_band_low" in context[0] and "prompt_addendums.gist" in context[0]
+    assert "prompt_addendums.gist" in context[0]
+    assert "hygiene" not in context[0]  # built: no longer reported
     unknown = [line for line in lines if "unknown:MEMWARDEN_MODEL_CONSOLIDATION" in line]
     assert unknown and "ignored" in unknown[0]

@@ -116,7 +116,7 @@ def test_newline_and_tab_are_allowed_in_an_addendum() -> None:
         ({"judge": {"retention_days": 3651}}, "judge.retention_days"),
         ({"judge": {"enabled": "yes please"}}, "judge.enabled"),
         ({"token_budget": {"limit": -5}}, "token_budget.limit"),
-        ({"hygiene": {"review_band_low": 1.5}}, "hygiene.review_band_low"),
+        ({"hygiene": {"band_low": 1.5}}, "hygiene.band_low"),
         ({"models": {"judge": {"provider": "openai"}}}, "models.judge.model"),
     ],
 )
@@ -136,3 +136,9 @@ def test_a_stored_configuration_that_does_not_validate_is_unreadable() -> None:
 def test_a_dumped_configuration_reads_back_the_same() -> None:
     cfg = apply_patch(ContextConfig(), {"judge": {"enabled": True, "on_warn": "hold"}})
     assert load_config(dump_config(cfg)) == cfg
+
+
+def test_a_configuration_stored_with_the_old_band_names_reads_them_as_the_new_ones() -> None:
+    cfg = load_config({"hygiene": {"review_band_low": 0.6, "review_band_high": 0.9}})
+    assert (cfg.hygiene.band_low, cfg.hygiene.band_high) == (0.6, 0.9)
+    assert "review_band_low" not in dump_config(cfg)["hygiene"]

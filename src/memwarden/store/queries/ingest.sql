@@ -87,11 +87,13 @@ WHERE r.context_id = %(context_id)s AND r.kind IN ('instruction', 'uncertainty')
 INSERT INTO memory_record (context_id, id, kind, memory_category, scope_path, visibility,
                            owner_subject, content, body, norm_name, entity_id,
                            object_entity_id, attr_key, source_kind, source_ref,
-                           author_subject, serving, hold_judgement_id, derived_from)
+                           author_subject, serving, hold_judgement_id, derived_from,
+                           provenance_rank)
 VALUES (%(context_id)s, %(id)s, %(kind)s, %(memory_category)s, %(scope_path)s, %(visibility)s,
         %(owner_subject)s, %(content)s, %(body)s, %(norm_name)s, %(entity_id)s,
         %(object_entity_id)s, %(attr_key)s, %(source_kind)s, %(source_ref)s,
-        %(author_subject)s, %(serving)s, %(hold_judgement_id)s, %(derived_from)s::uuid[])
+        %(author_subject)s, %(serving)s, %(hold_judgement_id)s, %(derived_from)s::uuid[],
+        %(provenance_rank)s)
 
 -- ingest_supersede --
 -- Only a live record is superseded; its validity closes when the new one's opens.

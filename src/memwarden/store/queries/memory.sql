@@ -4,10 +4,10 @@
 -- insert_memory_record --
 INSERT INTO memory_record (context_id, id, kind, memory_category, scope_path, visibility,
                            owner_subject, content, body, source_kind, author_subject,
-                           expires_at)
+                           expires_at, provenance_rank)
 VALUES (%(context_id)s, %(id)s, %(kind)s, %(memory_category)s, %(scope_path)s,
         %(visibility)s, %(owner_subject)s, %(content)s, %(body)s, 'command',
-        %(author_subject)s, %(expires_at)s)
+        %(author_subject)s, %(expires_at)s, %(provenance_rank)s)
 ON CONFLICT (context_id, id) DO NOTHING
 RETURNING id, revision, kind, created_at
 
@@ -71,9 +71,11 @@ WHERE context_id = %(context_id)s AND id = %(id)s AND revision = %(expected_revi
 RETURNING revision
 
 -- apply_review --
--- Content and author stay; the revision advances.
+-- Content and author stay; the revision advances. An approval raises the provenance rank
+-- (domain/provenance.py); nothing here lowers it.
 UPDATE memory_record
 SET revision = revision + 1, review_disposition = %(stored_disposition)s,
+    provenance_rank = greatest(provenance_rank, %(raise_rank)s),
     review_revision = revision + 1, review_receipt_id = %(receipt_id)s, embedding = NULL,
     embedding_revision = NULL, modified_at = now()
 WHERE context_id = %(context_id)s AND id = %(id)s AND revision = %(expected_revision)s

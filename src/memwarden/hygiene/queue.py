@@ -1,0 +1,326 @@
+"""The review queue and its corrections: list, resolve, restore, challenge (spec 2).
+
+Each is one transaction. A queue item is decided once: the item's row is locked, so of N
+concurrent decisions exactly one wins and the others answer 409. Resolving with `keep_a`
+or `keep_b` supersedes the other memory through the write path's own supersede (history
+kept); `restore` undoes an automatic resolution; `challenge` puts a memory in front of a
+person without invalidating it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from memwarden.admin.access import require_capability, require_key
+from memwarden.domain.grants import Caller
+from memwarden.domain.ids import new_id
+from memwarden.domain.provenance import Rank
+from memwarden.embedding import embed_texts, embedder_name, text_for
+from memwarden.errors import Conflict, Forbidden, InvalidInput, NotFound
+from memwarden.hygiene.contract import QueueStatus, Resolution
+from memwarden.paging import id_cursor, split_page
+from memwarden.services import Services
+from memwarden.store import hygiene as store
+from memwarden.store import ingest as ingest_store
+from memwarden.store import memory as memory_store
+from memwarden.store.audit import audit, change
+from memwarden.store.db import Conn
+from memwarden.store.hygiene import NewConflict, QueueRow
+from memwarden.usage import Bookings
+
+MAX_PAGE = 100
+REVIEW = "memory_review"
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _memory(row: QueueRow, side: str) -> dict[str, Any]:
+    get = lambda name: getattr(row, f"{side}_{name}")  # noqa: E731
+    rank = int(get("rank"))
+    return {
+        "id": str(getattr(row, f"record_{side}")),
+        "kind": get("kind"),
+        "text": get("body"),
+        "scope": {
+            "path": get("scope_path"),
+            "visibility": get("visibility"),
+            "owner": get("owner"),
+        },
+        "revision": get("revision"),
+        "judged_revision": getattr(row, f"revision_{side}"),
+        "serving": get("serving"),
+        "provenance": {
+            "source_kind": get("source_kind"),
+            "rank": rank,
+            "rank_name": Rank(rank).name.lower(),
+            "import_source_dir": get("import_source_dir"),
+        },
+    }
+
+
+def render(row: QueueRow) -> dict[str, Any]:
+    """A queue item as every interface shows it."""
+    challenge = row.origin == "challenge"
+    direction = None
+    if row.superseding is not None:
+        direction = "a_supersedes_b" if row.superseding == "a" else "b_supersedes_a"
+    return {
+        "id": str(row.id),
+        "origin": row.origin,
+        "status": row.status,
+        "verdict": row.verdict,
+        "direction": direction,
+        "superseding": row.superseding,
+        "confidence": row.confidence,
+        "similarity": row.similarity,
+        "judge_model": row.judge_model,
+        "judging_path": row.judging_path,
+        "action": row.action,
+        "resolution": row.resolution,
+        "reason": row.reason,
+        "dismissed_because": row.dismissed_because,
+        "decided_by": row.decided_by,
+        "decided_at": _iso(row.decided_at),
+        "restored_at": _iso(row.restored_at),
+        "created_at": _iso(row.created_at),
+        "a": _memory(row, "a"),
+        "b": None if challenge else _memory(row, "b"),
+    }
+
+
+async def list_queue(
+    services: Services,
+    caller: Caller,
+    context_id: uuid.UUID,
+    *,
+    status: QueueStatus | None = "pending",
+    limit: int = 20,
+    cursor: str | None = None,
+) -> dict[str, Any]:
+    """Newest first, only items whose both memories the caller may review."""
+    require_capability(caller, context_id, REVIEW)
+    if status is not None and status not in ("pending", "resolved", "dismissed"):
+        raise InvalidInput("status must be pending, resolved or dismissed", field="status")
+    if not 1 <= limit <= MAX_PAGE:
+        raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}", field="limit")
+    async with services.db.connection() as conn:
+        rows = await store.queue(
+            conn,
+            context_id,
+            prefixes=caller.prefixes(REVIEW),
+            subject=caller.subject,
+            status=status,
+            limit=limit + 1,
+            before=id_cursor(cursor),
+        )
+    page, next_cursor = split_page(rows, limit, lambda r: str(r.id))
+    return {"items": [render(r) for r in page], "next_cursor": next_cursor}
+
+
+async def _item(conn: Conn, caller: Caller, context_id: uuid.UUID, id: uuid.UUID) -> QueueRow:
+    """The item if the caller may review both its memories; 404 otherwise (an item the
+    caller may not see does not exist for it)."""
+    rows = await store.queue(
+        conn,
+        context_id,
+        prefixes=caller.prefixes(REVIEW),
+        subject=caller.subject,
+        status=None,
+        limit=1,
+        id=id,
+    )
+    if not rows:
+        raise NotFound("queue item not found")
+    return rows[0]
+
+
+async def resolve(
+    services: Services,
+    caller: Caller,
+    context_id: uuid.UUID,
+    conflict_id: uuid.UUID,
+    resolution: Resolution,
+) -> dict[str, Any]:
+    """A person's decision on a pending item; a second decision is 409."""
+    require_capability(caller, context_id, REVIEW)
+    async with services.db.transaction() as conn:
+        locked = await store.lock_conflict(conn, context_id, conflict_id)
+        if locked is None:
+            raise NotFound("queue item not found")
+        await _item(conn, caller, context_id, conflict_id)
+        if locked.status != "pending":
+            raise Conflict(f"this item is already {locked.status}", code="already_decided")
+        if locked.origin == "challenge" and resolution != "keep_both":
+            raise InvalidInput(
+                "a challenge is settled with keep_both; to retire the memory, delete or reject "
+                "it through the memory contract",
+                field="resolution",
+            )
+        await store.decide_conflict(
+            conn,
+            context_id,
+            conflict_id,
+            status="resolved",
+            resolution=resolution,
+            decided_by=caller.subject,
+        )
+        if resolution != "keep_both":
+            winner, loser = (
+                (locked.record_a, locked.record_b)
+                if resolution == "keep_a"
+                else (locked.record_b, locked.record_a)
+            )
+            event = await ingest_store.supersede_recorded(
+                conn, context_id, loser, winner, caller.subject
+            )
+            if event is not None:
+                await ingest_store.change_events(conn, context_id, [event])
+        await _audit(conn, caller, context_id, "hygiene.resolve", "conflict", conflict_id)
+        item = await _item(conn, caller, context_id, conflict_id)
+    return {"item": render(item)}
+
+
+async def restore(
+    services: Services, caller: Caller, context_id: uuid.UUID, record_id: uuid.UUID
+) -> dict[str, Any]:
+    """Undo an automatic resolution: the superseded memory is live again (a new revision
+    with its vector), and the pair counts as decided by a person (never auto-resolved
+    again). 409 when there is no automatic resolution to undo."""
+    require_capability(caller, context_id, REVIEW)
+    async with services.db.connection() as conn:
+        target = await _reviewable(conn, caller, context_id, record_id, (REVIEW,))
+    sink = Bookings()
+    text = text_for(target.kind, target.content, target.body)
+    [vector] = await embed_texts(services, [text], sink)
+    async with services.db.transaction() as conn:
+        resolution = await store.lock_auto_resolution(conn, context_id, record_id)
+        if resolution is None:
+            raise Conflict(
+                "no automatic resolution of this memory to undo", code="nothing_to_restore"
+            )
+        restored = await store.restore_record(conn, context_id, record_id)
+        if restored is None:
+            raise Conflict("the memory is no longer superseded", code="nothing_to_restore")
+        await store.mark_restored(conn, context_id, resolution.id, caller.subject)
+        await memory_store.insert_revision(
+            conn,
+            context_id=context_id,
+            record_id=record_id,
+            revision=restored.revision,
+            op="restore",
+            content=restored.content,
+            actor_subject=caller.subject,
+        )
+        await ingest_store.insert_embeddings(
+            conn,
+            [
+                {
+                    "context_id": context_id,
+                    "record_id": record_id,
+                    "revision": restored.revision,
+                    "embedding": vector,
+                    "model": embedder_name(services),
+                }
+            ],
+        )
+        await change(
+            conn,
+            context_id=context_id,
+            record_id=record_id,
+            revision=restored.revision,
+            kind=restored.kind,
+            entry_type="restored",
+        )
+        await sink.write(conn, context_id)
+        await _audit(conn, caller, context_id, "hygiene.restore", "record", record_id)
+    return {"record_id": str(record_id), "revision": restored.revision, "serving": "live"}
+
+
+async def challenge(
+    services: Services,
+    caller: Caller,
+    context_id: uuid.UUID,
+    record_id: uuid.UUID,
+    reason: str,
+) -> dict[str, Any]:
+    """Flag a memory wrong against the world for a person; nothing is invalidated. A memory
+    already awaiting a person's look answers its pending item (created: false)."""
+    require_key(caller)
+    if not (caller.can_any("memory_write") or caller.can_any(REVIEW)):
+        raise Forbidden("needs memory_write or memory_review", code="missing_grant")
+    async with services.db.transaction() as conn:
+        await _reviewable(conn, caller, context_id, record_id, ("memory_write", REVIEW))
+        existing = await store.pending_challenge(conn, context_id, record_id)
+        created = existing is None
+        if existing is None:
+            found = await store.members(conn, context_id, [record_id])
+            revision = found[0].revision if found else None
+            existing = new_id()
+            await store.insert_conflict(
+                conn,
+                NewConflict(
+                    context_id=context_id,
+                    id=existing,
+                    record_a=record_id,
+                    record_b=record_id,
+                    verdict="contradiction",
+                    confidence=1.0,
+                    origin="challenge",
+                    action="queued",
+                    revision_a=revision,
+                    revision_b=revision,
+                    reason=reason,
+                ),
+            )
+            await _audit(conn, caller, context_id, "hygiene.challenge", "conflict", existing)
+        rows = await store.queue(
+            conn,
+            context_id,
+            prefixes=("",),
+            subject=caller.subject,
+            status=None,
+            limit=1,
+            id=existing,
+        )
+    return {"item": render(rows[0]), "created": created}
+
+
+async def _reviewable(
+    conn: Conn,
+    caller: Caller,
+    context_id: uuid.UUID,
+    record_id: uuid.UUID,
+    capabilities: tuple[str, ...],
+) -> store.RestoreTarget:
+    """The record, if the caller holds one of `capabilities` over its scope (and it is
+    shared or the caller's own): 404 for an unknown or unseen one, 403 without the grant."""
+    require_key(caller)
+    if caller.context_id != context_id:
+        raise Forbidden("the credential does not belong to this Context")
+    row = await store.record_for_restore(conn, context_id, record_id)
+    if row is None or row.serving == "deleted":
+        raise NotFound("memory record not found")
+    if row.visibility == "private" and row.owner_subject != caller.subject:
+        raise NotFound("memory record not found")
+    if not any(caller.can(c, row.scope_path) for c in capabilities):
+        raise Forbidden(
+            f"needs {' or '.join(capabilities)} covering the record's scope", code="missing_grant"
+        )
+    return row
+
+
+async def _audit(
+    conn: Conn, caller: Caller, context_id: uuid.UUID, action: str, kind: str, target: uuid.UUID
+) -> None:
+    await audit(
+        conn,
+        context_id=context_id,
+        actor_subject=caller.subject,
+        key_id=caller.key_id,
+        action=action,
+        target_kind=kind,
+        target_id=target,
+    )
