@@ -1,4 +1,4 @@
-"""A Context's overview, documents, audit log, settings and keys, and the hygiene stub."""
+"""A Context's overview, documents, audit log, settings and keys."""
 
 from __future__ import annotations
 
@@ -145,13 +145,6 @@ async def audit_log(
     return render(
         request, "audit.html", context_id=context_id, events=events, page=page, action=action
     )
-
-
-@router.get("/hygiene")
-async def hygiene(
-    request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)
-) -> Response:
-    return render(request, "hygiene.html", context_id=context_id)
 
 
 async def _settings_page(
