@@ -16,6 +16,7 @@ from memwarden.config import ADDENDUM_MAX_CHARS, ADDENDUM_STAGES
 from memwarden.documents import service as documents
 from memwarden.domain.grants import CAPABILITIES, Caller
 from memwarden.errors import AppError, InvalidInput
+from memwarden.hygiene import queue
 from memwarden.judge import review
 from memwarden.web import charts
 from memwarden.web.base import (
@@ -58,6 +59,9 @@ async def overview(
     config = await _optional(settings_service.get_config(svc.db, caller, context_id))
     docs = await _optional(documents.list_documents(svc, caller, context_id, 100, None))
     glance = await _optional(context_overview(svc.db, caller, context_id, days=DAYS))
+    pending = await _optional(
+        queue.list_queue(svc, caller, context_id, status="pending", limit=queue.MAX_PAGE)
+    )
     recall_chart = verdict_chart = None
     if "refused" not in glance:
         recall_chart = charts.recall_per_day(glance["recall"], DAYS)
@@ -79,6 +83,7 @@ async def overview(
         token_chart=token_chart,
         docs=docs,
         glance=glance,
+        pending=pending,
         states=states,
         recall_chart=recall_chart,
     )

@@ -77,6 +77,8 @@ def test_a_scan_started_on_the_page_shows_its_run_and_the_pair_is_resolved_from_
     run = scan_from_the_page(client, ctx)
     assert "done" in run and "re-judging pending pairs" in run
     assert re.search(r'class="count-queued">1<', run)
+    overview = client.get(f"/ui/c/{ctx['id']}").text
+    assert '<p class="big pending-pairs">1</p>' in overview
     html = page_of(client, ctx)
     [item] = item_ids(html)
     assert a in html and b in html
