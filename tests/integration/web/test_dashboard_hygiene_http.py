@@ -126,6 +126,9 @@ def test_a_challenge_from_the_page_queues_the_memory_and_keep_both_settles_it(
         data={"csrf": token, "resolution": "keep_both"},
     )
     assert kept.status_code == 200 and item_ids(kept.text) == []
+    record = client.get(f"/ui/c/{ctx['id']}/memories/{a}", params={"visibility": "shared"})
+    assert record.status_code == 200, record.text
+    assert f'name="record_id" value="{a}"' in record.text  # the record page's challenge form
 
 
 def test_every_hygiene_form_refuses_a_missing_or_forged_csrf_token_and_changes_nothing(
