@@ -194,3 +194,38 @@ def test_hygiene_forms_need_memory_review_and_a_challenge_memory_write_or_review
         f"{base}/queue/{item}/resolve", data={"csrf": token, "resolution": "keep_both"}
     )
     assert resolve.status_code == 403
+
+
+def _attributes_duplicate(request: Any) -> dict[str, Any]:
+    if request.user.count("kind attribute") == 2:
+        return {"verdict": "duplicate", "superseding": None, "confidence": 0.97}
+    return {"verdict": "unrelated", "superseding": None, "confidence": 0.9}
+
+
+def test_an_automatic_resolution_is_restored_from_the_resolved_tab(
+    live: LiveServer,
+    ctx: dict[str, Any],
+    browser_less: Callable[[str], httpx.Client],
+    scripted: ScriptedModelServer,
+) -> None:
+    """The same slot captured in two scopes: the cheap path auto-resolves the duplicate,
+    and the resolved tab offers its restore."""
+    scripted.respond_with("hygiene", _attributes_duplicate)  # the writes' own runs judge too
+    with live.client(ctx["key"]) as api:
+        for text, scope in (
+            ("I'm Alice, CTO at Acme.", "team/a"),
+            ("I'm Alice, CEO at Acme.", "team/b"),
+        ):
+            resp = api.post(f"/api/v1/{ctx['id']}/facts", json={"text": text, "scope": [scope]})
+            assert resp.status_code == 201, resp.text
+    client = browser_less(ctx["key"])
+    scan_from_the_page(client, ctx)  # (the writes' own runs may have resolved it first)
+    resolved = page_of(client, ctx, "resolved")
+    restores = re.findall(r'action="(/ui/c/[^"]+/hygiene/memories/([0-9a-f-]+)/restore)"', resolved)
+    assert restores, resolved
+    url, loser = restores[0]
+    done = client.post(url, data={"csrf": csrf_of(resolved)})
+    assert done.status_code == 200, done.text
+    assert f"Memory {loser} restored: live again" in done.text
+    again = client.post(url, data={"csrf": csrf_of(resolved)})
+    assert again.status_code == 409 and "nothing_to_restore" in again.text
