@@ -5,7 +5,7 @@ Memories are bulk-loaded (COPY) into one Context with clustered synthetic 384-d 
 (tight clusters, so each subject has neighbours inside the default band 0.70..1.00), then
 `hygiene.scan.scan_subject` runs for a sample of subjects on the offline adjudicator (no
 model call: the cost measured is hygiene's own, per subject: its row, its neighbour scan,
-and per judged pair the judged-pair record, the audit event and the routed outcome).
+and its judged pairs' records and routed outcomes, in one transaction).
 Statements are counted by wrapping psycopg's execute (benchmark only).
 Run: `python benchmarks/bench_hygiene_scan.py [--sizes 10000,100000] [--subjects 200] [--json]`.
 """

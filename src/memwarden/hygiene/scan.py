@@ -144,6 +144,9 @@ async def scan_subject(cycle: Cycle, subject_id: uuid.UUID) -> bool:
         )
     cycle.counts["subjects"] += 1
     a = side(subject)
+    judged: list[
+        tuple[store.Neighbour, JudgingPath, Adjudication | None, Route, Bookings | None]
+    ] = []
     for neighbour in near:
         b = side(neighbour)
         if provably_cross_project(a.project, b.project):
@@ -165,11 +168,20 @@ async def scan_subject(cycle: Cycle, subject_id: uuid.UUID) -> bool:
             link_confidence=cfg.link_confidence,
             auto_resolve_min_confidence=cfg.auto_resolve_min_confidence,
         )
-        lost = await _apply(cycle, subject, neighbour, path, verdict, decided, sink)
-        if queue_cap_reached(cycle.counts["queued"], cfg.max_queue_rows_per_run):
-            raise QueueCapReached
-        if lost:
-            break  # the subject itself was superseded: its other pairs are moot
+        judged.append((neighbour, path, verdict, decided, sink))
+    # The subject's outcomes in one transaction (the model calls are all made before it).
+    capped = False
+    if judged:
+        async with services.db.transaction() as conn:
+            for neighbour, path, verdict, decided, sink in judged:
+                if queue_cap_reached(cycle.counts["queued"], cfg.max_queue_rows_per_run):
+                    capped = True  # the rest stay unrecorded: judged again next run
+                    break
+                lost = await _apply(conn, cycle, subject, neighbour, path, verdict, decided, sink)
+                if lost:
+                    break  # the subject itself was superseded: its other pairs are moot
+    if capped or queue_cap_reached(cycle.counts["queued"], cfg.max_queue_rows_per_run):
+        raise QueueCapReached
     return True
 
 
@@ -195,6 +207,7 @@ async def _adjudicate(
 
 
 async def _apply(
+    conn: Conn,
     cycle: Cycle,
     subject: Member,
     neighbour: store.Neighbour,
@@ -203,22 +216,22 @@ async def _apply(
     decided: Route,
     sink: Bookings | None,
 ) -> bool:
-    """The route's outcome, the judged-pair record and the usage, in one transaction.
-    True when the subject (side a) lost."""
+    """The route's outcome, the judged-pair record and the usage, in the subject's
+    transaction (`conn`). True when the subject (side a) lost."""
     cid = cycle.context_id
     judge_model = verdict.judge_model if verdict else cycle.judge_name(path)
-    async with cycle.services.db.transaction() as conn:
-        if sink is not None:
-            await sink.write(conn, cid)
-        await store.judged(
-            conn,
-            cid,
-            (subject.id, subject.revision),
-            (neighbour.id, neighbour.revision),
-            judge_model,
-            verdict.verdict if verdict else "undecided",
-        )
-        # The judge call is attributed to the owner of the memory under review.
+    if sink is not None:
+        await sink.write(conn, cid)
+    await store.judged(
+        conn,
+        cid,
+        (subject.id, subject.revision),
+        (neighbour.id, neighbour.revision),
+        judge_model,
+        verdict.verdict if verdict else "undecided",
+    )
+    if sink is not None and sink.entries:
+        # A model call is attributed to the owner of the memory under review.
         await audit(
             conn,
             context_id=cid,
@@ -228,20 +241,20 @@ async def _apply(
             target_kind="record",
             target_id=subject.id,
         )
-        if decided.action == "linked" and verdict is not None:
-            await store.link(conn, cid, subject.id, neighbour.id, verdict.confidence, judge_model)
-            cycle.counts["linked"] += 1
-        elif decided.action == "dismissed":
-            cycle.counts["dismissed"] += 1
-        elif decided.action == "queued" and verdict is not None:
-            queued = await store.insert_conflict(
-                conn, _conflict(cycle, subject, neighbour, path, verdict, decided, "pending")
-            )
-            if queued is not None:
-                cycle.counts["queued"] += 1
-                await _audit(conn, cid, "hygiene.queue", "conflict", queued)
-        elif decided.action == "auto_resolved" and verdict is not None:
-            return await _auto_resolve(conn, cycle, subject, neighbour, path, verdict, decided)
+    if decided.action == "linked" and verdict is not None:
+        await store.link(conn, cid, subject.id, neighbour.id, verdict.confidence, judge_model)
+        cycle.counts["linked"] += 1
+    elif decided.action == "dismissed":
+        cycle.counts["dismissed"] += 1
+    elif decided.action == "queued" and verdict is not None:
+        queued = await store.insert_conflict(
+            conn, _conflict(cycle, subject, neighbour, path, verdict, decided, "pending")
+        )
+        if queued is not None:
+            cycle.counts["queued"] += 1
+            await _audit(conn, cid, "hygiene.queue", "conflict", queued)
+    elif decided.action == "auto_resolved" and verdict is not None:
+        return await _auto_resolve(conn, cycle, subject, neighbour, path, verdict, decided)
     return False
 
 

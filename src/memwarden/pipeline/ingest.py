@@ -137,7 +137,8 @@ async def write_facts(
             body = await prepared.commit(conn)
     if prepared.written is not None:
         await commit.scan_after(services, context_id, prepared.written)
-        body["supersedeCandidates"] = await _candidates(services, context_id, prepared)
+        if source != "chat":  # a chat answer does not show them: no scan to pay for
+            body["supersedeCandidates"] = await _candidates(services, context_id, prepared)
     return body
 
 

@@ -1,0 +1,56 @@
+"""0014_hygiene sets the provenance rank of the records that existed before it."""
+
+from __future__ import annotations
+
+import uuid
+
+import psycopg
+
+from memwarden.store.migrate import apply_migrations, available
+from tests.support.pg import PgCluster
+
+HYGIENE = 14
+
+
+def test_the_backfill_ranks_existing_records_by_source_and_approval(cluster: PgCluster) -> None:
+    url = cluster.url_for(cluster.create_empty_database())
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(
+            "CREATE TABLE schema_migration (version integer PRIMARY KEY, name text NOT NULL,"
+            " applied_at timestamptz NOT NULL DEFAULT now())"
+        )
+        for m in available():
+            if m.version < HYGIENE:
+                conn.execute(m.sql)  # type: ignore[arg-type]
+                conn.execute(
+                    "INSERT INTO schema_migration (version, name) VALUES (%s, %s)",
+                    (m.version, m.name),
+                )
+        cid = uuid.uuid4()
+        conn.execute("INSERT INTO context (id, name) VALUES (%s, 'backfill')", (cid,))
+        rows = {
+            "command": ("command", None),
+            "turn": ("turn", None),
+            "document": ("document", None),
+            "reflection": ("reflection", None),
+            "approved turn": ("turn", "approved"),
+        }
+        ids = {}
+        for name, (source, disposition) in rows.items():
+            ids[name] = uuid.uuid4()
+            conn.execute(
+                "INSERT INTO memory_record (context_id, id, kind, owner_subject, content, body,"
+                " author_subject, source_kind, review_disposition)"
+                " VALUES (%s, %s, 'note', 'a', '{}', 'x', 'a', %s, %s)",
+                (cid, ids[name], source, disposition),
+            )
+    assert [name for name in apply_migrations(url) if name.startswith("0014")]
+    with psycopg.connect(url) as conn:
+        ranks = dict(conn.execute("SELECT id, provenance_rank FROM memory_record").fetchall())
+    assert {name: ranks[rid] for name, rid in ids.items()} == {
+        "command": 2,
+        "turn": 1,
+        "document": 1,
+        "reflection": 0,
+        "approved turn": 2,
+    }
