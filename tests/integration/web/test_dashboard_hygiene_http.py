@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from tests.integration.hygiene.conftest import SUPERSEDES_B, near_pair
+from tests.integration.review.helpers import create
 from tests.support.dashboard import csrf_of
 from tests.support.live import LiveServer
 from tests.support.scripted_model import ScriptedModelServer, scripted_models
@@ -229,3 +230,24 @@ def test_an_automatic_resolution_is_restored_from_the_resolved_tab(
     assert f"Memory {loser} restored: live again" in done.text
     again = client.post(url, data={"csrf": csrf_of(resolved)})
     assert again.status_code == 409 and "nothing_to_restore" in again.text
+
+
+def test_the_queue_page_holds_twenty_items_and_links_to_the_older_ones(
+    live: LiveServer, ctx: dict[str, Any], browser_less: Callable[[str], httpx.Client]
+) -> None:
+    with live.client(ctx["key"]) as api:
+        for n in range(21):
+            record, _ = create(api, f"Fact number {n} about the deploy key.")
+            resp = api.post(
+                f"/api/v1/{ctx['id']}/hygiene/memories/{record}/challenge", json={"reason": "?"}
+            )
+            assert resp.status_code == 200, resp.text
+    client = browser_less(ctx["key"])
+    first = page_of(client, ctx)
+    assert len(item_ids(first)) == 20
+    older = re.search(r'<a href="([^"]+)" rel="next">', first)
+    assert older and "status=pending" in older.group(1)
+    rest = client.get(older.group(1).replace("&amp;", "&"))
+    assert rest.status_code == 200
+    assert len(item_ids(rest.text)) == 1
+    assert not set(item_ids(rest.text)) & set(item_ids(first))
