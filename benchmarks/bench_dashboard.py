@@ -40,12 +40,17 @@ PAGES = {
     "overview": "",
     "judgements": "/judgements",
     "judgements (fail)": "/judgements?verdict=fail",
+    "judgements (source)": "/judgements?source=chat",
     "judgement": "/judgements/{judgement}",
     "record": "/memories/{record}?visibility=shared",
     "documents": "/documents",
     "audit log": "/audit",
+    "audit log (action)": "/audit?action=key.",
+    "hygiene queue": "/hygiene",
+    "hygiene (resolved)": "/hygiene?status=resolved",
     "settings": "/settings",
 }
+SOURCES = ("facts", "facts", "facts_batch", "chat", "document")
 REASONS = ("payment_card", "credential", "personal_data", "policy")
 
 
@@ -59,12 +64,13 @@ async def add_judgements(svc: Any, context_id: Any, count: int, rng: random.Rand
             reasons = [] if verdict == "pass" else [rng.choice(REASONS)]
             await cur.execute(
                 "INSERT INTO judgement (context_id, id, gate, verdict, reasons, source, excerpt,"
-                " created_at) VALUES (%s, %s, 'input', %s, %s, 'facts', 'bench excerpt', %s)",
+                " created_at) VALUES (%s, %s, 'input', %s, %s, %s, 'bench excerpt', %s)",
                 (
                     context_id,
                     last,
                     verdict,
                     reasons,
+                    rng.choice(SOURCES),
                     now - timedelta(minutes=rng.randint(0, 30 * 24 * 60)),
                 ),
             )

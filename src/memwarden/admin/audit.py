@@ -13,6 +13,7 @@ from memwarden.store import audit as store
 from memwarden.store.db import Database
 
 MAX_PAGE = 500
+MAX_ACTION = 100
 
 
 def _event(row: dict[str, Any]) -> dict[str, Any]:
@@ -34,13 +35,18 @@ async def list_audit(
     *,
     cursor: str | None = None,
     limit: int = 50,
+    action: str | None = None,
 ) -> dict[str, Any]:
-    """Needs grant:manage over the whole Context (or the admin credential)."""
+    """Needs grant:manage over the whole Context (or the admin credential). `action` keeps
+    the events whose action starts with it (`hygiene.` or `hygiene.resolve`), in the query,
+    so a page is full while matching events remain."""
     require_manage(caller, context_id)
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}", field="limit")
+    if action is not None and not 1 <= len(action) <= MAX_ACTION:
+        raise InvalidInput(f"action must be 1 to {MAX_ACTION} characters", field="action")
     before = id_cursor(cursor)
     async with db.connection() as conn:
-        rows = await store.list_audit(conn, context_id, limit + 1, before)
+        rows = await store.list_audit(conn, context_id, limit + 1, before, action)
     page, next_cursor = split_page(rows, limit, lambda r: str(r["id"]))
     return {"events": [_event(r) for r in page], "next_cursor": next_cursor}

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, get_args
 
 from memwarden.admin.access import require_judgements
 from memwarden.domain.grants import Caller
 from memwarden.domain.verdicts import REVIEWER_VERDICTS
 from memwarden.errors import InvalidInput, NotFound
+from memwarden.gatekeeper import Source
 from memwarden.services import Services
 from memwarden.store import judgements as store
 
 RECORDED_VERDICTS = REVIEWER_VERDICTS
 GATES = ("input", "row")
+SOURCES: tuple[str, ...] = get_args(Source)
 MAX_PAGE = 100
 
 
@@ -75,10 +77,12 @@ async def list_entries(
     verdict: str | None = None,
     stage: str | None = None,
     held: bool | None = None,
+    source: str | None = None,
     limit: int = 20,
     cursor: str | None = None,
 ) -> dict[str, Any]:
-    """Newest first; `next_cursor` is null on the last page."""
+    """Newest first; `next_cursor` is null on the last page. Every filter is applied by
+    the query, so a page is full while matching entries remain."""
     require_judgements(caller, context_id)
     if verdict is not None and verdict not in RECORDED_VERDICTS:
         raise InvalidInput(
@@ -86,6 +90,8 @@ async def list_entries(
         )
     if stage is not None and stage not in GATES:
         raise InvalidInput("stage must be input or row", field="stage")
+    if source is not None and source not in SOURCES:
+        raise InvalidInput(f"source must be one of {', '.join(SOURCES)}", field="source")
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}", field="limit")
     before = _cursor(cursor)
@@ -96,6 +102,7 @@ async def list_entries(
             verdict=verdict,
             gate=stage,
             held=held,
+            source=source,
             before=before,
             limit=limit + 1,
         )

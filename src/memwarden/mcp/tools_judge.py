@@ -36,6 +36,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         verdict: ReviewerVerdict | None = None,
         stage: Stage | None = None,
         held: bool | None = None,
+        source: str | None = None,
         limit: PageLimit = 20,
         cursor: str | None = None,
     ) -> dict[str, Any]:
@@ -48,6 +49,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
             verdict=verdict,
             stage=stage,
             held=held,
+            source=source,
             limit=limit,
             cursor=cursor,
         )

@@ -37,10 +37,15 @@ async def audit(
 
 
 async def list_audit(
-    conn: Conn, context_id: uuid.UUID, limit: int, before: uuid.UUID | None
+    conn: Conn,
+    context_id: uuid.UUID,
+    limit: int,
+    before: uuid.UUID | None,
+    action: str | None = None,
 ) -> list[dict]:
     cur = await conn.execute(
-        q("list_audit_events"), {"context_id": context_id, "limit": limit, "before": before}
+        q("list_audit_events"),
+        {"context_id": context_id, "limit": limit, "before": before, "action": action},
     )
     return await cur.fetchall()
 

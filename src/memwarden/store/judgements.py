@@ -108,6 +108,7 @@ async def list_judgements(
     held: bool | None,
     before: uuid.UUID | None,
     limit: int,
+    source: str | None = None,
 ) -> list[Judgement]:
     return await fetch_all(
         conn,
@@ -118,6 +119,7 @@ async def list_judgements(
             "verdict": verdict,
             "gate": gate,
             "held": held,
+            "source": source,
             "before": before,
             "limit": limit,
         },

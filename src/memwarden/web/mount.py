@@ -9,7 +9,13 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from memwarden.settings import Settings
-from memwarden.web import pages_auth, pages_context, pages_judgements, pages_memories
+from memwarden.web import (
+    pages_auth,
+    pages_context,
+    pages_hygiene,
+    pages_judgements,
+    pages_memories,
+)
 from memwarden.web.base import HERE
 from memwarden.web.session import SessionSealer
 
@@ -23,6 +29,6 @@ def session_secret(settings: Settings | None) -> str:
 
 def mount_dashboard(app: FastAPI, settings: Settings | None) -> None:
     app.state.ui_sealer = SessionSealer(session_secret(settings))
-    for module in (pages_auth, pages_judgements, pages_memories, pages_context):
+    for module in (pages_auth, pages_judgements, pages_memories, pages_context, pages_hygiene):
         app.include_router(module.router)
     app.mount("/ui/static", StaticFiles(directory=HERE / "static"), name="ui-static")

@@ -1,4 +1,4 @@
-"""A Context's overview, documents, audit log, settings and keys, and the hygiene stub."""
+"""A Context's overview, documents, audit log, settings and keys."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from memwarden.config import ADDENDUM_MAX_CHARS, ADDENDUM_STAGES
 from memwarden.documents import service as documents
 from memwarden.domain.grants import CAPABILITIES, Caller
 from memwarden.errors import AppError, InvalidInput
+from memwarden.hygiene import queue
 from memwarden.judge import review
 from memwarden.web import charts
 from memwarden.web.base import (
@@ -58,6 +59,9 @@ async def overview(
     config = await _optional(settings_service.get_config(svc.db, caller, context_id))
     docs = await _optional(documents.list_documents(svc, caller, context_id, 100, None))
     glance = await _optional(context_overview(svc.db, caller, context_id, days=DAYS))
+    pending = await _optional(
+        queue.list_queue(svc, caller, context_id, status="pending", limit=queue.MAX_PAGE)
+    )
     recall_chart = verdict_chart = None
     if "refused" not in glance:
         recall_chart = charts.recall_per_day(glance["recall"], DAYS)
@@ -79,6 +83,7 @@ async def overview(
         token_chart=token_chart,
         docs=docs,
         glance=glance,
+        pending=pending,
         states=states,
         recall_chart=recall_chart,
     )
@@ -138,20 +143,13 @@ async def audit_log(
     cursor: str | None = None,
     who: Who = Depends(signed_in),
 ) -> Response:
-    page = await audit.list_audit(services(request).db, who[0], context_id, cursor=cursor, limit=50)
+    page = await audit.list_audit(
+        services(request).db, who[0], context_id, cursor=cursor, limit=50, action=action or None
+    )
     events = page["events"]
-    if action:  # narrows the page shown
-        events = [e for e in events if str(e.get("action", "")).startswith(action)]
     return render(
         request, "audit.html", context_id=context_id, events=events, page=page, action=action
     )
-
-
-@router.get("/hygiene")
-async def hygiene(
-    request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)
-) -> Response:
-    return render(request, "hygiene.html", context_id=context_id)
 
 
 async def _settings_page(

@@ -45,8 +45,6 @@ async def judgement_list(
     cursor: str | None = None,
     who: Who = Depends(signed_in),
 ) -> Response:
-    if source and source not in SOURCES:
-        raise InvalidInput("unknown source", field="source")
     filters = {"verdict": verdict or None, "stage": stage or None, "held": held or None}
     page = await review.list_entries(
         services(request),
@@ -55,12 +53,11 @@ async def judgement_list(
         verdict=filters["verdict"],
         stage=filters["stage"],
         held=_held(held),
+        source=source or None,
         limit=25,
         cursor=cursor or None,
     )
     entries = page["judgements"]
-    if source:  # the source kind (turn, batch, document ...): narrows the page shown
-        entries = [e for e in entries if e["source"] == source]
     return render(
         request,
         "judgements.html",

@@ -85,3 +85,31 @@ def test_usage_is_empty_for_a_new_context(live, make_context) -> None:
     with live.client(ctx["key"]) as client:
         body = client.get(f"/api/v1/{ctx['id']}/usage").json()
     assert body["stages"] == {} and body["total_tokens"] == 0
+
+
+def test_the_audit_logs_action_filter_is_applied_by_the_query_so_a_page_is_full(
+    admin: httpx.Client,
+) -> None:
+    """Three keys issued, then five config changes on top: a page of two filtered by
+    `key.` holds two key events, and the next page the third."""
+    cid = admin.post("/api/v1/contexts", json={"name": "filtered"}).json()["id"]
+    for i in range(3):
+        admin.post(
+            f"/api/v1/contexts/{cid}/keys", json={"subject": f"s{i}", "grants": ["memory_read"]}
+        )
+    for days in range(5):
+        resp = admin.patch(
+            f"/api/v1/contexts/{cid}/config", json={"judge": {"retention_days": 10 + days}}
+        )
+        assert resp.status_code == 200, resp.text
+    url = f"/api/v1/{cid}/audit"
+    newest = admin.get(url, params={"limit": 2}).json()["events"]
+    assert [e["action"] for e in newest] == ["config.update", "config.update"]
+    first = admin.get(url, params={"limit": 2, "action": "key."}).json()
+    assert [e["action"] for e in first["events"]] == ["key.create", "key.create"]
+    assert first["next_cursor"]
+    rest = admin.get(url, params={"limit": 2, "action": "key.", "cursor": first["next_cursor"]})
+    assert [e["action"] for e in rest.json()["events"]] == ["key.create"]
+    assert rest.json()["next_cursor"] is None
+    exact = admin.get(url, params={"action": "context.create"}).json()["events"]
+    assert [e["action"] for e in exact] == ["context.create"]

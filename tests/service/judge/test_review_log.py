@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memwarden.judge.review import list_entries
-from tests.service.usecases import as_json, facts, judgement, judgements, refused
+from tests.service.usecases import as_json, facts, facts_batch, judgement, judgements, refused
 from tests.support.replies import PASS_VERDICT, rows_reply, verdict
 from tests.support.scripted_model import Reply
 
@@ -62,3 +62,30 @@ def test_review_routes_need_grant_manage_over_the_whole_context(judging, judged)
         judgements(judging, reader)
     with refused(403):
         judgements(judging, scoped)
+
+
+def test_the_source_filter_is_applied_by_the_query_so_a_filtered_page_is_full(
+    judging, judged, scripted
+) -> None:
+    """Two facts writes, then three batch items: the two newest facts entries lie behind
+    the batch's, yet a page of two filtered by source holds both."""
+    ctx = judged()
+    scripted.respond_with("judge", Reply.json(PASS_VERDICT))
+    for text in ("first note", "second note"):
+        facts(judging, ctx, text, infer="none")
+    facts_batch(judging, ctx, [{"text": f"batch {n}", "infer": "none"} for n in range(3)])
+    newest = page(judging, ctx, limit=2)["judgements"]
+    assert all(e["source"] == "facts_batch" for e in newest)
+    filtered = page(judging, ctx, source="facts", limit=2)
+    assert [e["source"] for e in filtered["judgements"]] == ["facts", "facts"]
+    assert filtered["next_cursor"] is None
+    batch = page(judging, ctx, source="facts_batch", limit=2)
+    assert len(batch["judgements"]) == 2 and batch["next_cursor"]
+    rest = page(judging, ctx, source="facts_batch", limit=2, cursor=batch["next_cursor"])
+    assert [e["source"] for e in rest["judgements"]] == ["facts_batch"]
+
+
+def test_an_unknown_source_is_refused_naming_the_field(judging, judged) -> None:
+    ctx = judged()
+    with refused(400, field="source"):
+        page(judging, ctx, source="telepathy")

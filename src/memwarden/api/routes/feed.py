@@ -39,6 +39,7 @@ async def audit_log(
     context_id: uuid.UUID,
     cursor: str | None = Query(None, max_length=64, description="next_cursor of the last page"),
     limit: int = Query(50, ge=1, le=audit_log_uc.MAX_PAGE),
+    action: str | None = Query(None, description="keep actions starting with this"),
     before: uuid.UUID | None = Query(None, include_in_schema=False, deprecated=True),
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
@@ -46,7 +47,9 @@ async def audit_log(
     """Newest first. `before=<id>` is the older spelling of `cursor=<id>`, still accepted."""
     if cursor is None and before is not None:
         cursor = str(before)
-    return await audit_log_uc.list_audit(svc.db, who, context_id, cursor=cursor, limit=limit)
+    return await audit_log_uc.list_audit(
+        svc.db, who, context_id, cursor=cursor, limit=limit, action=action
+    )
 
 
 @router.get("/api/v1/{context_id}/usage")

@@ -24,13 +24,22 @@ async def list_judgements(
     verdict: str | None = None,
     stage: str | None = None,
     held: bool | None = None,
+    source: str | None = Query(None, description="the writer's source: facts, chat, document ..."),
     limit: int = Query(20, ge=1, le=100),
     cursor: str | None = None,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
 ) -> dict[str, Any]:
     return await review.list_entries(
-        svc, who, context_id, verdict=verdict, stage=stage, held=held, limit=limit, cursor=cursor
+        svc,
+        who,
+        context_id,
+        verdict=verdict,
+        stage=stage,
+        held=held,
+        source=source,
+        limit=limit,
+        cursor=cursor,
     )
 
 

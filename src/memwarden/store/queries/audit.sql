@@ -7,6 +7,7 @@ VALUES (%(context_id)s, %(id)s, %(actor_subject)s, %(key_id)s, %(action)s, %(tar
 SELECT id, actor_subject, key_id, action, target_kind, target_id, created_at
 FROM audit_event
 WHERE context_id = %(context_id)s AND (%(before)s::uuid IS NULL OR id < %(before)s::uuid)
+  AND (%(action)s::text IS NULL OR starts_with(action, %(action)s::text))
 ORDER BY id DESC
 LIMIT %(limit)s
 

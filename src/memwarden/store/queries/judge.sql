@@ -23,6 +23,7 @@ WHERE j.context_id = %(context_id)s
   AND (%(gate)s::text IS NULL OR j.gate = %(gate)s::text)
   AND (%(held)s::boolean IS NULL
        OR (j.held AND j.hold_decision IS NULL) = %(held)s::boolean)
+  AND (%(source)s::text IS NULL OR j.source = %(source)s::text)
   AND (%(before)s::uuid IS NULL OR j.id < %(before)s::uuid)
 ORDER BY j.id DESC
 LIMIT %(limit)s

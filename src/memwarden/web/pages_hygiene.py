@@ -1,0 +1,172 @@
+"""The hygiene page: the review queue (pending, resolved, dismissed) with each pair side by
+side, its decisions (keep both / keep a / keep b, restore an automatic resolution,
+challenge a memory) and the scan action with its run. Only hygiene's use cases, with
+their grants; every POST carries the CSRF token."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
+
+from memwarden.errors import AppError, Conflict, Forbidden, InvalidInput
+from memwarden.hygiene import queue, runs
+from memwarden.hygiene.contract import ChallengeBody, QueueStatus, ResolveBody, ScanBody
+from memwarden.web.base import (
+    PageRoute,
+    checked_form,
+    parse_uuid,
+    redirect,
+    render,
+    services,
+    signed_in,
+    text_field,
+    validated,
+)
+from memwarden.web.pages_context import Who
+
+router = APIRouter(prefix="/ui/c/{context_id}", route_class=PageRoute, include_in_schema=False)
+STATUSES: tuple[QueueStatus, ...] = ("pending", "resolved", "dismissed")
+PAGE = 20
+RUNNING = ("queued", "running")
+
+
+async def _queue_page(
+    request: Request,
+    context_id: uuid.UUID,
+    who: Who,
+    *,
+    status: str = "pending",
+    cursor: str | None = None,
+    outcome: str | None = None,
+    problem: AppError | None = None,
+    http_status: int = 200,
+) -> Response:
+    if status not in STATUSES:
+        raise InvalidInput("status must be pending, resolved or dismissed", field="status")
+    page: dict[str, Any]
+    try:
+        page = await queue.list_queue(
+            services(request),
+            who[0],
+            context_id,
+            status=status,  # type: ignore[arg-type]
+            limit=PAGE,
+            cursor=cursor,
+        )
+    except Forbidden as exc:  # a writer may still challenge a memory
+        page = {"refused": exc.message, "items": [], "next_cursor": None}
+    return render(
+        request,
+        "hygiene.html",
+        status=http_status,
+        context_id=context_id,
+        page=page,
+        queue_status=status,
+        statuses=STATUSES,
+        outcome=outcome,
+        problem=problem,
+    )
+
+
+@router.get("/hygiene")
+async def hygiene(
+    request: Request,
+    context_id: uuid.UUID,
+    status: str = "pending",
+    cursor: str | None = None,
+    who: Who = Depends(signed_in),
+) -> Response:
+    return await _queue_page(request, context_id, who, status=status, cursor=cursor)
+
+
+async def _conflict_shown(
+    request: Request, context_id: uuid.UUID, who: Who, exc: Conflict, status: str
+) -> Response:
+    """A 409 on the queue page itself, in words, with the queue as it now is."""
+    return await _queue_page(
+        request, context_id, who, status=status, problem=exc, http_status=exc.status
+    )
+
+
+@router.post("/hygiene/queue/{item_id}/resolve")
+async def resolve(
+    request: Request, context_id: uuid.UUID, item_id: uuid.UUID, who: Who = Depends(signed_in)
+) -> Response:
+    form = await checked_form(request)
+    body = validated(ResolveBody, {"resolution": text_field(form, "resolution") or ""})
+    try:
+        await queue.resolve(services(request), who[0], context_id, item_id, body.resolution)
+    except Conflict as exc:
+        return await _conflict_shown(request, context_id, who, exc, "pending")
+    words = {"keep_both": "both kept", "keep_a": "A kept", "keep_b": "B kept"}
+    return await _queue_page(
+        request, context_id, who, outcome=f"Item resolved: {words[body.resolution]}."
+    )
+
+
+@router.post("/hygiene/memories/{record_id}/restore")
+async def restore(
+    request: Request, context_id: uuid.UUID, record_id: uuid.UUID, who: Who = Depends(signed_in)
+) -> Response:
+    await checked_form(request)
+    try:
+        done = await queue.restore(services(request), who[0], context_id, record_id)
+    except Conflict as exc:
+        return await _conflict_shown(request, context_id, who, exc, "resolved")
+    return await _queue_page(
+        request,
+        context_id,
+        who,
+        status="resolved",
+        outcome=f"Memory {record_id} restored: live again at revision {done['revision']}.",
+    )
+
+
+@router.post("/hygiene/challenge")
+async def challenge(
+    request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)
+) -> Response:
+    form = await checked_form(request)
+    record_id = parse_uuid((text_field(form, "record_id") or "").strip())
+    if record_id is None:
+        raise InvalidInput("give the memory's id", field="record_id")
+    body = validated(ChallengeBody, {"reason": text_field(form, "reason") or ""})
+    done = await queue.challenge(services(request), who[0], context_id, record_id, body.reason)
+    words = "Challenge queued" if done["created"] else "Already awaiting a person's look"
+    return await _queue_page(request, context_id, who, outcome=f"{words}: memory {record_id}.")
+
+
+@router.post("/hygiene/scan")
+async def scan(request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)) -> Response:
+    form = await checked_form(request)
+    body = validated(ScanBody, {"rejudge": form.get("rejudge") == "on"})
+    try:
+        started = await runs.start_scan(services(request), who[0], context_id, rejudge=body.rejudge)
+    except Conflict as exc:
+        active = exc.extra.get("runId") if exc.extra else None
+        if active:
+            return redirect(f"/ui/c/{context_id}/hygiene/runs/{active}?busy=1")
+        return await _conflict_shown(request, context_id, who, exc, "pending")
+    return redirect(f"/ui/c/{context_id}/hygiene/runs/{started['runId']}")
+
+
+@router.get("/hygiene/runs/{run_id}")
+async def run_page(
+    request: Request,
+    context_id: uuid.UUID,
+    run_id: uuid.UUID,
+    busy: int = 0,
+    who: Who = Depends(signed_in),
+) -> Response:
+    run = await runs.get_run(services(request), who[0], context_id, run_id)
+    return render(
+        request,
+        "hygiene_run.html",
+        context_id=context_id,
+        run=run,
+        refresh=run["status"] in RUNNING,
+        busy=bool(busy),
+    )
