@@ -14,12 +14,18 @@ from memwarden.pipeline.batch import write_batch
 from memwarden.pipeline.contract import BatchBody, FactsBody
 from memwarden.pipeline.ingest import write_facts
 from memwarden.pipeline.reprocess import reprocess_turn
+from memwarden.pipeline.responses import BatchResponse, FactsResponse
 from memwarden.services import Services
 
 router = APIRouter(tags=["facts"])
 
 
-@router.post("/api/v1/{context_id}/facts", status_code=201)
+@router.post(
+    "/api/v1/{context_id}/facts",
+    status_code=201,
+    response_model=None,
+    responses={201: {"model": FactsResponse}},
+)
 async def facts(
     context_id: uuid.UUID,
     body: FactsBody,
@@ -29,7 +35,11 @@ async def facts(
     return await write_facts(svc, who, context_id, body.to_input())
 
 
-@router.post("/api/v1/{context_id}/facts/batch")
+@router.post(
+    "/api/v1/{context_id}/facts/batch",
+    response_model=None,
+    responses={200: {"model": BatchResponse}},
+)
 async def facts_batch(
     context_id: uuid.UUID,
     body: BatchBody,
