@@ -20,9 +20,7 @@ from memwarden.services import Services
 router = APIRouter(tags=["chat"])
 
 
-@router.post(
-    "/api/v1/{context_id}/chat", response_model=None, responses={200: {"model": ChatResponse}}
-)
+@router.post("/api/v1/{context_id}/chat", responses={200: {"model": ChatResponse}})
 async def chat_route(
     context_id: uuid.UUID,
     body: ChatBody,

@@ -20,7 +20,7 @@ from memwarden.services import Services
 router = APIRouter(prefix="/api/v1/{context_id}/documents", tags=["documents"])
 
 
-@router.post("", status_code=202, response_model=None, responses={202: {"model": DocumentResponse}})
+@router.post("", status_code=202, responses={202: {"model": DocumentResponse}})
 async def upload(
     context_id: uuid.UUID,
     file: UploadFile = File(...),
@@ -43,7 +43,7 @@ async def upload(
     return JSONResponse(body, status_code=202)
 
 
-@router.get("", response_model=None, responses={200: {"model": DocumentList}})
+@router.get("", responses={200: {"model": DocumentList}})
 async def list_documents(
     context_id: uuid.UUID,
     limit: int = Query(20, ge=1, le=100),
@@ -54,7 +54,7 @@ async def list_documents(
     return await service.list_documents(svc, who, context_id, limit, cursor)
 
 
-@router.get("/{document_id}", response_model=None, responses={200: {"model": DocumentResponse}})
+@router.get("/{document_id}", responses={200: {"model": DocumentResponse}})
 async def get_document(
     context_id: uuid.UUID,
     document_id: uuid.UUID,
@@ -74,7 +74,7 @@ async def reprocess(
     return await reprocess_document(svc, who, context_id, document_id)
 
 
-@router.delete("/{document_id}", response_model=None, responses={200: {"model": DocumentDeleted}})
+@router.delete("/{document_id}", responses={200: {"model": DocumentDeleted}})
 async def delete_document(
     context_id: uuid.UUID,
     document_id: uuid.UUID,

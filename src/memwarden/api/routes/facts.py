@@ -23,7 +23,6 @@ router = APIRouter(tags=["facts"])
 @router.post(
     "/api/v1/{context_id}/facts",
     status_code=201,
-    response_model=None,
     responses={201: {"model": FactsResponse}},
 )
 async def facts(
@@ -37,7 +36,6 @@ async def facts(
 
 @router.post(
     "/api/v1/{context_id}/facts/batch",
-    response_model=None,
     responses={200: {"model": BatchResponse}},
 )
 async def facts_batch(

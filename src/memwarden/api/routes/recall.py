@@ -21,9 +21,7 @@ from memwarden.text import StorableText
 router = APIRouter(tags=["recall"])
 
 
-@router.post(
-    "/api/v1/{context_id}/query", response_model=None, responses={200: {"model": QueryResponse}}
-)
+@router.post("/api/v1/{context_id}/query", responses={200: {"model": QueryResponse}})
 async def query_post(
     context_id: uuid.UUID,
     body: QueryBody,
@@ -33,9 +31,7 @@ async def query_post(
     return await run_query(svc, who, context_id, body.to_input())
 
 
-@router.get(
-    "/api/v1/{context_id}/query", response_model=None, responses={200: {"model": QueryResponse}}
-)
+@router.get("/api/v1/{context_id}/query", responses={200: {"model": QueryResponse}})
 async def query_get(
     context_id: uuid.UUID,
     query: StorableText = query_param(QueryBody, "query"),
@@ -53,9 +49,7 @@ async def query_get(
     return await run_query(svc, who, context_id, req)
 
 
-@router.get(
-    "/api/v1/{context_id}/profile", response_model=None, responses={200: {"model": ProfileResponse}}
-)
+@router.get("/api/v1/{context_id}/profile", responses={200: {"model": ProfileResponse}})
 async def profile(
     context_id: uuid.UUID,
     entity: StorableText = query_param(ProfileQuery, "entity"),
@@ -67,9 +61,7 @@ async def profile(
     return await get_profile(svc, who, context_id, entity, history, scope)
 
 
-@router.get(
-    "/api/v1/{context_id}/state", response_model=None, responses={200: {"model": StateResponse}}
-)
+@router.get("/api/v1/{context_id}/state", responses={200: {"model": StateResponse}})
 async def state(
     context_id: uuid.UUID,
     scope: list[StorableText] | None = query_param(ProfileQuery, "scope"),
