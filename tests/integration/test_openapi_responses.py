@@ -14,6 +14,8 @@ import httpx
 import pytest
 from jsonschema import Draft202012Validator
 
+from tests.conftest import ADMIN_TOKEN, ALL_GRANTS
+from tests.integration.hygiene.conftest import SUPERSEDES_B, near_pair
 from tests.support.live import LiveServer
 from tests.support.scripted_model import Reply, ScriptedModelServer, scripted_models
 
@@ -44,6 +46,17 @@ def ctx(make_context: Callable[..., dict[str, Any]]) -> dict[str, Any]:
 def client(live: LiveServer, ctx: dict[str, Any]) -> Iterator[httpx.Client]:
     with live.client(ctx["key"]) as c:
         yield c
+
+
+def own_context(server: LiveServer) -> dict[str, Any]:
+    """A Context and a full key, made on `server` alone."""
+    with server.client(ADMIN_TOKEN) as admin:
+        cid = admin.post("/api/v1/contexts", json={"name": "described"}).json()["id"]
+        body = {"subject": "alice", "grants": ALL_GRANTS}
+        return {
+            "id": cid,
+            "key": admin.post(f"/api/v1/contexts/{cid}/keys", json=body).json()["key"],
+        }
 
 
 def conforms(spec: dict[str, Any], template: str, resp: httpx.Response) -> dict[str, Any]:
@@ -144,3 +157,126 @@ def test_document_answers_match_their_documented_schemas(
     conforms(
         spec, f"{docs}/{{document_id}}", client.delete(f"/api/v1/{cid}/documents/{uploaded['id']}")
     )
+
+
+def test_review_log_answers_match_their_documented_schemas(
+    live_with: Callable[..., LiveServer],
+    scripted: ScriptedModelServer,
+) -> None:
+    server = live_with(**scripted_models(scripted, model_judge="openai:judge-model"))
+    spec = server.app.openapi()
+    ctx = own_context(server)
+    with server.client(ctx["key"]) as client, server.client(ADMIN_TOKEN) as admin:
+        cid, base = ctx["id"], "/api/v1/{context_id}/judgements"
+        patched = admin.patch(
+            f"/api/v1/contexts/{cid}/config",
+            json={"judge": {"enabled": True, "on_warn": "hold", "rows": False}},
+        )
+        assert patched.status_code == 200, patched.text
+        scripted.respond_with(
+            "judge",
+            lambda r: Reply.json(
+                {"verdict": "warn", "reasons": ["policy"]}
+                if "secret" in r.user
+                else {"verdict": "pass", "reasons": []}
+            ),
+        )
+        for text in ("My secret hobby is lockpicking.", "My secret pet is a crow.", "I like tea."):
+            assert client.post(f"/api/v1/{cid}/facts", json={"text": text}).status_code == 201
+        page = conforms(spec, base, client.get(f"/api/v1/{cid}/judgements", params={"limit": 2}))
+        assert page["next_cursor"] is not None
+        entries = conforms(spec, base, client.get(f"/api/v1/{cid}/judgements"))["judgements"]
+        print(
+            "JUDGE",
+            [(r.stage, r.model, r.user[:300]) for r in scripted.requests],
+            patched.text[:3000],
+        )
+        held = [e["id"] for e in entries if e["held"]]
+        passed = next(e["id"] for e in entries if not e["held"])
+        assert len(held) == 2
+        one = f"{base}/{{judgement_id}}"
+        conforms(spec, one, client.get(f"/api/v1/{cid}/judgements/{held[0]}"))
+        approved = conforms(
+            spec, f"{one}/approve", client.post(f"/api/v1/{cid}/judgements/{held[0]}/approve")
+        )
+        assert approved["judgement"]["hold_decision"]
+        conforms(spec, f"{one}/reject", client.post(f"/api/v1/{cid}/judgements/{held[1]}/reject"))
+        overridden = conforms(
+            spec,
+            f"{one}/override",
+            client.post(f"/api/v1/{cid}/judgements/{passed}/override", json={"verdict": "warn"}),
+        )
+        assert overridden["judgement"]["override"] is not None
+        dry = conforms(
+            spec,
+            f"{base}/dry-run",
+            client.post(
+                f"/api/v1/{cid}/judgements/dry-run",
+                json={"addendum": "Be strict.", "compare_current": True},
+            ),
+        )
+        assert dry["tested"] >= 1
+
+
+def test_hygiene_and_pass_answers_match_their_documented_schemas(
+    live_with: Callable[..., LiveServer],
+    scripted: ScriptedModelServer,
+) -> None:
+    models = scripted_models(
+        scripted, model_adjudication="openai:strong", model_hygiene="openai:cheap"
+    )
+    server = live_with(run_worker=True, **models)
+    spec = server.app.openapi()
+    ctx = own_context(server)  # not through `live`: its worker would take the scan
+    with server.client(ctx["key"]) as client:
+        cid, base = ctx["id"], "/api/v1/{context_id}/hygiene"
+        near_pair(client)
+        scripted.respond_with("adjudication", SUPERSEDES_B)
+        started = conforms(
+            spec, f"{base}/scan", client.post(f"/api/v1/{cid}/hygiene/scan", json={})
+        )
+        conforms(
+            spec,
+            f"{base}/runs/{{run_id}}",
+            client.get(f"/api/v1/{cid}/hygiene/runs/{started['runId']}"),
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            got = client.get(f"/api/v1/{cid}/hygiene/runs/{started['runId']}")
+            run = conforms(spec, f"{base}/runs/{{run_id}}", got)
+            if run["status"] in ("done", "failed") or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert run["counts"]["queued"] >= 1
+        a, _b = near_pair(client)
+        challenged = conforms(
+            spec,
+            f"{base}/memories/{{record_id}}/challenge",
+            client.post(f"/api/v1/{cid}/hygiene/memories/{a}/challenge", json={"reason": "moved"}),
+        )
+        assert challenged["item"]["b"] is None
+        items = conforms(spec, f"{base}/queue", client.get(f"/api/v1/{cid}/hygiene/queue"))["items"]
+        pair = next(i for i in items if i["b"] is not None)
+        resolved = conforms(
+            spec,
+            f"{base}/queue/{{item_id}}/resolve",
+            client.post(
+                f"/api/v1/{cid}/hygiene/queue/{pair['id']}/resolve", json={"resolution": "keep_b"}
+            ),
+        )
+        assert resolved["item"]["resolution"] == "keep_b"
+        passes = "/api/v1/{context_id}/passes"
+        assert (
+            client.post(f"/api/v1/{cid}/facts", json={"text": "I work at Acme."}).status_code == 201
+        )
+        queued = conforms(
+            spec, f"{passes}/{{stage}}/run", client.post(f"/api/v1/{cid}/passes/rollup/run")
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            got = client.get(f"/api/v1/{cid}/passes/runs/{queued['runId']}")
+            pass_run = conforms(spec, f"{passes}/runs/{{run_id}}", got)
+            if pass_run["status"] in ("done", "failed") or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert pass_run["status"] == "done" and pass_run["finishedAt"], pass_run
