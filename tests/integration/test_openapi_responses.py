@@ -280,3 +280,36 @@ def test_hygiene_and_pass_answers_match_their_documented_schemas(
                 break
             time.sleep(0.2)
         assert pass_run["status"] == "done" and pass_run["finishedAt"], pass_run
+
+
+def test_context_and_key_answers_match_their_documented_schemas(
+    spec: dict[str, Any], live: LiveServer, admin: httpx.Client
+) -> None:
+    base = "/api/v1/contexts"
+    made = conforms(spec, base, admin.post(base, json={"name": "plain"}))
+    owned = conforms(spec, base, admin.post(base, json={"name": "owned", "owner_subject": "ann"}))
+    assert "owner_key" not in made and owned["owner_key"]["key"]
+    page = conforms(spec, base, admin.get(base, params={"limit": 1}))
+    assert page["next_cursor"] is not None
+    cid = made["id"]
+    conforms(spec, f"{base}/{{context_id}}", admin.get(f"{base}/{cid}"))
+    keys = f"{base}/{{context_id}}/keys"
+    issued = conforms(
+        spec,
+        keys,
+        admin.post(
+            f"{base}/{cid}/keys",
+            json={"subject": "bob", "grants": ["memory_read"], "scope": "team"},
+        ),
+    )
+    conforms(
+        spec,
+        keys,
+        admin.post(f"{base}/{cid}/keys", json={"subject": "cy", "grants": ["memory_read"]}),
+    )
+    with live.client(issued["key"]) as bob:
+        assert bob.get(f"/api/v1/{cid}/state").status_code == 200  # a last_used_at to show
+    listed = conforms(spec, keys, admin.get(f"{base}/{cid}/keys", params={"limit": 1}))
+    assert listed["next_cursor"] is not None
+    conforms(spec, f"{keys}/{{key_id}}", admin.delete(f"{base}/{cid}/keys/{issued['id']}"))
+    conforms(spec, keys, admin.get(f"{base}/{cid}/keys"))
