@@ -16,6 +16,7 @@ from jsonschema import Draft202012Validator
 
 from tests.conftest import ADMIN_TOKEN, ALL_GRANTS
 from tests.integration.hygiene.conftest import SUPERSEDES_B, near_pair
+from tests.integration.review.helpers import command, decide, post
 from tests.support.live import LiveServer
 from tests.support.scripted_model import Reply, ScriptedModelServer, scripted_models
 
@@ -313,3 +314,24 @@ def test_context_and_key_answers_match_their_documented_schemas(
     assert listed["next_cursor"] is not None
     conforms(spec, f"{keys}/{{key_id}}", admin.delete(f"{base}/{cid}/keys/{issued['id']}"))
     conforms(spec, keys, admin.get(f"{base}/{cid}/keys"))
+
+
+def test_memory_contract_answers_match_their_documented_schemas(
+    spec: dict[str, Any], client: httpx.Client
+) -> None:
+    base = "/api/v1/memory"
+    made = command(client, "create", content="The deploy key rotates monthly.")
+    record = conforms(spec, f"{base}/commands", made)
+    rid = record["record_id"]
+    fresh = conforms(spec, f"{base}/reviews/state", post(client, "reviews/state", record_id=rid))
+    assert fresh["state"]["review"] is None
+    revision = fresh["state"]["revision"]
+    decided = conforms(spec, f"{base}/reviews", decide(client, rid, revision))
+    receipt_id = decided["receipt"]["receipt_id"]
+    state = conforms(spec, f"{base}/reviews/state", post(client, "reviews/state", record_id=rid))
+    assert state["state"]["review"]["receipt_id"] == receipt_id
+    conforms(
+        spec,
+        f"{base}/reviews/read",
+        post(client, "reviews/read", record_id=rid, revision=decided["receipt"]["revision"]),
+    )
