@@ -16,7 +16,8 @@ from jsonschema import Draft202012Validator
 
 from tests.conftest import ADMIN_TOKEN, ALL_GRANTS
 from tests.integration.hygiene.conftest import SUPERSEDES_B, near_pair
-from tests.integration.review.helpers import command, decide, post
+from tests.integration.review.helpers import command, decide, post, unit_vector
+from tests.integration.write.helpers import extraction
 from tests.support.live import LiveServer
 from tests.support.scripted_model import Reply, ScriptedModelServer, scripted_models
 
@@ -335,3 +336,34 @@ def test_memory_contract_answers_match_their_documented_schemas(
         f"{base}/reviews/read",
         post(client, "reviews/read", record_id=rid, revision=decided["receipt"]["revision"]),
     )
+
+
+def test_reprocess_answers_match_their_documented_schemas(
+    live_with: Callable[..., LiveServer], scripted: ScriptedModelServer
+) -> None:
+    server = live_with(**scripted_models(scripted, model_extraction="openai:test-model"))
+    spec = server.app.openapi()
+    ctx = own_context(server)
+    scripted.script("extraction", Reply.text("not JSON"), Reply.json(extraction()))
+    with server.client(ctx["key"]) as client:
+        written = client.post(f"/api/v1/{ctx['id']}/facts", json={"text": "I keep bees."})
+        assert written.json()["extraction"]["chunkOnly"] is True
+        again = conforms(
+            spec,
+            "/api/v1/{context_id}/turns/{turn_id}/reprocess",
+            client.post(f"/api/v1/{ctx['id']}/turns/{written.json()['turnId']}/reprocess"),
+        )
+    assert again["extraction"]["chunkOnly"] is False
+
+
+def test_memory_record_answers_match_their_documented_schemas(
+    spec: dict[str, Any], client: httpx.Client
+) -> None:
+    base = "/api/v1/memory"
+    made = conforms(spec, f"{base}/commands", command(client, "create", content="Bees hum."))
+    rid, revision = made["record_id"], made["revision"]
+    attached = post(client, "embeddings", record_id=rid, revision=revision, vector=unit_vector(0))
+    conforms(spec, f"{base}/embeddings", attached)
+    conforms(spec, f"{base}/read", post(client, "read", record_id=rid))
+    found = conforms(spec, f"{base}/search", post(client, "search", query="bees"))
+    assert found["hits"]

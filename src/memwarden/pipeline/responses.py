@@ -50,3 +50,21 @@ class BatchResponse(Described):
     extractions: list[FactsResponse | BatchItemError] = Field(
         description="One answer per item, in order: its result or its error."
     )
+
+
+class ReprocessExtraction(Described):
+    """The new extraction: `turnId` for a turn, `documentId` for a document."""
+
+    turnId: str | None = None
+    documentId: str | None = None
+    chunkOnly: bool
+
+
+class ReprocessResponse(Described):
+    """POST /turns/{id}/reprocess (`turnId`) and /documents/{id}/reprocess (`documentId`)."""
+
+    turnId: str | None = None
+    documentId: str | None = None
+    windowsRetried: int
+    windowsFailed: int
+    extraction: ReprocessExtraction

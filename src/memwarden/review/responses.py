@@ -64,3 +64,49 @@ class ReviewStateAnswer(Described):
     contract_version: int
     scope: dict[str, Any] = Field(description="The scope the request named, as sent.")
     state: RecordState
+
+
+class ContractRecord(Described):
+    """A servable record as the memory contract shows it (`render.record`)."""
+
+    id: str
+    revision: int
+    kind: str
+    memory_category: str | None
+    content: Any = Field(description="The stored JSON as it is.")
+    body: str | None
+    scope: dict[str, Any] = Field(description="The ids the path names, `visibility`, `path`.")
+    author: str | None
+    review: ReviewObject | None
+    created_at: str | None
+    modified_at: str | None
+    modified_at_millis: int
+    expires_at: str | None
+    derived_from: list[str] | None = Field(None, description="Only on a derived record.")
+    derived_by: str | None = Field(None, description="Only on a derived record: the pass.")
+
+
+class ReadAnswer(Described):
+    contract_version: int
+    record: ContractRecord
+
+
+class SearchHit(Described):
+    record: ContractRecord
+    score: float | None
+    lexical_rank: int | None
+    vector_rank: int | None
+
+
+class SearchAnswer(Described):
+    contract_version: int
+    mode: str
+    hits: list[SearchHit]
+
+
+class EmbeddingAnswer(Described):
+    contract_version: int
+    record_id: str
+    revision: int
+    model: str | None
+    dimensions: int

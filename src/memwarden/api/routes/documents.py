@@ -15,6 +15,7 @@ from memwarden.documents.reprocess import reprocess_document
 from memwarden.documents.responses import DocumentDeleted, DocumentList, DocumentResponse
 from memwarden.domain.grants import Caller
 from memwarden.domain.scope import Visibility
+from memwarden.pipeline.responses import ReprocessResponse
 from memwarden.services import Services
 
 router = APIRouter(prefix="/api/v1/{context_id}/documents", tags=["documents"])
@@ -64,7 +65,7 @@ async def get_document(
     return await service.get(svc, who, context_id, document_id)
 
 
-@router.post("/{document_id}/reprocess")
+@router.post("/{document_id}/reprocess", responses={200: {"model": ReprocessResponse}})
 async def reprocess(
     context_id: uuid.UUID,
     document_id: uuid.UUID,

@@ -21,7 +21,14 @@ from memwarden.review.contract import (
     ReviewRequest,
     SearchRequest,
 )
-from memwarden.review.responses import CommandResult, ReceiptAnswer, ReviewStateAnswer
+from memwarden.review.responses import (
+    CommandResult,
+    EmbeddingAnswer,
+    ReadAnswer,
+    ReceiptAnswer,
+    ReviewStateAnswer,
+    SearchAnswer,
+)
 from memwarden.services import Services
 
 router = APIRouter(prefix="/api/v1/memory", tags=["memory"])
@@ -34,21 +41,21 @@ async def memory_command(
     return await commands.run_command(svc.db, who, body)
 
 
-@router.post("/read")
+@router.post("/read", responses={200: {"model": ReadAnswer}})
 async def memory_read(
     body: ReadRequest, svc: Services = Depends(services), who: Caller = Depends(caller)
 ) -> dict[str, Any]:
     return await records.read_record(svc.db, who, body)
 
 
-@router.post("/search")
+@router.post("/search", responses={200: {"model": SearchAnswer}})
 async def memory_search(
     body: SearchRequest, svc: Services = Depends(services), who: Caller = Depends(caller)
 ) -> dict[str, Any]:
     return await records.search(svc.db, who, body)
 
 
-@router.post("/embeddings")
+@router.post("/embeddings", responses={200: {"model": EmbeddingAnswer}})
 async def memory_embedding(
     body: EmbeddingRequest, svc: Services = Depends(services), who: Caller = Depends(caller)
 ) -> dict[str, Any]:
