@@ -90,6 +90,21 @@ def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[s
     return statuses
 
 
+def _documented_models(responses: dict[str, Any]) -> None:
+    """A route declares its answer's model with `responses={status: {"model": M}}` (the
+    models live beside each package's contract, `*/responses.py`) and keeps returning its
+    dict, so FastAPI still serialises the body exactly as before; FastAPI merges the model's
+    `$ref` into the plain-object schema it infers from `dict[str, Any]`. Keep the `$ref`
+    alone, so the documented model is the whole schema."""
+    for status, response in responses.items():
+        if not status.startswith("2"):
+            continue
+        for media in response.get("content", {}).values():
+            schema = media.get("schema")
+            if isinstance(schema, dict) and "$ref" in schema:
+                media["schema"] = {"$ref": schema["$ref"]}
+
+
 def describe(spec: dict[str, Any]) -> dict[str, Any]:
     """Error responses, no HTTPValidationError, the bearer scheme on non-public routes."""
     components = spec.setdefault("components", {})
@@ -111,6 +126,7 @@ def describe(spec: dict[str, Any]) -> dict[str, Any]:
                 continue
             responses = operation.setdefault("responses", {})
             responses.pop("422", None)  # FastAPI's validation body: the app answers 400
+            _documented_models(responses)
             if path in PUBLIC_PATHS:
                 continue
             operation["security"] = [{SCHEME: []}]

@@ -76,3 +76,68 @@ def test_no_operation_documents_fastapi_validation_errors(spec: dict[str, Any]) 
             schema = op["responses"]["422"]["content"]["application/json"]["schema"]
             assert schema == {"$ref": "#/components/schemas/ErrorResponse"}, (method, path)
     assert "HTTPValidationError" not in spec.get("components", {}).get("schemas", {})
+
+
+# The operations whose success answer is described by a named model (*/responses.py).
+DESCRIBED = [
+    ("post", "/api/v1/{context_id}/facts", "201"),
+    ("post", "/api/v1/{context_id}/facts/batch", "200"),
+    ("post", "/api/v1/{context_id}/query", "200"),
+    ("get", "/api/v1/{context_id}/query", "200"),
+    ("get", "/api/v1/{context_id}/profile", "200"),
+    ("get", "/api/v1/{context_id}/state", "200"),
+    ("post", "/api/v1/{context_id}/chat", "200"),
+    ("post", "/api/v1/{context_id}/documents", "202"),
+    ("get", "/api/v1/{context_id}/documents", "200"),
+    ("get", "/api/v1/{context_id}/documents/{document_id}", "200"),
+    ("delete", "/api/v1/{context_id}/documents/{document_id}", "200"),
+    ("get", "/api/v1/{context_id}/judgements", "200"),
+    ("get", "/api/v1/{context_id}/judgements/{judgement_id}", "200"),
+    ("post", "/api/v1/{context_id}/judgements/{judgement_id}/override", "200"),
+    ("post", "/api/v1/{context_id}/judgements/{judgement_id}/approve", "200"),
+    ("post", "/api/v1/{context_id}/judgements/{judgement_id}/reject", "200"),
+    ("post", "/api/v1/{context_id}/judgements/dry-run", "200"),
+    ("post", "/api/v1/{context_id}/hygiene/scan", "202"),
+    ("get", "/api/v1/{context_id}/hygiene/runs/{run_id}", "200"),
+    ("get", "/api/v1/{context_id}/hygiene/queue", "200"),
+    ("post", "/api/v1/{context_id}/hygiene/queue/{item_id}/resolve", "200"),
+    ("post", "/api/v1/{context_id}/hygiene/memories/{record_id}/restore", "200"),
+    ("post", "/api/v1/{context_id}/hygiene/memories/{record_id}/challenge", "200"),
+    ("post", "/api/v1/{context_id}/passes/{stage}/run", "202"),
+    ("get", "/api/v1/{context_id}/passes/runs/{run_id}", "200"),
+    ("post", "/api/v1/memory/commands", "200"),
+    ("post", "/api/v1/memory/read", "200"),
+    ("post", "/api/v1/memory/search", "200"),
+    ("post", "/api/v1/memory/embeddings", "200"),
+    ("post", "/api/v1/{context_id}/turns/{turn_id}/reprocess", "200"),
+    ("post", "/api/v1/{context_id}/documents/{document_id}/reprocess", "200"),
+    ("post", "/api/v1/memory/reviews", "200"),
+    ("post", "/api/v1/memory/reviews/state", "200"),
+    ("post", "/api/v1/memory/reviews/read", "200"),
+    ("post", "/api/v1/contexts", "201"),
+    ("get", "/api/v1/contexts", "200"),
+    ("get", "/api/v1/contexts/{context_id}", "200"),
+    ("post", "/api/v1/contexts/{context_id}/keys", "201"),
+    ("get", "/api/v1/contexts/{context_id}/keys", "200"),
+    ("delete", "/api/v1/contexts/{context_id}/keys/{key_id}", "200"),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "status"), DESCRIBED)
+def test_the_main_operations_describe_their_success_answer_with_a_named_model(
+    spec: dict[str, Any], method: str, path: str, status: str
+) -> None:
+    response = spec["paths"][path][method]["responses"][status]
+    schema = response["content"]["application/json"]["schema"]
+    assert set(schema) == {"$ref"}, (method, path, schema)  # the model alone, no plain object
+    model = spec["components"]["schemas"][schema["$ref"].rsplit("/", 1)[-1]]
+    assert model["type"] == "object" and model["properties"] and model.get("required")
+
+
+def test_a_documented_model_allows_fields_it_does_not_name(spec: dict[str, Any]) -> None:
+    """The models document answers built as dicts; a key added later must not make the
+    document wrong for clients that validate strictly."""
+    for method, path, status in DESCRIBED:
+        schema = spec["paths"][path][method]["responses"][status]["content"]["application/json"]
+        model = spec["components"]["schemas"][schema["schema"]["$ref"].rsplit("/", 1)[-1]]
+        assert model.get("additionalProperties") is True, (method, path)

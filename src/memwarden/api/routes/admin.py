@@ -9,6 +9,14 @@ from fastapi import APIRouter, Body, Depends, Query
 
 from memwarden.admin import contexts, keys, settings_service
 from memwarden.admin.contract import CreateContext, CreateKey
+from memwarden.admin.responses import (
+    ContextInfo,
+    ContextList,
+    CreatedContext,
+    IssuedKey,
+    KeyList,
+    RevokedKey,
+)
 from memwarden.api.deps import caller, services
 from memwarden.domain.grants import Caller
 from memwarden.services import Services
@@ -16,14 +24,14 @@ from memwarden.services import Services
 router = APIRouter(prefix="/api/v1/contexts", tags=["admin"])
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, responses={201: {"model": CreatedContext}})
 async def create_context(
     body: CreateContext, svc: Services = Depends(services), who: Caller = Depends(caller)
 ) -> dict[str, Any]:
     return await contexts.create_context(svc.db, who, body.name, owner=body.owner_subject)
 
 
-@router.get("")
+@router.get("", responses={200: {"model": ContextList}})
 async def list_contexts(
     cursor: str | None = Query(None, max_length=64, description="next_cursor of the last page"),
     limit: int = Query(100, ge=1, le=contexts.MAX_PAGE),
@@ -33,14 +41,14 @@ async def list_contexts(
     return await contexts.list_contexts(svc.db, who, cursor=cursor, limit=limit)
 
 
-@router.get("/{context_id}")
+@router.get("/{context_id}", responses={200: {"model": ContextInfo}})
 async def get_context(
     context_id: uuid.UUID, svc: Services = Depends(services), who: Caller = Depends(caller)
 ) -> dict[str, Any]:
     return await contexts.get_context(svc.db, who, context_id)
 
 
-@router.post("/{context_id}/keys", status_code=201)
+@router.post("/{context_id}/keys", status_code=201, responses={201: {"model": IssuedKey}})
 async def create_key(
     context_id: uuid.UUID,
     body: CreateKey,
@@ -58,7 +66,7 @@ async def create_key(
     )
 
 
-@router.get("/{context_id}/keys")
+@router.get("/{context_id}/keys", responses={200: {"model": KeyList}})
 async def list_keys(
     context_id: uuid.UUID,
     cursor: str | None = Query(None, max_length=64, description="next_cursor of the last page"),
@@ -69,7 +77,7 @@ async def list_keys(
     return await keys.list_keys(svc.db, who, context_id, cursor=cursor, limit=limit)
 
 
-@router.delete("/{context_id}/keys/{key_id}")
+@router.delete("/{context_id}/keys/{key_id}", responses={200: {"model": RevokedKey}})
 async def revoke_key(
     context_id: uuid.UUID,
     key_id: uuid.UUID,

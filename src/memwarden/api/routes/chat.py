@@ -11,6 +11,7 @@ from fastapi.responses import StreamingResponse
 from memwarden.api.deps import caller, services
 from memwarden.chat.contract import ChatBody, ReflectBody
 from memwarden.chat.reflect import reflect
+from memwarden.chat.responses import ChatResponse
 from memwarden.chat.service import chat
 from memwarden.chat.streaming import open_stream
 from memwarden.domain.grants import Caller
@@ -19,7 +20,7 @@ from memwarden.services import Services
 router = APIRouter(tags=["chat"])
 
 
-@router.post("/api/v1/{context_id}/chat")
+@router.post("/api/v1/{context_id}/chat", responses={200: {"model": ChatResponse}})
 async def chat_route(
     context_id: uuid.UUID,
     body: ChatBody,

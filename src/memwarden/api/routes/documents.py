@@ -12,14 +12,16 @@ from fastapi.responses import JSONResponse
 from memwarden.api.deps import caller, services
 from memwarden.documents import service
 from memwarden.documents.reprocess import reprocess_document
+from memwarden.documents.responses import DocumentDeleted, DocumentList, DocumentResponse
 from memwarden.domain.grants import Caller
 from memwarden.domain.scope import Visibility
+from memwarden.pipeline.responses import ReprocessResponse
 from memwarden.services import Services
 
 router = APIRouter(prefix="/api/v1/{context_id}/documents", tags=["documents"])
 
 
-@router.post("", status_code=202)
+@router.post("", status_code=202, responses={202: {"model": DocumentResponse}})
 async def upload(
     context_id: uuid.UUID,
     file: UploadFile = File(...),
@@ -42,7 +44,7 @@ async def upload(
     return JSONResponse(body, status_code=202)
 
 
-@router.get("")
+@router.get("", responses={200: {"model": DocumentList}})
 async def list_documents(
     context_id: uuid.UUID,
     limit: int = Query(20, ge=1, le=100),
@@ -53,7 +55,7 @@ async def list_documents(
     return await service.list_documents(svc, who, context_id, limit, cursor)
 
 
-@router.get("/{document_id}")
+@router.get("/{document_id}", responses={200: {"model": DocumentResponse}})
 async def get_document(
     context_id: uuid.UUID,
     document_id: uuid.UUID,
@@ -63,7 +65,7 @@ async def get_document(
     return await service.get(svc, who, context_id, document_id)
 
 
-@router.post("/{document_id}/reprocess")
+@router.post("/{document_id}/reprocess", responses={200: {"model": ReprocessResponse}})
 async def reprocess(
     context_id: uuid.UUID,
     document_id: uuid.UUID,
@@ -73,7 +75,7 @@ async def reprocess(
     return await reprocess_document(svc, who, context_id, document_id)
 
 
-@router.delete("/{document_id}")
+@router.delete("/{document_id}", responses={200: {"model": DocumentDeleted}})
 async def delete_document(
     context_id: uuid.UUID,
     document_id: uuid.UUID,

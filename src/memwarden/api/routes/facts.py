@@ -14,12 +14,17 @@ from memwarden.pipeline.batch import write_batch
 from memwarden.pipeline.contract import BatchBody, FactsBody
 from memwarden.pipeline.ingest import write_facts
 from memwarden.pipeline.reprocess import reprocess_turn
+from memwarden.pipeline.responses import BatchResponse, FactsResponse, ReprocessResponse
 from memwarden.services import Services
 
 router = APIRouter(tags=["facts"])
 
 
-@router.post("/api/v1/{context_id}/facts", status_code=201)
+@router.post(
+    "/api/v1/{context_id}/facts",
+    status_code=201,
+    responses={201: {"model": FactsResponse}},
+)
 async def facts(
     context_id: uuid.UUID,
     body: FactsBody,
@@ -29,7 +34,10 @@ async def facts(
     return await write_facts(svc, who, context_id, body.to_input())
 
 
-@router.post("/api/v1/{context_id}/facts/batch")
+@router.post(
+    "/api/v1/{context_id}/facts/batch",
+    responses={200: {"model": BatchResponse}},
+)
 async def facts_batch(
     context_id: uuid.UUID,
     body: BatchBody,
@@ -39,7 +47,10 @@ async def facts_batch(
     return await write_batch(svc, who, context_id, [i.to_input() for i in body.items])
 
 
-@router.post("/api/v1/{context_id}/turns/{turn_id}/reprocess")
+@router.post(
+    "/api/v1/{context_id}/turns/{turn_id}/reprocess",
+    responses={200: {"model": ReprocessResponse}},
+)
 async def reprocess(
     context_id: uuid.UUID,
     turn_id: uuid.UUID,

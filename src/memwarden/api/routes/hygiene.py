@@ -12,13 +12,21 @@ from memwarden.api.deps import caller, services
 from memwarden.domain.grants import Caller
 from memwarden.hygiene import queue, runs
 from memwarden.hygiene.contract import ChallengeBody, QueueStatus, ResolveBody, ScanBody
+from memwarden.hygiene.responses import (
+    HygieneRun,
+    MemoryRestored,
+    QueueChallenged,
+    QueuePage,
+    QueueResolved,
+    ScanStarted,
+)
 from memwarden.services import Services
 
 router = APIRouter(tags=["hygiene"])
 BASE = "/api/v1/{context_id}/hygiene"
 
 
-@router.post(BASE + "/scan", status_code=202)
+@router.post(BASE + "/scan", status_code=202, responses={202: {"model": ScanStarted}})
 async def scan(
     context_id: uuid.UUID,
     body: ScanBody | None = None,
@@ -32,7 +40,7 @@ async def scan(
     return JSONResponse(started, status_code=202)
 
 
-@router.get(BASE + "/runs/{run_id}")
+@router.get(BASE + "/runs/{run_id}", responses={200: {"model": HygieneRun}})
 async def get_run(
     context_id: uuid.UUID,
     run_id: uuid.UUID,
@@ -42,7 +50,7 @@ async def get_run(
     return await runs.get_run(svc, who, context_id, run_id)
 
 
-@router.get(BASE + "/queue")
+@router.get(BASE + "/queue", responses={200: {"model": QueuePage}})
 async def list_queue(
     context_id: uuid.UUID,
     status: QueueStatus | None = "pending",
@@ -54,7 +62,7 @@ async def list_queue(
     return await queue.list_queue(svc, who, context_id, status=status, limit=limit, cursor=cursor)
 
 
-@router.post(BASE + "/queue/{item_id}/resolve")
+@router.post(BASE + "/queue/{item_id}/resolve", responses={200: {"model": QueueResolved}})
 async def resolve(
     context_id: uuid.UUID,
     item_id: uuid.UUID,
@@ -65,7 +73,7 @@ async def resolve(
     return await queue.resolve(svc, who, context_id, item_id, body.resolution)
 
 
-@router.post(BASE + "/memories/{record_id}/restore")
+@router.post(BASE + "/memories/{record_id}/restore", responses={200: {"model": MemoryRestored}})
 async def restore(
     context_id: uuid.UUID,
     record_id: uuid.UUID,
@@ -75,7 +83,7 @@ async def restore(
     return await queue.restore(svc, who, context_id, record_id)
 
 
-@router.post(BASE + "/memories/{record_id}/challenge")
+@router.post(BASE + "/memories/{record_id}/challenge", responses={200: {"model": QueueChallenged}})
 async def challenge(
     context_id: uuid.UUID,
     record_id: uuid.UUID,

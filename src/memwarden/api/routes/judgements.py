@@ -12,13 +12,20 @@ from memwarden.domain.grants import Caller
 from memwarden.judge import dry_run as dry_runs
 from memwarden.judge import holds, override, review
 from memwarden.judge.contract import DryRunBody, OverrideBody
+from memwarden.judge.responses import (
+    DryRunResult,
+    HoldDecision,
+    JudgementList,
+    OverrideResult,
+)
+from memwarden.judge.responses import Judgement as JudgementEntry
 from memwarden.services import Services
 
 router = APIRouter(tags=["judgements"])
 BASE = "/api/v1/{context_id}/judgements"
 
 
-@router.get(BASE)
+@router.get(BASE, responses={200: {"model": JudgementList}})
 async def list_judgements(
     context_id: uuid.UUID,
     verdict: str | None = None,
@@ -43,7 +50,7 @@ async def list_judgements(
     )
 
 
-@router.post(BASE + "/dry-run")
+@router.post(BASE + "/dry-run", responses={200: {"model": DryRunResult}})
 async def dry_run(
     context_id: uuid.UUID,
     body: DryRunBody,
@@ -62,7 +69,7 @@ async def dry_run(
     )
 
 
-@router.get(BASE + "/{judgement_id}")
+@router.get(BASE + "/{judgement_id}", responses={200: {"model": JudgementEntry}})
 async def show_judgement(
     context_id: uuid.UUID,
     judgement_id: uuid.UUID,
@@ -72,7 +79,7 @@ async def show_judgement(
     return await review.get_entry(svc, who, context_id, judgement_id)
 
 
-@router.post(BASE + "/{judgement_id}/override")
+@router.post(BASE + "/{judgement_id}/override", responses={200: {"model": OverrideResult}})
 async def override_judgement(
     context_id: uuid.UUID,
     judgement_id: uuid.UUID,
@@ -85,7 +92,7 @@ async def override_judgement(
     )
 
 
-@router.post(BASE + "/{judgement_id}/approve")
+@router.post(BASE + "/{judgement_id}/approve", responses={200: {"model": HoldDecision}})
 async def approve_judgement(
     context_id: uuid.UUID,
     judgement_id: uuid.UUID,
@@ -95,7 +102,7 @@ async def approve_judgement(
     return await holds.decide(svc, who, context_id, judgement_id, approve=True)
 
 
-@router.post(BASE + "/{judgement_id}/reject")
+@router.post(BASE + "/{judgement_id}/reject", responses={200: {"model": HoldDecision}})
 async def reject_judgement(
     context_id: uuid.UUID,
     judgement_id: uuid.UUID,

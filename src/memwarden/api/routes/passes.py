@@ -11,12 +11,13 @@ from fastapi.responses import JSONResponse
 from memwarden.api.deps import caller, services
 from memwarden.domain.grants import Caller
 from memwarden.passes import runs
+from memwarden.passes.responses import PassRun, PassStarted
 from memwarden.services import Services
 
 router = APIRouter(prefix="/api/v1/{context_id}/passes", tags=["passes"])
 
 
-@router.post("/{stage}/run", status_code=202)
+@router.post("/{stage}/run", status_code=202, responses={202: {"model": PassStarted}})
 async def run_pass(
     context_id: uuid.UUID,
     stage: str,
@@ -27,7 +28,7 @@ async def run_pass(
     return JSONResponse(body, status_code=202)
 
 
-@router.get("/runs/{run_id}")
+@router.get("/runs/{run_id}", responses={200: {"model": PassRun}})
 async def get_run(
     context_id: uuid.UUID,
     run_id: uuid.UUID,

@@ -13,6 +13,7 @@ from memwarden.domain.grants import Caller
 from memwarden.retrieval.contract import Category, Kind, Mode, ProfileQuery, QueryBody
 from memwarden.retrieval.profile import get_profile
 from memwarden.retrieval.query import QueryInput, run_query
+from memwarden.retrieval.responses import ProfileResponse, QueryResponse, StateResponse
 from memwarden.retrieval.state import get_state
 from memwarden.services import Services
 from memwarden.text import StorableText
@@ -20,7 +21,7 @@ from memwarden.text import StorableText
 router = APIRouter(tags=["recall"])
 
 
-@router.post("/api/v1/{context_id}/query")
+@router.post("/api/v1/{context_id}/query", responses={200: {"model": QueryResponse}})
 async def query_post(
     context_id: uuid.UUID,
     body: QueryBody,
@@ -30,7 +31,7 @@ async def query_post(
     return await run_query(svc, who, context_id, body.to_input())
 
 
-@router.get("/api/v1/{context_id}/query")
+@router.get("/api/v1/{context_id}/query", responses={200: {"model": QueryResponse}})
 async def query_get(
     context_id: uuid.UUID,
     query: StorableText = query_param(QueryBody, "query"),
@@ -48,7 +49,7 @@ async def query_get(
     return await run_query(svc, who, context_id, req)
 
 
-@router.get("/api/v1/{context_id}/profile")
+@router.get("/api/v1/{context_id}/profile", responses={200: {"model": ProfileResponse}})
 async def profile(
     context_id: uuid.UUID,
     entity: StorableText = query_param(ProfileQuery, "entity"),
@@ -60,7 +61,7 @@ async def profile(
     return await get_profile(svc, who, context_id, entity, history, scope)
 
 
-@router.get("/api/v1/{context_id}/state")
+@router.get("/api/v1/{context_id}/state", responses={200: {"model": StateResponse}})
 async def state(
     context_id: uuid.UUID,
     scope: list[StorableText] | None = query_param(ProfileQuery, "scope"),

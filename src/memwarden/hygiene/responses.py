@@ -1,0 +1,89 @@
+"""Response bodies of the hygiene routes, declared for /openapi.json only (`responses=` on
+`api/routes/hygiene.py`; `runs.render`, `runs.start_scan` and `queue.render` build them).
+Extra keys are allowed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Described(BaseModel):
+    """A documented answer: the fields below, and possibly more (additionalProperties)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class ScanStarted(Described):
+    runId: str
+    status: str = Field(description="`queued`: poll GET /hygiene/runs/{run_id}.")
+
+
+class HygieneRun(Described):
+    runId: str
+    kind: str
+    rejudge: bool | None
+    status: str
+    counts: dict[str, Any] = Field(description="Per step; `stopped_on_queue_cap` is a flag.")
+    error: str | None
+    requested_by: str | None
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+
+
+class QueueMemory(Described):
+    """One side of a queue item: the record as it is now."""
+
+    id: str
+    kind: str | None
+    text: str | None
+    scope: dict[str, Any] = Field(description="`path`, `visibility`, `owner`.")
+    revision: int | None
+    judged_revision: int | None
+    serving: str | None
+    provenance: dict[str, Any] = Field(description="`source_kind`, `rank`, `rank_name`...")
+
+
+class QueueItem(Described):
+    id: str
+    origin: str = Field(description="How it came: a scan's pair or a `challenge`.")
+    status: str
+    verdict: str | None
+    direction: str | None
+    superseding: str | None
+    confidence: float | None
+    similarity: float | None
+    judge_model: str | None
+    judging_path: str | None
+    action: str | None
+    resolution: str | None
+    reason: str | None
+    dismissed_because: str | None
+    decided_by: str | None
+    decided_at: str | None
+    restored_at: str | None
+    created_at: str | None
+    a: QueueMemory
+    b: QueueMemory | None = Field(description="Null on a challenge (one record).")
+
+
+class QueuePage(Described):
+    items: list[QueueItem]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
+
+
+class QueueResolved(Described):
+    item: QueueItem
+
+
+class QueueChallenged(Described):
+    item: QueueItem
+    created: bool = Field(description="False when the record was already challenged.")
+
+
+class MemoryRestored(Described):
+    record_id: str
+    revision: int | None
+    serving: str

@@ -1,0 +1,78 @@
+"""Response bodies of the recall routes, declared for /openapi.json only.
+
+The use cases build their answers as plain dicts (`reader.render_record`,
+`reader.render_chunk`, `profile.get_profile`, `state.get_state`); these models state the
+same fields so generated clients see them. They never validate or filter an answer
+(`responses=` in `api/routes/recall.py`, not `response_model`). Extra keys are allowed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Described(BaseModel):
+    """A documented answer: the fields below, and possibly more (additionalProperties)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class HitScope(Described):
+    path: str | None = Field(description="The scope path; null for the Context's root.")
+    visibility: str = Field(description="`shared` or `private`.")
+
+
+class HitSource(Described):
+    kind: str | None = Field(description="What wrote it: facts, chat, document, a pass...")
+    ref: str | None = Field(description="The turn or document id, when there is one.")
+
+
+class MemoryHit(Described):
+    """One memory record or chunk (`kind: chunk`), as recall returns it."""
+
+    id: str
+    kind: str = Field(description="entity, attribute, relation, action, instruction, ... or chunk")
+    text: str | None = None
+    score: float | None = Field(None, description="Fused rank score; null outside /query.")
+    memoryCategory: str | None = None
+    scope: HitScope
+    source: HitSource
+    revision: int | None = Field(None, description="The record's revision; null for a chunk.")
+    content: Any = Field(None, description="The record's structured content.")
+    validFrom: str | None = None
+    validTo: str | None = Field(None, description="Only on a superseded record.")
+    superseded: bool | None = Field(None, description="Only on a superseded record: true.")
+    supersededBy: str | None = None
+    derivedFrom: list[str] | None = Field(None, description="Only on a derived record.")
+    derivedBy: str | None = Field(None, description="Only on a derived record: the pass.")
+    direction: str | None = Field(None, description="/profile only: `out` or `in`.")
+
+
+class QueryResponse(Described):
+    query: str
+    hits: list[MemoryHit]
+
+
+class ProfileEntity(Described):
+    id: str
+    name: Any = None
+    entityType: Any = None
+    memoryCategory: str | None = None
+    scope: HitScope
+
+
+class ProfileResponse(Described):
+    entity: ProfileEntity
+    entityIds: list[str]
+    attributes: list[MemoryHit]
+    relations: list[MemoryHit]
+    actions: list[MemoryHit]
+    history: list[MemoryHit] = Field(description="Empty unless `history=true`.")
+
+
+class StateResponse(Described):
+    instructions: list[MemoryHit]
+    uncertainties: list[MemoryHit]
+    actions: list[MemoryHit]

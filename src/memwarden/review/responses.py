@@ -1,0 +1,112 @@
+"""Response bodies of the memory contract routes, declared for /openapi.json only
+(`responses=` on `api/routes/memory.py`; `commands.run_command`, `decisions.decide` and
+`history` build them with `render`). Extra keys are allowed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Described(BaseModel):
+    """A documented answer: the fields below, and possibly more (additionalProperties)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class CommandResult(Described):
+    contract_version: int
+    record_id: str
+    revision: int = Field(description="The record's revision after the command.")
+
+
+class Receipt(Described):
+    """One review decision, as stored (`render.receipt`)."""
+
+    contract_version: int
+    receipt_id: str
+    record_id: str
+    revision: int
+    disposition: str
+    reviewer: str | None
+    credential_id: str | None
+    evidence_ref: Any = None
+    decided_at: str | None
+    idempotency_key: str | None
+
+
+class ReceiptAnswer(Described):
+    """POST /memory/reviews (a replayed decision answers its first receipt) and
+    /memory/reviews/read."""
+
+    contract_version: int
+    receipt: Receipt
+
+
+class ReviewObject(Described):
+    disposition: str
+    revision: int | None
+    receipt_id: str
+    reviewer: str | None
+    decided_at: str | None
+
+
+class RecordState(Described):
+    record_id: str
+    revision: int
+    review: ReviewObject | None = Field(description="The current decision, if any.")
+    deleted: bool
+    expired: bool
+
+
+class ReviewStateAnswer(Described):
+    contract_version: int
+    scope: dict[str, Any] = Field(description="The scope the request named, as sent.")
+    state: RecordState
+
+
+class ContractRecord(Described):
+    """A servable record as the memory contract shows it (`render.record`)."""
+
+    id: str
+    revision: int
+    kind: str
+    memory_category: str | None
+    content: Any = Field(description="The stored JSON as it is.")
+    body: str | None
+    scope: dict[str, Any] = Field(description="The ids the path names, `visibility`, `path`.")
+    author: str | None
+    review: ReviewObject | None
+    created_at: str | None
+    modified_at: str | None
+    modified_at_millis: int
+    expires_at: str | None
+    derived_from: list[str] | None = Field(None, description="Only on a derived record.")
+    derived_by: str | None = Field(None, description="Only on a derived record: the pass.")
+
+
+class ReadAnswer(Described):
+    contract_version: int
+    record: ContractRecord
+
+
+class SearchHit(Described):
+    record: ContractRecord
+    score: float | None
+    lexical_rank: int | None
+    vector_rank: int | None
+
+
+class SearchAnswer(Described):
+    contract_version: int
+    mode: str
+    hits: list[SearchHit]
+
+
+class EmbeddingAnswer(Described):
+    contract_version: int
+    record_id: str
+    revision: int
+    model: str | None
+    dimensions: int
