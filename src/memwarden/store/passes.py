@@ -131,6 +131,13 @@ async def turn_records(
     return [r["id"] for r in rows]
 
 
+async def entity_facts_of(conn: Conn, context_id: uuid.UUID, entity_id: uuid.UUID) -> list[Row]:
+    """The entity's serving attributes, relations and actions, from it or naming it."""
+    return await _all(
+        conn, "passes_merged_entity_facts", {"context_id": context_id, "entity_id": entity_id}
+    )
+
+
 async def long_turns(conn: Conn, context_id: uuid.UUID, min_chars: int) -> list[Row]:
     return await _all(conn, "passes_long_turns", {"context_id": context_id, "min_chars": min_chars})
 

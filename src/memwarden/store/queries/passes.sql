@@ -79,6 +79,18 @@ WHERE r.context_id = %(context_id)s AND r.source_kind = 'turn'
   AND r.serving <> 'superseded' AND r.superseded_by IS NULL
 ORDER BY r.created_at, r.id
 
+-- passes_merged_entity_facts --
+-- An entity's serving attributes, relations and actions, from it or naming it (what a
+-- merge carries to the survivor), oldest first.
+SELECT r.id, r.kind, r.content, r.memory_category, r.entity_id, r.object_entity_id,
+       r.scope_path, r.visibility, r.owner_subject
+FROM memory_record r
+WHERE r.context_id = %(context_id)s AND r.kind IN ('attribute', 'relation', 'action')
+  AND (r.entity_id = %(entity_id)s OR r.object_entity_id = %(entity_id)s)
+  AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                      r.valid_to, r.derived_from, now())
+ORDER BY r.created_at, r.id
+
 -- passes_long_turns --
 -- Live turns longer than one extraction window.
 SELECT t.id, t.text, t.scope_path, t.visibility, t.owner_subject
