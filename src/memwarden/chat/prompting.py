@@ -28,7 +28,13 @@ T = TypeVar("T")
 
 
 def _mapping_parts(item: Item) -> tuple[object, object]:
-    return item.get("kind"), item.get("text") or item.get("body")
+    """A hit's (kind, text); a document's chunk is cited by the document's gist instead when
+    the gist is the shorter."""
+    text = item.get("text") or item.get("body")
+    gist = item.get("gist")
+    if item.get("kind") == "chunk" and gist and len(str(gist)) < len(str(text or "")):
+        return "document gist", gist
+    return item.get("kind"), text
 
 
 def bounded(

@@ -134,10 +134,17 @@ async def begin(
     if turn.cached is None:
         query = QueryInput(text, item.limit, item.scope, kinds=CHAT_KINDS)
         hits = (await run_query(services, caller, context_id, query))["hits"]
-        turn.memories = [
-            {"id": h["id"], "kind": h["kind"], "text": h["text"], "score": h["score"]} for h in hits
-        ]
+        turn.memories = [_cited(h) for h in hits]
     return turn
+
+
+def _cited(hit: dict[str, Any]) -> dict[str, Any]:
+    """A recall hit as chat cites it; one from a document carries the document's gist."""
+    out = {"id": hit["id"], "kind": hit["kind"], "text": hit["text"], "score": hit["score"]}
+    gist = hit["source"].get("gist")
+    if gist:
+        out["gist"] = gist
+    return out
 
 
 async def _gate_only(

@@ -14,8 +14,15 @@ in the same transaction the other is superseded by the survivor (history revisio
 can undo by restoring it. When the row gate drops or holds the alias, nothing is merged and
 the pair goes to the reviewer queue. An attribute pair merges without a new row: the newer
 (offline) is superseded by the older, with history and a feed entry. Queued pairs are rows
-of `conflict` (verdict `duplicate`, status `pending`). Unit: `pair:<a>:<b>` (fingerprint:
-both revisions).
+of `conflict` (verdict `duplicate`, status `pending`).
+
+A merge also carries the merged-away entity's serving facts in the survivor's scope (its
+attributes, and relations and actions from it or naming it) to the survivor: restated on
+the survivor as rows of the same unit, through the same row gate and reconciliation, and
+each original superseded by its restatement (`replaces`, history kept, so restoring undoes
+it). A dropped or held row stops the whole merge, carried rows included.
+
+Unit: `pair:<a>:<b>` (fingerprint: both revisions).
 """
 
 from __future__ import annotations
@@ -157,18 +164,20 @@ async def _merge(
     sink: Bookings,
     confidence: float,
 ) -> None:
-    diff = ExtractionDiff.model_validate(
+    async with run.services.db.connection() as conn:
+        facts = await store.entity_facts_of(conn, run.context_id, gone["id"])
+    rows, replaces = carried(gone, kept, facts)
+    rows["attributes"].insert(
+        0,
         {
-            "attributes": [
-                {
-                    "entity": kept["name"],
-                    "key": ALIAS_KEY,
-                    "value": gone["name"],
-                    "memoryCategory": "identity",
-                }
-            ]
-        }
+            "entity": kept["name"],
+            "key": ALIAS_KEY,
+            "value": gone["name"],
+            "memoryCategory": "identity",
+        },
     )
+    replaces = {_shift(row_id): old for row_id, old in replaces.items()}
+    diff = ExtractionDiff.model_validate(rows)
 
     async def supersede(conn: Conn, kept_rows: bool) -> None:
         if not kept_rows:
@@ -191,4 +200,52 @@ async def _merge(
         derived_from=[kept["id"]],
         sink=sink,
         extra_gated=supersede,
+        replaces=replaces,
     )
+
+
+def _shift(row_id: str) -> str:
+    """The alias is the unit's first attribute row: carried attributes come after it."""
+    return f"a{int(row_id[1:]) + 1}" if row_id.startswith("a") else row_id
+
+
+def carried(
+    gone: Mapping[str, Any], kept: Mapping[str, Any], facts: list[dict[str, Any]]
+) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Any]]:
+    """The merged-away entity's facts restated on the survivor, as extraction rows, and the
+    record each row replaces (row ids as the row gate numbers them: `a0`, `r0`, `x0`).
+    Only facts in the survivor's own scope are carried; the others stay where they are."""
+    rows: dict[str, list[dict[str, Any]]] = {"attributes": [], "relations": [], "actions": []}
+    replaces: dict[str, Any] = {}
+    same_scope = ("scope_path", "visibility", "owner_subject")
+    for f in facts:
+        if any(f[k] != kept[k] for k in same_scope):
+            continue
+        c, category = f["content"], f["memory_category"]
+
+        def name(field: str, entity_id: Any, c: Mapping[str, Any] = c) -> str:
+            return str(kept["name"]) if entity_id == gone["id"] else str(c.get(field) or "")
+
+        if f["kind"] == "attribute":
+            replaces[f"a{len(rows['attributes'])}"] = f["id"]
+            rows["attributes"].append(
+                {
+                    "entity": kept["name"],
+                    "key": c["key"],
+                    "value": str(c["value"]),
+                    "memoryCategory": category,
+                }
+            )
+            continue
+        first = "subject" if f["kind"] == "relation" else "actor"
+        listed, prefix = ("relations", "r") if f["kind"] == "relation" else ("actions", "x")
+        replaces[f"{prefix}{len(rows[listed])}"] = f["id"]
+        rows[listed].append(
+            {
+                first: name(first, f["entity_id"]),
+                "label": c["label"],
+                "object": name("object", f["object_entity_id"]),
+                "memoryCategory": category,
+            }
+        )
+    return rows, replaces

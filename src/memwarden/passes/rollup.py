@@ -4,7 +4,8 @@
 Inputs: a session's live turns (never a held or deleted one); an entity's serving facts
 (the serving gate drops held, rejected, deleted, superseded and expired ones), never the
 passes' own output. Private material feeds only a summary private to the same owner.
-Units: `session:<id>` (fingerprint: its turn ids) and `entity:<id>` or
+Units: `session:<id>` (fingerprint: its turn ids and the ids of the facts extracted from
+them) and `entity:<id>` or
 `entity:<id>:<owner>` (fingerprint: its facts' ids and revisions).
 """
 
@@ -44,7 +45,13 @@ async def _sessions(run: PassRun, turns: list[dict[str, Any]]) -> None:
     for t in turns:
         by_session[t["session_id"]].append(t)
     for session_id, rows in by_session.items():
-        unit, fp = f"session:{session_id}", fingerprint(r["id"] for r in rows)
+        turn_ids = [r["id"] for r in rows]
+        async with run.services.db.connection() as conn:
+            records = await store.turn_records(conn, run.context_id, turn_ids)
+        # The summary is made from the turns' text, so it names the facts those turns gave
+        # too: the serving gate then drops it once any of them is rejected, held or deleted.
+        sources = [*turn_ids, *records]
+        unit, fp = f"session:{session_id}", fingerprint(sources)
         if not run.is_new(unit, fp):
             continue
         run.counts.inputs += 1
@@ -67,7 +74,7 @@ async def _sessions(run: PassRun, turns: list[dict[str, Any]]) -> None:
             if summary
             else ExtractionDiff(),
             where=where,
-            derived_from=[r["id"] for r in rows],
+            derived_from=sources,
             sink=sink,
         )
 

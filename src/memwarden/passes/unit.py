@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -129,11 +129,14 @@ async def write_unit(
     extra: Extra | None = None,
     extra_gated: GatedExtra | None = None,
     exact_names: bool = True,
+    replaces: Mapping[str, uuid.UUID] | None = None,
 ) -> commit.Written:
     """The unit's output, row-gated with the Context's background judge model, reconciled
     and written in one transaction with the unit's watermark (`fp`; None leaves it) and
     `extra` (a document's gist) or `extra_gated` (a merge, applied only when the row gate
-    kept every row live). Usage is booked and the write audited there."""
+    kept every row live). `replaces` (row id -> record) names records the unit restates,
+    superseded by their rows' records only when the row gate kept every row live (else
+    those rows are not written either). Usage is booked and the write audited there."""
     services = run.services
     request = GateRequest(
         run.context_id,
@@ -145,6 +148,10 @@ async def write_unit(
     )
     items, verdicts = await commit.gate_rows(services, request, diff)
     clean = not verdicts.dropped and not verdicts.held
+    replaced = dict(replaces or {})
+    if not clean and replaced:  # no merge: nothing is carried, and nothing replaced
+        items = [i for i in items if i.row_id not in replaced]
+        replaced = {}
     meta = reconcile.WriteMeta(
         run.run_id,
         f"pass:{run.stage}",
@@ -161,6 +168,7 @@ async def write_unit(
         action=f"pass.{run.stage}.write",
         target_kind="pass_run",
         exact_names=exact_names,
+        replaces=replaced,
     )
 
     async def finish(conn: Conn) -> None:

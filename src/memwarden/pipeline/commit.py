@@ -10,7 +10,7 @@ and reflections each extract their own rows, pass them through `gate_rows`, then
    the write with changes of its own opens): record the review-log entries, store the
    source's own rows, record what extraction did (the item's failed windows, the
    extraction counters), lock the scope, load what is known, plan, embed the few texts the
-   draft did not foresee, write the plan, book usage, audit.
+   draft did not foresee, write the plan (and supersede what it restates), book usage, audit.
 
 A change to locking, embedding or usage booking is an edit here and nowhere else.
 """
@@ -81,6 +81,10 @@ class Write:
     # Declared supersedes: the writer's own earlier records this write replaces
     # (`check_declared` before, `supersede_declared` in the transaction).
     supersedes: Sequence[uuid.UUID] = ()
+    # Records this write restates (a merge carries the merged-away entity's facts to the
+    # survivor): row id -> the record its row replaces (`supersede_replaced`, in the
+    # transaction).
+    replaces: Mapping[str, uuid.UUID] = dataclasses.field(default_factory=dict)
 
     @property
     def pending(self) -> list[PendingJudgement]:
@@ -224,6 +228,7 @@ async def commit(
     vectors.update(zip(missing, await embed_texts(services, missing, write.sink), strict=True))
     await reconcile.write_plan(conn, where, plan, meta, vectors, embedder_name(services))
     await supersede_declared(conn, write, plan)
+    await supersede_replaced(conn, write, plan)
     await write.sink.write(conn, where.context_id)
     if finish is not None:
         await finish(conn)
@@ -285,6 +290,23 @@ async def supersede_declared(conn: Conn, write: Write, plan: Plan) -> None:
             target_kind="record",
             target_id=record_id,
         )
+    await ingest_store.change_events(conn, cid, events)
+
+
+async def supersede_replaced(conn: Conn, write: Write, plan: Plan) -> None:
+    """The records the write restates, each superseded by the live record planned from its
+    row (history kept, so restoring undoes it); by no record when reconciliation found the
+    restatement already stored."""
+    if not write.replaces:
+        return
+    cid = write.where.context_id
+    by_row = {r.row_id: r.id for r in plan.records if r.row_id and not r.held}
+    events = []
+    for row_id, old_id in write.replaces.items():
+        new = by_row.get(row_id)
+        event = await ingest_store.supersede_recorded(conn, cid, old_id, new, write.meta.author)
+        if event is not None:
+            events.append(event)
     await ingest_store.change_events(conn, cid, events)
 
 

@@ -52,6 +52,8 @@ def render_record(row: RecordRow, score: float | None = None) -> dict[str, Any]:
         "content": row.content,
         "validFrom": _iso(row.valid_from),
     }
+    if row.source_gist:  # extracted from a document: cite it by its gist
+        out["source"]["gist"] = row.source_gist
     if row.derived_from:  # a derived record: what it was made from, and by which pass
         out["derivedFrom"] = [str(d) for d in row.derived_from]
         out["derivedBy"] = row.source_kind
@@ -64,6 +66,9 @@ def render_record(row: RecordRow, score: float | None = None) -> dict[str, Any]:
 
 def render_chunk(row: ChunkRow, score: float | None) -> dict[str, Any]:
     source = ("turn", row.turn_id) if row.turn_id else ("document", row.document_id)
+    cited: dict[str, Any] = {"kind": source[0], "ref": str(source[1])}
+    if row.source_gist:  # a document's chunk: cite the document by its gist
+        cited["gist"] = row.source_gist
     return {
         "id": str(row.id),
         "kind": "chunk",
@@ -71,6 +76,6 @@ def render_chunk(row: ChunkRow, score: float | None) -> dict[str, Any]:
         "score": score,
         "memoryCategory": None,
         "scope": {"path": row.scope_path, "visibility": row.visibility},
-        "source": {"kind": source[0], "ref": str(source[1])},
+        "source": cited,
         "revision": None,
     }

@@ -123,6 +123,21 @@ async def idle_session_turns(conn: Conn, context_id: uuid.UUID, idle_s: float) -
     )
 
 
+async def turn_records(
+    conn: Conn, context_id: uuid.UUID, turn_ids: list[uuid.UUID]
+) -> list[uuid.UUID]:
+    """The ids of the facts extracted from these turns that no later write superseded."""
+    rows = await _all(conn, "passes_turn_records", {"context_id": context_id, "turn_ids": turn_ids})
+    return [r["id"] for r in rows]
+
+
+async def entity_facts_of(conn: Conn, context_id: uuid.UUID, entity_id: uuid.UUID) -> list[Row]:
+    """The entity's serving attributes, relations and actions, from it or naming it."""
+    return await _all(
+        conn, "passes_merged_entity_facts", {"context_id": context_id, "entity_id": entity_id}
+    )
+
+
 async def long_turns(conn: Conn, context_id: uuid.UUID, min_chars: int) -> list[Row]:
     return await _all(conn, "passes_long_turns", {"context_id": context_id, "min_chars": min_chars})
 

@@ -42,6 +42,7 @@ class RecordRow:
     superseded_by: uuid.UUID | None
     created_at: datetime
     derived_from: list[uuid.UUID]
+    source_gist: str | None = None  # recall_record_rows: the source document's gist
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class ChunkRow:
     scope_path: str
     visibility: Visibility
     created_at: datetime
+    source_gist: str | None = None  # the document's gist (a turn's chunk has none)
 
 
 @dataclass(frozen=True)

@@ -119,3 +119,76 @@ def test_offline_one_attribute_under_two_keys_keeps_the_older(services_with, scr
     assert run["status"] == "done" and run["counts"]["inputs"] == 1
     rows = dict(sql("SELECT attr_key, serving::text FROM memory_record WHERE kind = 'attribute'"))
     assert rows == {"job": "live", "occupation": "superseded"}
+
+
+def test_a_merge_carries_the_merged_away_entitys_facts_to_the_survivor_reversibly(
+    people, scripted, sql
+) -> None:
+    from tests.service.usecases import profile
+
+    h, ctx = people(("Alice", "role", "engineer"), ("Alice Chen", "employer", "Acme"))
+    # Alice also has a relation and an action naming her, stated before the merge.
+    scripted.script(
+        "extraction",
+        Reply.json(
+            {
+                **EMPTY,
+                "entities": [
+                    {"name": "Alice", "entityType": "person", "memoryCategory": "identity"},
+                    {"name": "Bob", "entityType": "person", "memoryCategory": "identity"},
+                ],
+                "relations": [
+                    {"subject": "Bob", "label": "mentors", "object": "Alice"},
+                ],
+                "actions": [{"actor": "Alice", "label": "shipped", "object": "the pipeline"}],
+            }
+        ),
+    )
+    facts(h, ctx, "Bob mentors Alice. Alice shipped the pipeline.")
+    old = sql(
+        "SELECT f.id, f.kind FROM memory_record f JOIN memory_record e"
+        " ON e.id IN (f.entity_id, f.object_entity_id)"
+        " WHERE e.content->>'name' = 'Alice' AND e.kind = 'entity' AND f.kind <> 'entity'"
+    )
+    assert {k for _, k in old} == {"attribute", "relation", "action"}
+
+    run = run_pass(h, ctx, "consolidation")
+    assert run["status"] == "done"
+    seen = profile(h, ctx, "Alice Chen")
+    assert {(a["content"]["key"], a["content"]["value"]) for a in seen["attributes"]} >= {
+        ("role", "engineer"),
+        ("employer", "Acme"),
+        ("also_known_as", "Alice"),
+    }
+    assert any("mentors" in str(r) and "Bob" in str(r) for r in seen["relations"])
+    assert any("shipped" in str(a) for a in seen["actions"])
+    # The originals are superseded by their carried copies, with history: restorable.
+    survivor = sql("SELECT id FROM memory_record WHERE content->>'name' = 'Alice Chen'")[0][0]
+    for record_id, _kind in old:
+        serving, by = sql(
+            "SELECT serving::text, superseded_by FROM memory_record WHERE id = %s", (record_id,)
+        )[0]
+        assert serving == "superseded" and by is not None
+        (new_entity, new_object) = sql(
+            "SELECT entity_id, object_entity_id FROM memory_record WHERE id = %s", (by,)
+        )[0]
+        assert survivor in (new_entity, new_object)
+        ops = sql(
+            "SELECT op FROM memory_revision WHERE record_id = %s ORDER BY revision", (record_id,)
+        )
+        assert [o for (o,) in ops] == ["create", "supersede"]
+
+
+def test_a_fact_the_survivor_already_holds_is_retired_without_a_second_copy(people, sql) -> None:
+    from tests.service.usecases import profile
+
+    h, ctx = people(("Alice", "role", "engineer"), ("Alice Chen", "role", "engineer"))
+    assert run_pass(h, ctx, "consolidation")["status"] == "done"
+    seen = profile(h, ctx, "Alice Chen")
+    roles = [a for a in seen["attributes"] if a["content"]["key"] == "role"]
+    assert len(roles) == 1 and roles[0]["content"]["value"] == "engineer"
+    (serving,) = sql(
+        "SELECT f.serving::text FROM memory_record f JOIN memory_record e ON e.id = f.entity_id"
+        " WHERE e.content->>'name' = 'Alice' AND f.kind = 'attribute'"
+    )[0]
+    assert serving == "superseded"

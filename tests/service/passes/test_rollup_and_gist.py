@@ -33,7 +33,16 @@ def test_an_offline_rollup_summarises_a_session_from_its_own_sentences(svc, ctx,
     assert len(rows) == 1
     summary, derived, source_ref = rows[0]
     assert summary and all(s.strip() in SESSION_TEXT for s in summary.split(". ") if s)
-    assert derived == turns and str(source_ref) == run["runId"]
+    # Its turns, then the facts they gave (the summary serves only while those do).
+    facts_given = [
+        str(i)
+        for (i,) in sql(
+            "SELECT id FROM memory_record WHERE source_kind = 'turn' AND kind <> 'entity'"
+            " ORDER BY created_at, id"
+        )
+    ]
+    assert facts_given and derived == turns + facts_given
+    assert str(source_ref) == run["runId"]
 
 
 def test_re_running_a_pass_writes_nothing_new(svc, ctx, sql) -> None:

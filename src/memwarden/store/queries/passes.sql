@@ -67,6 +67,30 @@ WHERE t.context_id = %(context_id)s AND t.serving = 'live'
       HAVING max(created_at) <= now() - make_interval(secs => %(idle_s)s))
 ORDER BY t.session_id, t.created_at, t.id
 
+-- passes_turn_records --
+-- The facts extracted from these turns that no later write replaced: the serving ones and
+-- the held, rejected and deleted ones alike (a session summary made from the turns' text
+-- must not serve while any of these does not). Superseded ones are left out: a correction
+-- retires the old fact, not what the session said about it.
+SELECT r.source_ref AS turn_id, r.id
+FROM memory_record r
+WHERE r.context_id = %(context_id)s AND r.source_kind = 'turn'
+  AND r.source_ref = ANY(%(turn_ids)s::uuid[]) AND r.kind <> 'entity'
+  AND r.serving <> 'superseded' AND r.superseded_by IS NULL
+ORDER BY r.created_at, r.id
+
+-- passes_merged_entity_facts --
+-- An entity's serving attributes, relations and actions, from it or naming it (what a
+-- merge carries to the survivor), oldest first.
+SELECT r.id, r.kind, r.content, r.memory_category, r.entity_id, r.object_entity_id,
+       r.scope_path, r.visibility, r.owner_subject
+FROM memory_record r
+WHERE r.context_id = %(context_id)s AND r.kind IN ('attribute', 'relation', 'action')
+  AND (r.entity_id = %(entity_id)s OR r.object_entity_id = %(entity_id)s)
+  AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                      r.valid_to, r.derived_from, now())
+ORDER BY r.created_at, r.id
+
 -- passes_long_turns --
 -- Live turns longer than one extraction window.
 SELECT t.id, t.text, t.scope_path, t.visibility, t.owner_subject

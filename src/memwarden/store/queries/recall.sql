@@ -102,12 +102,15 @@ ORDER BY distance, id
 LIMIT %(limit)s
 
 -- recall_record_rows --
--- The final hits' rows, gated again (live, or history when asked for).
+-- The final hits' rows, gated again (live, or history when asked for), with the gist of the
+-- document a record was extracted from.
 SELECT r.id, r.kind, r.revision, r.memory_category, r.body, r.content, r.scope_path,
        r.visibility, r.source_kind, r.source_ref, r.valid_from, r.valid_to, r.serving,
        r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at,
-       r.derived_from
+       r.derived_from, d.gist AS source_gist
 FROM memory_record r
+LEFT JOIN document d ON r.source_kind = 'document' AND d.context_id = r.context_id
+                    AND d.id = r.source_ref
 WHERE r.context_id = %(context_id)s AND r.id = ANY(%(ids)s::uuid[])
   AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
                       %(subject)s)
@@ -120,8 +123,11 @@ WHERE r.context_id = %(context_id)s AND r.id = ANY(%(ids)s::uuid[])
                 OR memory_sources_servable(r.context_id, r.derived_from, now()))))
 
 -- recall_chunk_rows --
-SELECT c.id, c.turn_id, c.document_id, c.text, c.scope_path, c.visibility, c.created_at
+-- The final chunk hits' rows, with their document's gist (null for a turn's chunk).
+SELECT c.id, c.turn_id, c.document_id, c.text, c.scope_path, c.visibility, c.created_at,
+       d.gist AS source_gist
 FROM chunk c
+LEFT JOIN document d ON d.context_id = c.context_id AND d.id = c.document_id
 WHERE c.context_id = %(context_id)s AND c.id = ANY(%(ids)s::uuid[])
   AND memory_block_reason(c.serving, NULL, NULL, NULL, now()) IS NULL
   AND memory_readable(c.scope_path, c.visibility, c.owner_subject, %(prefixes)s::text[],
