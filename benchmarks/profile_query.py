@@ -24,13 +24,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _harness import services
 from bench_query import load
 
+from memwarden.retrieval.indexing import index_large_contexts
 from memwarden.retrieval.query import or_query
 from memwarden.retrieval.search import candidate_count
+from memwarden.retrieval.vector_plan import VectorPlan, plan_for
+from memwarden.store import vector_index
 from memwarden.store.queries import q
 from memwarden.store.recall import MATCH_CAP
 
 
-def statements(caller: Any, text: str, vector: list[float], ids: list[Any]) -> dict[str, dict]:
+def statements(
+    caller: Any, text: str, vector: list[float], ids: list[Any], ann: VectorPlan
+) -> dict[str, dict]:
     """Each /query statement's name and parameters, as `run_query` binds them (limit 10)."""
     who = {"context_id": caller.context_id, "prefixes": [""], "subject": caller.subject}
     gate = {**who, "visibility": None, "kinds": None, "categories": None}
@@ -38,9 +43,17 @@ def statements(caller: Any, text: str, vector: list[float], ids: list[Any]) -> d
     vec = Vector(vector)
     return {
         "search_lexical": {**gate, "query": text, "limit": pool, "match_cap": MATCH_CAP},
-        "search_vector": {**gate, "vector": vec, "limit": pool},
+        "search_vector" if ann.records_indexed else "search_vector_exact": {
+            **gate,
+            "vector": vec,
+            "limit": pool,
+        },
         "recall_chunks_lexical": {**who, "query": text, "limit": pool, "match_cap": MATCH_CAP},
-        "recall_chunks_vector": {**who, "vector": vec, "limit": pool},
+        "recall_chunks_vector" if ann.chunks_indexed else "recall_chunks_vector_exact": {
+            **who,
+            "vector": vec,
+            "limit": pool,
+        },
         "recall_record_rows": {**who, "ids": ids, "history": False},
         "recall_count": {"context_id": caller.context_id, "ids": ids},
     }
@@ -55,21 +68,27 @@ async def explain(conn: Any, name: str, params: dict) -> dict:
     return row["QUERY PLAN"][0]
 
 
-async def profile(size: int, queries: int, show_plans: bool) -> None:
+async def profile(size: int, queries: int, show_plans: bool, contexts: int = 100) -> None:
     rng, np_rng = random.Random(5), np.random.default_rng(5)
     async with services() as svc:
-        data = await load(svc, size, 100, rng, np_rng)
+        data = await load(svc, size, contexts, rng, np_rng)
+        await index_large_contexts(svc.db)
+        async with svc.db.connection() as conn:
+            await conn.execute("VACUUM ANALYZE")  # steady state, as autovacuum leaves it
         timings: dict[str, list[tuple[float, float]]] = {}
         plans: dict[str, dict] = {}
         async with svc.db.connection() as conn:
             for _ in range(queries):
                 caller, records, vectors = rng.choice(data)
+                ann = plan_for(await vector_index.profile(conn, caller.context_id))
+                if ann.depth is not None:  # recall's walk depth for this Context's index
+                    await conn.execute(q(ann.depth[0]), ann.depth[1])
                 target = rng.randrange(len(records))
                 text = or_query(" ".join(rng.sample(records[target][1].split(), 3)))
                 noisy = vectors[target] + np_rng.standard_normal(384).astype(np.float32) * 0.05
                 qvec = (noisy / np.linalg.norm(noisy)).tolist()
                 ids = [rid for rid, _ in rng.sample(records, 10)]
-                for name, params in statements(caller, text, qvec, ids).items():
+                for name, params in statements(caller, text, qvec, ids, ann).items():
                     plan = await explain(conn, name, params)
                     timings.setdefault(name, []).append(
                         (plan["Planning Time"], plan["Execution Time"])
@@ -106,9 +125,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=40)
+    parser.add_argument("--contexts", type=int, default=100)
     parser.add_argument("--plans", action="store_true")
     args = parser.parse_args()
-    asyncio.run(profile(args.size, args.queries, args.plans))
+    asyncio.run(profile(args.size, args.queries, args.plans, args.contexts))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from memwarden.logging_setup import configure_logging
 from memwarden.models.openai_compat import OpenAICompatProvider
@@ -21,6 +22,11 @@ from tests.support.live import LiveServer
 from tests.support.pg import PgCluster
 from tests.support.scripted_model import RecordingSink, ScriptedModelServer
 from tests.support.services import ServiceHarness
+
+# Property tests assert properties, not speed: hypothesis's default 200 ms deadline per
+# example turns a busy CI machine into a failure (seen: chunking a large drawn document).
+hypothesis_settings.register_profile("memwarden", deadline=None)
+hypothesis_settings.load_profile("memwarden")
 
 ADMIN_TOKEN = "test-admin-token-0123456789"
 ALL_GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]

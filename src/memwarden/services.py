@@ -41,6 +41,10 @@ class Services:
         default_factory=lambda: TtlCache(max_entries=1, ttl_s=30.0)
     )
     provider_check_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Each Context's own vector indexes, kept 30 s (retrieval/vector_plan.py).
+    vector_profiles: TtlCache[Any, Any] = field(
+        default_factory=lambda: TtlCache(max_entries=4096, ttl_s=30.0)
+    )
     # The in-process worker of `memwarden serve`, while it runs.
     worker: asyncio.Task[None] | None = None
     # Requests in flight in this process, in all and per Context, and their budgets.

@@ -25,6 +25,7 @@ from memwarden.errors import InvalidInput
 from memwarden.retrieval import traffic
 from memwarden.retrieval.reader import reader_for, render_chunk, render_record
 from memwarden.retrieval.search import RRF_K, candidate_count
+from memwarden.retrieval.vector_plan import VectorPlan, vector_plan
 from memwarden.services import Services
 from memwarden.store import recall as store
 from memwarden.store import search as memory_search
@@ -120,22 +121,34 @@ def _lexical(who: Reader, p: _Plan, text: str) -> Candidates:
     return out
 
 
-def _dense(who: Reader, p: _Plan, vector: list[float]) -> Candidates:
+def _dense(who: Reader, p: _Plan, vector: list[float], ann: VectorPlan) -> Candidates:
     out: Candidates = []
     if p.memory is not None:
-        out.append((False, memory_search.vector_statement(p.memory, vector, p.pool)))
+        statement = memory_search.vector_statement(
+            p.memory, vector, p.pool, indexed=ann.records_indexed
+        )
+        out.append((False, statement))
         if p.history:
             out.append((False, store.history_vector(who, vector, p.pool, p.kinds, p.categories)))
     if p.chunks:
-        out.append((True, store.chunks_vector(who, vector, p.pool)))
+        out.append((True, store.chunks_vector(who, vector, p.pool, indexed=ann.chunks_indexed)))
     return out
 
 
-async def _rank(conn: Conn, candidates: Candidates, chunk_ids: set[uuid.UUID]) -> list[Ranking]:
-    """Run the candidate queries in one round trip; note which ids are chunks."""
+async def _rank(
+    conn: Conn,
+    candidates: Candidates,
+    chunk_ids: set[uuid.UUID],
+    first: Statement | None = None,
+) -> list[Ranking]:
+    """Run the candidate queries in one round trip, after `first` (a setting, its rows
+    dropped) when given; note which ids are chunks."""
     if not candidates:
         return []
-    results = await run_all(conn, [statement for _, statement in candidates])
+    statements = [statement for _, statement in candidates]
+    results = await run_all(conn, [first, *statements] if first else statements)
+    if first:
+        results = results[1:]
     found = [store.candidate_ids(rows) for rows in results]
     for (chunks, _), ids in zip(candidates, found, strict=True):
         if chunks:
@@ -173,8 +186,12 @@ async def run_query(
         if req.vector is None:  # the query embeds in a thread meanwhile
             lists, lexical = await _rank(conn, lexical, chunk_ids), []
         vector = await embedding
-        dense = _dense(who, p, vector) if vector is not None else []
-        lists += await _rank(conn, lexical + dense, chunk_ids)
+        dense: Candidates = []
+        depth = None
+        if vector is not None:
+            ann = await vector_plan(services, conn, who.context_id)
+            dense, depth = _dense(who, p, vector, ann), ann.depth
+        lists += await _rank(conn, lexical + dense, chunk_ids, depth)
         top = fuse_ranks(lists)[: req.limit]
         record_ids = [i for i, _ in top if i not in chunk_ids]
         records, chunks = await _read_hits(conn, who, req, top, record_ids)

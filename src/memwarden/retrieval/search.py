@@ -11,7 +11,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from memwarden.retrieval.vector_plan import plan_for
 from memwarden.store import search as store
+from memwarden.store import vector_index
 from memwarden.store.db import Conn
 from memwarden.store.search import SearchFilter, ServedRecord
 
@@ -85,7 +87,12 @@ async def search_memory(
         return await _hits(conn, where, "filter", [(r.id, None) for r in rows], {}, {})
     pool = candidate_count(limit)
     lexical = await store.lexical(conn, where, text, pool) if text else []
-    dense = await store.vector(conn, where, vector, pool) if vector is not None else []
+    dense: list[store.Scored] = []
+    if vector is not None:
+        ann = plan_for(await vector_index.profile(conn, context_id))
+        dense = await store.vector(
+            conn, where, vector, pool, indexed=ann.records_indexed, depth=ann.depth
+        )
     lex_rank = {r.id: i for i, r in enumerate(lexical, start=1)}
     vec_rank = {r.id: i for i, r in enumerate(dense, start=1)}
     if text and vector is not None:

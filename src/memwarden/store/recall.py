@@ -87,8 +87,10 @@ def chunks_lexical(who: Reader, query: str, limit: int) -> Statement:
     return "recall_chunks_lexical", who.params(query=query, limit=limit, match_cap=MATCH_CAP)
 
 
-def chunks_vector(who: Reader, vector: Sequence[float], limit: int) -> Statement:
-    return "recall_chunks_vector", who.params(vector=Vector(list(vector)), limit=limit)
+def chunks_vector(who: Reader, vector: Sequence[float], limit: int, *, indexed: bool) -> Statement:
+    """The walk of the Context's chunk index when it has one, else the exact scan."""
+    name = "recall_chunks_vector" if indexed else "recall_chunks_vector_exact"
+    return name, who.params(vector=Vector(list(vector)), limit=limit)
 
 
 def history_lexical(

@@ -98,8 +98,12 @@ def lexical_statement(where: SearchFilter, query: str, limit: int) -> Statement:
     return "search_lexical", params
 
 
-def vector_statement(where: SearchFilter, values: Sequence[float], limit: int) -> Statement:
-    return "search_vector", {**where.params(), "vector": Vector(list(values)), "limit": limit}
+def vector_statement(
+    where: SearchFilter, values: Sequence[float], limit: int, *, indexed: bool
+) -> Statement:
+    """The index walk for a Context with its own index, else the (prepared) exact scan."""
+    name = "search_vector" if indexed else "search_vector_exact"
+    return name, {**where.params(), "vector": Vector(list(values)), "limit": limit}
 
 
 async def lexical(conn: Conn, where: SearchFilter, query: str, limit: int) -> list[Scored]:
@@ -108,10 +112,19 @@ async def lexical(conn: Conn, where: SearchFilter, query: str, limit: int) -> li
 
 
 async def vector(
-    conn: Conn, where: SearchFilter, values: Sequence[float], limit: int
+    conn: Conn,
+    where: SearchFilter,
+    values: Sequence[float],
+    limit: int,
+    *,
+    indexed: bool,
+    depth: Statement | None = None,
 ) -> list[Scored]:
-    _, params = vector_statement(where, values, limit)
-    return await fetch_all(conn, "search_vector", Scored, params)
+    """The vector candidates; `depth` (vector_index.walk_depth) is set first when given."""
+    if depth is not None:
+        await conn.execute(q(depth[0]), depth[1])
+    name, params = vector_statement(where, values, limit, indexed=indexed)
+    return await fetch_all(conn, name, Scored, params)
 
 
 async def newest(conn: Conn, where: SearchFilter, limit: int) -> list[Listed]:

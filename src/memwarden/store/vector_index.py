@@ -1,18 +1,21 @@
 """Per-Context partial HNSW indexes over memory_record.embedding.
 
-`search_vector` orders a Context's eligible rows by distance; when that Context has its own
-index (`memory_record_vec_<context id hex>`), PostgreSQL walks it with pgvector's iterative
-scan (the filters apply inside the walk, so a filter never leaves fewer than `limit` rows
-while enough are eligible); otherwise it scans the Context's rows exactly. Indexes are built
-CONCURRENTLY (writes go on), outside any transaction.
+A Context with its own index (`memory_record_vec_<context id hex>`, `chunk_vec_<hex>`) is
+searched by `search_vector` / `recall_chunks_vector`, which walk it with pgvector's iterative
+scan and fall back to an exact scan should the walk leave fewer than `limit` eligible rows;
+one without is searched by the `_exact` statements, which are prepared. `profile` tells
+which a Context has and how large each index is (the walk depth follows the size).
+Indexes are built CONCURRENTLY (writes go on), outside any transaction.
 """
 
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 
 from psycopg import sql
 
+from memwarden.store.batch import Statement
 from memwarden.store.db import Conn, idle
 from memwarden.store.queries import q
 
@@ -58,3 +61,25 @@ async def build_index(conn: Conn, context_id: uuid.UUID) -> str:
         )
         await conn.execute(create)
     return index_name(context_id)
+
+
+@dataclass(frozen=True)
+class VectorProfile:
+    """A Context's own vector indexes: rows in each (reltuples; -1 before the first vacuum),
+    None where it has no valid index, so its statements scan exactly."""
+
+    records: float | None
+    chunks: float | None
+
+
+async def profile(conn: Conn, context_id: uuid.UUID) -> VectorProfile:
+    params = {"records": index_name(context_id), "chunks": chunk_index_name(context_id)}
+    cur = await conn.execute(q("context_vector_profile"), params)
+    row = await cur.fetchone()
+    assert row is not None
+    return VectorProfile(row["records"], row["chunks"])
+
+
+def walk_depth(ef_search: int) -> Statement:
+    """The statement that sets how many candidates the walks after it keep per step."""
+    return "set_walk_depth", {"ef_search": str(ef_search)}

@@ -10,8 +10,9 @@ from typing import Any
 import numpy as np
 
 from memwarden.domain.ids import new_id
-from memwarden.retrieval.indexing import index_large_contexts
+from memwarden.retrieval.indexing import VECTOR_INDEX_THRESHOLD, index_large_contexts
 from memwarden.retrieval.search import search_memory
+from memwarden.retrieval.vector_plan import VectorPlan, plan_for, walk_depth_for
 from memwarden.store import vector_index
 from memwarden.store.bulk import BulkRecord, copy_records
 from memwarden.store.queries import q
@@ -65,14 +66,23 @@ def _search(svc: ServiceHarness, ctx: Any, vector: np.ndarray, **kw: Any) -> lis
 
 
 def _plan(svc: ServiceHarness, ctx: Any, vector: np.ndarray) -> str:
-    name, params = vector_statement(
-        SearchFilter(ctx.id, ("",), ctx.caller.subject, None, None, None), vector.tolist(), 10
-    )
+    """The plan of the record statement recall picks for this Context, at its depth."""
 
     async def go() -> str:
         async with svc.services.db.connection() as conn:
+            ann = plan_for(await vector_index.profile(conn, ctx.id))
+            name, params = vector_statement(
+                SearchFilter(ctx.id, ("",), ctx.caller.subject, None, None, None),
+                vector.tolist(),
+                10,
+                indexed=ann.records_indexed,
+            )
+            if ann.depth is not None:
+                await conn.execute(q(ann.depth[0]), ann.depth[1])
             cur = await conn.execute("EXPLAIN " + q(name), params, prepare=False)
-            return "\n".join(r["QUERY PLAN"] for r in await cur.fetchall())
+            plan = "\n".join(r["QUERY PLAN"] for r in await cur.fetchall())
+            await conn.execute(q("session_vector_settings"))
+            return plan
 
     return svc.run(go())
 
@@ -146,3 +156,79 @@ def test_the_index_job_is_registered_as_a_periodic_maintenance_job(svc: ServiceH
     assert "memwarden:vector_indexes" in periodic
     task = periodic["memwarden:vector_indexes"].task
     assert task.queue == "maintenance" and task.lock == "vector_indexes"
+
+
+def test_a_context_at_the_threshold_is_walked_through_its_index_at_recalls_depth(
+    svc: ServiceHarness,
+) -> None:
+    # At 5,000 rows a walk keeping 400 candidates cost the planner more than reading every
+    # row, so it scanned exactly although the Context had its index; recall's depth for an
+    # index this size keeps the walk cheaper than the scan.
+    rng = np.random.default_rng(4)
+    ctx = svc.make_context()
+    centres = _unit(rng.standard_normal((16, DIM)))
+    picks = rng.integers(0, 16, VECTOR_INDEX_THRESHOLD)
+    _load(
+        svc,
+        ctx.id,
+        _unit(centres[picks] + rng.standard_normal((len(picks), DIM)) * 0.06),
+        "attribute",
+    )
+    assert svc.run(index_large_contexts(svc.services.db)) == [ctx.id]
+
+    async def analyze() -> None:
+        async with svc.services.db.connection() as conn:
+            await conn.execute("ANALYZE memory_record")
+
+    svc.run(analyze())
+    assert vector_index.index_name(ctx.id) in _plan(svc, ctx, rng.standard_normal(DIM))
+
+
+def test_the_walk_depth_grows_with_the_index_and_nothing_is_set_without_one() -> None:
+    assert [walk_depth_for(n) for n in (-1, 0, 49_999, 50_000, 499_999, 500_000, 5e6)] == [
+        100,
+        100,
+        100,
+        200,
+        200,
+        400,
+        400,
+    ]
+    assert plan_for(vector_index.VectorProfile(None, None)) == VectorPlan(False, False, None)
+    walked = plan_for(vector_index.VectorProfile(120_000.0, 30_000.0))
+    assert (walked.records_indexed, walked.chunks_indexed) == (True, True)
+    assert walked.depth == ("set_walk_depth", {"ef_search": "200"})
+    chunks_only = plan_for(vector_index.VectorProfile(None, 8_000.0))
+    assert chunks_only == VectorPlan(False, True, ("set_walk_depth", {"ef_search": "100"}))
+
+
+def test_a_small_contexts_exact_scan_is_prepared_and_an_index_walk_never_is(
+    svc: ServiceHarness,
+) -> None:
+    # A generic plan cannot use a partial index, so only the exact statements may be
+    # prepared; preparing them spares every small Context's recall its planning.
+    rng = np.random.default_rng(5)
+    small, big = svc.make_context(), svc.make_context()
+    _load(svc, small.id, _unit(rng.standard_normal((30, DIM))), "attribute")
+    _load(svc, big.id, _unit(rng.standard_normal((80, DIM))), "attribute")
+    svc.run(index_large_contexts(svc.services.db, threshold=50))
+
+    async def go() -> set[str]:
+        async with svc.services.db.connection() as conn:
+            for ctx in (small, big) * 8:
+                await search_memory(
+                    conn,
+                    context_id=ctx.id,
+                    prefixes=("",),
+                    subject=ctx.caller.subject,
+                    vector=_unit(rng.standard_normal(DIM)).tolist(),
+                )
+            cur = await conn.execute("SELECT statement FROM pg_prepared_statements")
+            return {row["statement"] for row in await cur.fetchall()}
+
+    prepared = "\n".join(svc.run(go()))
+    first_line = {
+        name: q(name).splitlines()[0] for name in ("search_vector_exact", "search_vector")
+    }
+    assert first_line["search_vector_exact"] in prepared
+    assert first_line["search_vector"] not in prepared

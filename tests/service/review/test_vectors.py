@@ -133,7 +133,7 @@ def test_vectors_of_another_subjects_private_records_are_not_candidates(
     assert search_ids(alice, scope=private, vector=unit_vector(5)) == [rid]
 
 
-def test_the_vector_query_scans_eligible_rows_exactly_and_never_uses_the_ann_index(
+def test_the_exact_vector_query_scans_eligible_rows_and_never_uses_an_ann_index(
     db_url: str,
 ) -> None:
     where = SearchFilter(context_id=uuid.uuid4(), prefixes=("",), subject="alice")
@@ -141,5 +141,5 @@ def test_the_vector_query_scans_eligible_rows_exactly_and_never_uses_the_ann_ind
     with psycopg.connect(db_url) as conn:
         register_vector(conn)
         conn.execute("SET enable_seqscan = off")  # tempt the planner towards any index
-        plan = "\n".join(r[0] for r in conn.execute("EXPLAIN " + q("search_vector"), params))
+        plan = "\n".join(r[0] for r in conn.execute("EXPLAIN " + q("search_vector_exact"), params))
     assert "hnsw" not in plan.casefold() and "memory_embedding" not in plan

@@ -22,10 +22,10 @@ ORDER BY score DESC, m.id
 LIMIT %(limit)s
 
 -- recall_chunks_vector --
--- The nearest servable chunks of one Context, as search_vector does for records: the
--- Context's own HNSW index when it has one (store/vector_index.py), else an exact scan;
--- the 4 x limit nearest are filtered, and if fewer than `limit` pass, every eligible chunk
--- is scanned exactly instead. Planned per call (a partial index needs a known Context).
+-- The nearest servable chunks of a Context with its own chunk index, as search_vector
+-- does for records (recall_chunks_vector_exact without one): the 4 x limit nearest are
+-- filtered, and if fewer than `limit` pass, every eligible chunk is scanned exactly instead.
+-- Planned per call (a partial index needs a known Context).
 WITH nearest AS MATERIALIZED (
     SELECT c.id, c.distance
     FROM (SELECT c.id, c.embedding <=> %(vector)s AS distance, c.serving, c.scope_path,
@@ -56,6 +56,18 @@ FROM (SELECT id, distance FROM nearest WHERE (SELECT ok FROM enough)
       UNION ALL
       SELECT id, distance FROM exact) found
 ORDER BY distance, id
+LIMIT %(limit)s
+
+-- recall_chunks_vector_exact --
+-- The nearest servable chunks of a Context without its own chunk index, scanned exactly
+-- (prepared, as search_vector_exact).
+SELECT c.id, 1 - (c.embedding <=> %(vector)s) AS score
+FROM chunk c
+WHERE c.context_id = %(context_id)s AND c.embedding IS NOT NULL
+  AND memory_block_reason(c.serving, NULL, NULL, NULL, now()) IS NULL
+  AND memory_readable(c.scope_path, c.visibility, c.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
+ORDER BY c.embedding <=> %(vector)s, c.id
 LIMIT %(limit)s
 
 -- recall_history_lexical --

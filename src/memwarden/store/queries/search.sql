@@ -26,10 +26,9 @@ ORDER BY score DESC, m.id
 LIMIT %(limit)s
 
 -- search_vector --
--- The nearest eligible records of one Context. `nearest` orders the eligible rows by
--- distance: for a Context with its own HNSW index (store/vector_index.py) the planner walks
--- that index with pgvector's iterative scan, the filters applied during the walk; for a
--- smaller Context it scans the rows exactly. Should the walk end with fewer than `limit`
+-- The nearest eligible records of a Context with its own HNSW index (store/vector_index.py;
+-- a Context without one takes search_vector_exact). `nearest` walks that index with
+-- pgvector's iterative scan. Should the walk end with fewer than `limit`
 -- rows (it stops after hnsw.max_scan_tuples), `exact` scans every eligible row instead, so a
 -- filter never leaves fewer hits than there are eligible rows. Only an embedding of the
 -- record's current revision is a candidate (embedding_revision = revision, 0005).
@@ -75,6 +74,24 @@ FROM (SELECT id, distance FROM nearest WHERE (SELECT ok FROM enough)
       UNION ALL
       SELECT id, distance FROM exact) found
 ORDER BY distance, id
+LIMIT %(limit)s
+
+-- search_vector_exact --
+-- The nearest eligible records of a Context that has no index of its own
+-- (store/vector_index.py): its eligible rows scanned exactly. Prepared: one generic plan
+-- (an index range scan on the Context) serves every small Context alike.
+SELECT r.id, 1 - (r.embedding <=> %(vector)s) AS score
+FROM memory_record r
+WHERE r.context_id = %(context_id)s
+  AND r.embedding IS NOT NULL AND r.embedding_revision = r.revision
+  AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                      r.valid_to, r.derived_from, now())
+  AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
+  AND (%(visibility)s::text IS NULL OR r.visibility = %(visibility)s::text)
+  AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
+  AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
+ORDER BY r.embedding <=> %(vector)s, r.id
 LIMIT %(limit)s
 
 -- search_filter --

@@ -44,12 +44,26 @@ USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)
 WHERE context_id = {context_id}::uuid
 
 -- session_vector_settings --
--- Every pooled connection, once: an HNSW walk keeps 400 candidates per step (recall@10
--- against an exact scan: 0.98 at 100,000 records in one Context, 0.88 with 100 and 0.92
--- with 200 there: docs/benchmarks.md) and may go on past
--- them (pgvector's iterative scan; results re-sorted by the caller). No parallel workers:
+-- Every pooled connection, once: an HNSW walk keeps 100 candidates per step unless the
+-- statement before it set another depth (recall sets one per Context size: store/
+-- vector_index.py walk_depth, measured in docs/benchmarks.md) and may go on past them
+-- (pgvector's iterative scan; results re-sorted by the caller). No parallel workers:
 -- request statements are short, and starting a worker cost more than it saved (28 ms on a
 -- busy 2-core machine for a scan that did not even run).
 SELECT set_config('hnsw.iterative_scan', 'relaxed_order', false),
-       set_config('hnsw.ef_search', '400', false),
+       set_config('hnsw.ef_search', '100', false),
        set_config('max_parallel_workers_per_gather', '0', false)
+
+-- context_vector_profile --
+-- One Context's own record and chunk indexes: the rows each holds (pg_class.reltuples, set
+-- by the build and kept by vacuum; -1 before either), null for an index it lacks or whose
+-- build has not finished. Recall picks its statements and walk depth from this.
+SELECT (SELECT c.reltuples FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
+        WHERE c.oid = to_regclass(%(records)s) AND i.indisvalid) AS records,
+       (SELECT c.reltuples FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
+        WHERE c.oid = to_regclass(%(chunks)s) AND i.indisvalid) AS chunks
+
+-- set_walk_depth --
+-- How many candidates an HNSW walk keeps per step on this connection, for the statements
+-- that follow it (store/vector_index.py: walk_depth).
+SELECT set_config('hnsw.ef_search', %(ef_search)s, false) AS ef_search

@@ -1,0 +1,64 @@
+"""Which vector statements a Context's recall runs, and how deep an index walk goes.
+
+A Context without its own index is scanned exactly by prepared statements (one generic
+plan serves every small Context). One with an index is walked by statements planned per
+call (a generic plan cannot use a partial index), at a depth (`hnsw.ef_search`) that grows
+with the index: recall@10 against an exact scan of the same Context, measured on the
+benchmark corpus (docs/benchmarks.md, "walk depth"), was 1.0 at 10,000 rows with depth
+100, and at 100,000 rows 0.94 with 100, 0.96 with 200, 0.97 with 400. A deeper walk also
+costs more, and at 10,000 rows a depth of 400 made the planner prefer the exact scan.
+
+A Context's profile is read from the catalog and kept `PROFILE_TTL_S` per process: an
+index built meanwhile is used that much later (the exact scan answers the same until
+then); a profile naming an index that was dropped still answers right (the walk
+statements fall back to an exact scan).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from memwarden.services import Services
+from memwarden.store import vector_index as store
+from memwarden.store.batch import Statement
+from memwarden.store.db import Conn
+from memwarden.store.vector_index import VectorProfile
+
+PROFILE_TTL_S = 30.0
+# (rows below which, depth): the first that fits; past the last, DEEPEST.
+DEPTHS = ((50_000, 100), (500_000, 200))
+DEEPEST = 400
+
+
+def walk_depth_for(rows: float) -> int:
+    """The HNSW walk depth for an index of `rows` rows (unknown, -1: the shallowest)."""
+    for below, depth in DEPTHS:
+        if rows < below:
+            return depth
+    return DEEPEST
+
+
+@dataclass(frozen=True)
+class VectorPlan:
+    """Whether records and chunks are walked (else scanned exactly), and the statement that
+    sets the walk depth (None when nothing is walked)."""
+
+    records_indexed: bool
+    chunks_indexed: bool
+    depth: Statement | None
+
+
+def plan_for(found: VectorProfile) -> VectorPlan:
+    sizes = [rows for rows in (found.records, found.chunks) if rows is not None]
+    depth = store.walk_depth(walk_depth_for(max(sizes))) if sizes else None
+    return VectorPlan(found.records is not None, found.chunks is not None, depth)
+
+
+async def vector_plan(services: Services, conn: Conn, context_id: uuid.UUID) -> VectorPlan:
+    """The Context's plan, from the process's cache or the catalog."""
+    found = services.vector_profiles.get(context_id)
+    if found is None:
+        found = await store.profile(conn, context_id)
+        services.vector_profiles.put(context_id, found)
+    return plan_for(found)
