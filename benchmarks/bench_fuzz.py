@@ -56,6 +56,7 @@ def run(examples: int) -> list[dict]:
                         "requests": report.requests,
                         "server_errors": report.server_errors,
                         "failures": report.failures,
+                        "expected_5xx": dict(report.expected_5xx),
                         "known_gaps": dict(report.known_gaps),
                         "unreached": report.unreached,
                         "statuses": {str(k): v for k, v in sorted(report.statuses.items())},
@@ -80,7 +81,16 @@ def main() -> int:
         print(json.dumps(rows, indent=2))
     else:
         table = Table(title=f"schemathesis, {args.examples} examples per operation")
-        columns = ("credential", "operations", "requests", "5xx", "known gaps", "failures", "s")
+        columns = (
+            "credential",
+            "operations",
+            "requests",
+            "5xx",
+            "of them on purpose",
+            "known gaps",
+            "failures",
+            "s",
+        )
         for column in columns:
             table.add_column(column)
         for row in rows:
@@ -89,6 +99,7 @@ def main() -> int:
                 str(row["operations"]),
                 str(row["requests"]),
                 str(row["server_errors"]),
+                str(sum(row["expected_5xx"].values())),
                 str(sum(row["known_gaps"].values())),
                 str(len(row["failures"])),
                 str(row["seconds"]),

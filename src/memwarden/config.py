@@ -34,7 +34,11 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    # Every field is in a dumped configuration, so the answer's schema (GET and PATCH
+    # .../config in /openapi.json) marks every field required.
+    model_config = ConfigDict(
+        extra="forbid", validate_assignment=True, json_schema_serialization_defaults_required=True
+    )
 
 
 class JudgeConfig(_Strict):

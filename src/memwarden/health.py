@@ -4,13 +4,71 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import asdict
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from memwarden.services import Services
 from memwarden.settings import inactive_settings
 from memwarden.store import health as store_health
 
 HEARTBEAT_WINDOW_S = 60
+
+
+# The body of GET /health, declared for /openapi.json only (`responses=` on the route):
+# the public view has each part's `status`; the operator's (the admin token) has the
+# fields marked "operator". Extra keys are allowed.
+
+
+class _Described(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class DatabaseHealth(_Described):
+    status: Literal["ok", "down"]
+    version: str | None = Field(None, description="Operator, when up: the server's version.")
+    pgvector: str | None = Field(None, description="Operator: null when not installed.")
+    schema_version: int | None = Field(None, description="Operator: the last migration.")
+    embedded: bool | None = Field(None, description="Operator: the embedded PostgreSQL.")
+    error: str | None = Field(None, description="Operator, when down: the error's type.")
+
+
+class WorkerHealth(_Described):
+    status: Literal["ok", "none"] = Field(description="`none`: no worker beat in 60 s.")
+    in_process: bool | None = Field(None, description="Operator.")
+    active_workers: int | None = Field(None, description="Operator.")
+
+
+class StageHealthReport(_Described):
+    stage: str
+    provider: str
+    configured: bool
+    ok: bool | None = Field(description="Null when the stage was not checked.")
+    detail: str
+
+
+class ModelsHealth(_Described):
+    status: Literal["ok", "error"]
+    stages: dict[str, StageHealthReport] | None = Field(None, description="Operator.")
+    error: str | None = Field(None, description="Operator, when the check itself failed.")
+
+
+class InactiveSetting(_Described):
+    setting: str = Field(description="The `MEMWARDEN_*` variable.")
+    reason: str
+
+
+class HealthReport(_Described):
+    """200 when `status` is `ok`, 503 when it is `degraded` or `down`."""
+
+    status: Literal["ok", "degraded", "down"]
+    database: DatabaseHealth
+    worker: WorkerHealth
+    models: ModelsHealth
+    version: str | None = Field(None, description="Operator: memwarden's version.")
+    inactive_settings: list[InactiveSetting] | None = Field(
+        None, description="Operator: settings given a value that have no effect yet."
+    )
 
 
 async def _database(svc: Services) -> dict[str, Any]:

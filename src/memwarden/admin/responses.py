@@ -1,6 +1,8 @@
-"""Response bodies of the Context and key routes, declared for /openapi.json only
-(`responses=` on `api/routes/admin.py`; `contexts._public`, `keys._public` and
-`keys.issue_key` build them). Extra keys are allowed."""
+"""Response bodies of the Context, key, audit and usage routes, declared for /openapi.json
+only (`responses=` on `api/routes/admin.py` and `feed.py`; `contexts._public`,
+`keys._public`, `keys.issue_key`, `audit.list_audit` and `usage.usage_breakdown` build
+them). Extra keys are allowed. A Context's configuration is answered as the model that
+validates it, `config.ContextConfig`."""
 
 from __future__ import annotations
 
@@ -58,3 +60,56 @@ class KeyList(Described):
 class RevokedKey(Described):
     id: str
     revoked_at: str
+
+
+class AuditEvent(Described):
+    """Who did what to which id; never content (`audit._event`)."""
+
+    id: str
+    actor: str = Field(description="A key's subject, `admin`, or a job such as `hygiene`.")
+    key_id: str | None = Field(description="The key used; null for the admin token.")
+    action: str = Field(description="Dotted, e.g. `config.update`, `hygiene.resolve`.")
+    target_kind: str
+    target_id: str | None
+    at: str
+
+
+class AuditPage(Described):
+    """GET /{context_id}/audit: newest first."""
+
+    events: list[AuditEvent]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
+
+
+class UsageCounts(Described):
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+
+
+class StageUsage(UsageCounts):
+    """One stage's model calls and tokens, in all and per `provider:model`."""
+
+    models: dict[str, UsageCounts]
+
+
+class ExtractionCounts(Described):
+    windows_run: int
+    windows_failed: int
+    dropped_chars: int = Field(description="Characters past the extraction window limit.")
+    dropped_bytes: int = Field(description="UTF-8 bytes past the extraction window limit.")
+
+
+class ExtractionUsage(ExtractionCounts):
+    """Extraction in all and per source kind (`turn`, `document`)."""
+
+    by_source: dict[str, ExtractionCounts]
+
+
+class UsageAnswer(Described):
+    """GET /{context_id}/usage (`usage.usage_breakdown`)."""
+
+    since: str = Field(description="The first day counted (ISO date, UTC).")
+    stages: dict[str, StageUsage] = Field(description="By stage: `chat`, `extraction`, ...")
+    total_tokens: int = Field(description="Prompt and completion tokens of every stage.")
+    extraction: ExtractionUsage

@@ -113,7 +113,8 @@ def create_app(
         app.include_router(module.router)
     mount_dashboard(app, services.settings if services else settings or get_settings())  # /ui
     mcp_endpoint = mount_mcp(app)  # MCP tools at /mcp: memwarden.mcp.http
-    install_openapi(app)  # error responses and bearer security: api/openapi.py
+    # Error responses, bearer security and the chat stream's events: api/openapi.py
+    install_openapi(app, event_streams=chat.EVENT_STREAMS)
     app.add_middleware(LoadShedding)  # inside ServiceMiddleware: a 503 is logged too
     app.add_middleware(ServiceMiddleware)
     return app

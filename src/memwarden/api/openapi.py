@@ -4,15 +4,21 @@ FastAPI documents 200 and its own 422 validation body; this app answers validati
 400 and every error as `{"error": {"code", "message", "field"?}}` (api/errors.py), and
 every route but the public ones needs `Authorization: Bearer`. One hook fixes the
 document for all routes, so a new route is described without per-route annotations.
+Success answers are declared per route (`responses=`, the models in `*/responses.py`);
+an event stream's events are handed to `install_openapi` (`EventStreams`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
 
 from memwarden.api.middleware import limit_for, route_limits
 
@@ -20,7 +26,9 @@ from memwarden.api.middleware import limit_for, route_limits
 PUBLIC_PATHS = frozenset({"/health", "/metrics", "/openapi.json"})
 SCHEME = "bearerAuth"
 _METHODS = {"get", "post", "put", "patch", "delete"}
-_ERROR_REF = {"$ref": "#/components/schemas/ErrorResponse"}
+_REF = "#/components/schemas/"
+_ERROR_REF = {"$ref": f"{_REF}ErrorResponse"}
+SSE = "text/event-stream"
 
 _DESCRIPTIONS = {
     "400": "Invalid request: malformed JSON, a missing, unknown or invalid field "
@@ -105,6 +113,68 @@ def _documented_models(responses: dict[str, Any]) -> None:
                 media["schema"] = {"$ref": schema["$ref"]}
 
 
+def _event_schema(name: str, model: type[BaseModel]) -> dict[str, Any]:
+    """One server-sent event: its name, and its `data` line as JSON of `model`."""
+    return {
+        "title": f"{name} event",
+        "type": "object",
+        "properties": {
+            "event": {"const": name},
+            "data": {
+                "type": "string",
+                "contentMediaType": "application/json",
+                "contentSchema": {"$ref": f"{_REF}{model.__name__}"},
+            },
+        },
+        "required": ["event", "data"],
+    }
+
+
+class EventStream(StreamingResponse):
+    """Server-sent events: the media type the stream's success answer is documented with."""
+
+    media_type = SSE
+
+
+# Per operation (method, path template): its events, by name, each the model of the
+# event's JSON `data`. A route module lists its streams; app.py hands them to the hook.
+EventStreams = Mapping[tuple[str, str], Mapping[str, type[BaseModel]]]
+
+
+def _event_streams(spec: dict[str, Any], streams: EventStreams) -> None:
+    """Each stream's success answer: `text/event-stream` with an `itemSchema` that is one
+    of its events (as FastAPI documents its own event streams), the events' models added
+    to the components. The whole-body `{"type": "string"}` FastAPI infers goes: next to
+    `itemSchema`, a `schema` would describe the stream read as an array of events."""
+    schemas = spec.setdefault("components", {}).setdefault("schemas", {})
+    for (method, path), events in streams.items():
+        _, defs = models_json_schema(
+            [(model, "serialization") for model in events.values()],
+            ref_template=f"{_REF}{{model}}",
+        )
+        for model_name, schema in defs.get("$defs", {}).items():
+            if schemas.setdefault(model_name, schema) != schema:
+                raise ValueError(f"two schemas are named {model_name}")
+        responses = spec["paths"][path][method]["responses"]
+        status = next(code for code in responses if code.startswith("2"))
+        media = responses[status].setdefault("content", {}).setdefault(SSE, {})
+        media.pop("schema", None)
+        media["itemSchema"] = {"oneOf": [_event_schema(n, m) for n, m in events.items()]}
+
+
+def _error_response(responses: dict[str, Any], status: str) -> None:
+    """The error schema under `status`. A route may say more about one status (its own
+    error code, `responses={503: {"description": ...}}`): its words come first, then the
+    ones every route shares."""
+    content = {"application/json": {"schema": _ERROR_REF}}
+    declared = responses.get(status)
+    if declared is None:
+        responses[status] = {"description": _DESCRIPTIONS[status], "content": content}
+    elif "content" not in declared:
+        declared["description"] = f"{declared['description']} {_DESCRIPTIONS[status]}"
+        declared["content"] = content
+
+
 def describe(spec: dict[str, Any]) -> dict[str, Any]:
     """Error responses, no HTTPValidationError, the bearer scheme on non-public routes."""
     components = spec.setdefault("components", {})
@@ -139,29 +209,23 @@ def describe(spec: dict[str, Any]) -> dict[str, Any]:
                     f"{body['description']} {note}" if body.get("description") else note
                 )
             for status in _error_statuses(path, method, operation):
-                responses.setdefault(
-                    status,
-                    {
-                        "description": _DESCRIPTIONS[status],
-                        "content": {"application/json": {"schema": _ERROR_REF}},
-                    },
-                )
+                _error_response(responses, status)
     return spec
 
 
-def install_openapi(app: FastAPI) -> None:
+def install_openapi(app: FastAPI, event_streams: EventStreams | None = None) -> None:
     """Replace `app.openapi` with one that builds the described document once."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = describe(
-                get_openapi(
-                    title=app.title,
-                    version=app.version,
-                    description=app.description,
-                    routes=app.routes,
-                )
+            spec = get_openapi(
+                title=app.title,
+                version=app.version,
+                description=app.description,
+                routes=app.routes,
             )
+            _event_streams(spec, event_streams or {})
+            app.openapi_schema = describe(spec)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

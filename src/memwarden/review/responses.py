@@ -1,10 +1,11 @@
-"""Response bodies of the memory contract routes, declared for /openapi.json only
-(`responses=` on `api/routes/memory.py`; `commands.run_command`, `decisions.decide` and
-`history` build them with `render`). Extra keys are allowed."""
+"""Response bodies of the memory contract routes and the change feed, declared for
+/openapi.json only (`responses=` on `api/routes/memory.py` and `feed.py`;
+`commands.run_command`, `decisions.decide` and `history` build them with `render`,
+`diagnostic.eligibility` and `feed.list_changes` the rest). Extra keys are allowed."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -110,3 +111,41 @@ class EmbeddingAnswer(Described):
     revision: int
     model: str | None
     dimensions: int
+
+
+class ChangeEntry(Described):
+    """One change of the feed: ids only, never content (`feed._entry`)."""
+
+    seq: int = Field(description="The Context's change number, in commit order.")
+    record_id: str | None
+    revision: int | None
+    kind: str
+    entry_type: str = Field(
+        description="`created`, `updated`, `deleted`, `superseded`, `reviewed`, `released` "
+        "(a held write approved), `restored`."
+    )
+    at: str
+
+
+class ChangePage(Described):
+    """GET /memory/changes: oldest first."""
+
+    changes: list[ChangeEntry]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
+
+
+class BlockingRecord(Described):
+    record_id: str = Field(description="The record itself (depth 0) or one of its sources.")
+    reason: Literal[
+        "deleted", "rejected", "held", "superseded", "invalidated", "expired", "restricted"
+    ] = Field(description="`restricted`: a source the caller may not see.")
+    depth: int = Field(description="0 for the record, 1 for its sources, and so on.")
+
+
+class EligibilityAnswer(Described):
+    """POST /memory/reviews/eligibility (`diagnostic.eligibility`)."""
+
+    contract_version: int
+    record_id: str
+    servable: bool
+    blocking: BlockingRecord | None = Field(description="The first record that blocks it.")

@@ -3,6 +3,7 @@ statuses and their schema, no 422 (validation answers 400), and bearer authentic
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -120,6 +121,13 @@ DESCRIBED = [
     ("post", "/api/v1/contexts/{context_id}/keys", "201"),
     ("get", "/api/v1/contexts/{context_id}/keys", "200"),
     ("delete", "/api/v1/contexts/{context_id}/keys/{key_id}", "200"),
+    ("post", "/api/v1/{context_id}/reflect", "200"),
+    ("post", "/api/v1/memory/reviews/eligibility", "200"),
+    ("get", "/api/v1/memory/changes", "200"),
+    ("get", "/api/v1/{context_id}/audit", "200"),
+    ("get", "/api/v1/{context_id}/usage", "200"),
+    ("get", "/health", "200"),
+    ("get", "/health", "503"),
 ]
 
 
@@ -141,3 +149,131 @@ def test_a_documented_model_allows_fields_it_does_not_name(spec: dict[str, Any])
         schema = spec["paths"][path][method]["responses"][status]["content"]["application/json"]
         model = spec["components"]["schemas"][schema["schema"]["$ref"].rsplit("/", 1)[-1]]
         assert model.get("additionalProperties") is True, (method, path)
+
+
+# Operations whose success answer may stay without a schema, each with its reason. Empty:
+# every 2xx of every operation says what its body holds.
+UNDESCRIBED: dict[tuple[str, str, str], str] = {}
+
+
+def _resolve(schema: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in schema:
+        schema = spec["components"]["schemas"][schema["$ref"].rsplit("/", 1)[-1]]
+    return schema
+
+
+def _says_what_it_holds(schema: Any, spec: dict[str, Any]) -> bool:
+    """False for `{}`, an object with no named properties (`additionalProperties` alone)
+    and anything built only of those; an SSE event's JSON data is judged by its
+    `contentSchema`."""
+    if not isinstance(schema, dict):
+        return False
+    schema = _resolve(schema, spec)
+    branches = schema.get("oneOf") or schema.get("anyOf")
+    if branches:
+        return all(_says_what_it_holds(branch, spec) for branch in branches)
+    if "contentSchema" in schema:
+        return _says_what_it_holds(schema["contentSchema"], spec)
+    if schema.get("type") == "object" or "properties" in schema:
+        properties = schema.get("properties") or {}
+        if "data" in properties and "contentSchema" in properties["data"]:
+            return _says_what_it_holds(properties["data"], spec)
+        return bool(properties)
+    return "type" in schema or "const" in schema or "enum" in schema
+
+
+def _success_schemas(spec: dict[str, Any]) -> list[tuple[str, str, str, str, Any]]:
+    """(method, path, status, media type, schema) of every 2xx answer; an event stream's
+    schema is its `itemSchema` (one event), a 2xx without content has None."""
+    found: list[tuple[str, str, str, str, Any]] = []
+    for path, method, op in _operations(spec):
+        for status, response in op["responses"].items():
+            if not status.startswith("2"):
+                continue
+            content = response.get("content") or {"": {}}
+            for media, entry in content.items():
+                key = "itemSchema" if media == "text/event-stream" else "schema"
+                found.append((method, path, status, media, entry.get(key)))
+    return found
+
+
+def test_the_schema_check_refuses_plain_objects() -> None:
+    spec = {"components": {"schemas": {"Empty": {"type": "object"}, "M": {"properties": {}}}}}
+    for schema in (
+        {},
+        None,
+        {"type": "object", "additionalProperties": True},
+        {"$ref": "#/components/schemas/Empty"},
+        {"$ref": "#/components/schemas/M"},
+        {"oneOf": [{"type": "string"}, {}]},
+        {"type": "object", "properties": {"data": {"type": "string", "contentSchema": {}}}},
+    ):
+        assert not _says_what_it_holds(schema, spec), schema
+    assert _says_what_it_holds({"type": "string"}, spec)
+    assert _says_what_it_holds({"type": "object", "properties": {"a": {}}}, spec)
+
+
+def test_every_success_answer_of_every_operation_has_a_schema(spec: dict[str, Any]) -> None:
+    found = _success_schemas(spec)
+    assert len(found) >= 50, len(found)
+    bare = [
+        f"{method.upper()} {path} {status} {media}"
+        for method, path, status, media, schema in found
+        if (method, path, status) not in UNDESCRIBED and not _says_what_it_holds(schema, spec)
+    ]
+    assert not bare, bare
+
+
+@pytest.mark.parametrize("method", ["get", "patch"])
+def test_a_contexts_configuration_is_answered_as_the_model_that_validates_it(
+    spec: dict[str, Any], method: str
+) -> None:
+    """Exact, unlike the other models: the answer is that model dumped, so it has every
+    field and no other."""
+    schema = spec["paths"]["/api/v1/contexts/{context_id}/config"][method]["responses"]["200"]
+    assert schema["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/ContextConfig"
+    }
+    config = spec["components"]["schemas"]["ContextConfig"]
+    assert set(config["required"]) == set(config["properties"]) >= {"judge", "hygiene", "passes"}
+    assert config["additionalProperties"] is False
+    judge = spec["components"]["schemas"]["JudgeConfig"]
+    assert set(judge["required"]) == set(judge["properties"])
+
+
+def test_the_chat_stream_documents_each_event_and_its_data(spec: dict[str, Any]) -> None:
+    answer = spec["paths"]["/api/v1/{context_id}/chat/stream"]["post"]["responses"]["200"]
+    assert set(answer["content"]) == {"text/event-stream"}
+    media = answer["content"]["text/event-stream"]
+    assert "schema" not in media  # beside itemSchema it would describe the whole stream
+    events = {
+        branch["properties"]["event"]["const"]: branch["properties"]["data"]
+        for branch in media["itemSchema"]["oneOf"]
+    }
+    assert set(events) == {"memories", "token", "done", "error"}
+    for data in events.values():
+        assert data["contentMediaType"] == "application/json"
+        model = _resolve(data["contentSchema"], spec)
+        assert model["properties"] and model["required"], data
+    done = _resolve(events["done"]["contentSchema"], spec)
+    assert {"sessionId", "turnId", "model", "cached", "usage"} <= set(done["required"])
+
+
+def test_metrics_are_documented_as_prometheus_text(spec: dict[str, Any]) -> None:
+    answer = spec["paths"]["/metrics"]["get"]["responses"]["200"]
+    assert set(answer["content"]) == {"text/plain"}
+    pattern = re.compile(answer["content"]["text/plain"]["schema"]["pattern"])
+    assert pattern.search("# HELP m_total Things.\n# TYPE m_total counter\nm_total 3\n")
+    assert not pattern.search('{"m_total": 3}')
+
+
+def test_the_routes_own_words_on_an_error_status_come_before_the_shared_ones(
+    spec: dict[str, Any],
+) -> None:
+    unavailable = spec["paths"]["/api/v1/{context_id}/reflect"]["post"]["responses"]["503"]
+    assert unavailable["description"].index("reflection_model_unavailable") < unavailable[
+        "description"
+    ].index("overloaded")
+    assert unavailable["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/ErrorResponse"
+    }

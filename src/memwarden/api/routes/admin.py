@@ -18,6 +18,7 @@ from memwarden.admin.responses import (
     RevokedKey,
 )
 from memwarden.api.deps import caller, services
+from memwarden.config import ContextConfig
 from memwarden.domain.grants import Caller
 from memwarden.services import Services
 
@@ -87,14 +88,14 @@ async def revoke_key(
     return await keys.revoke_key(svc.db, who, context_id, key_id)
 
 
-@router.get("/{context_id}/config")
+@router.get("/{context_id}/config", responses={200: {"model": ContextConfig}})
 async def get_config(
     context_id: uuid.UUID, svc: Services = Depends(services), who: Caller = Depends(caller)
 ) -> dict[str, Any]:
     return await settings_service.get_config(svc.db, who, context_id)
 
 
-@router.patch("/{context_id}/config")
+@router.patch("/{context_id}/config", responses={200: {"model": ContextConfig}})
 async def patch_config(
     context_id: uuid.UUID,
     patch: dict[str, Any] = Body(...),

@@ -6,18 +6,29 @@ import uuid
 from typing import Any
 
 from fastapi import APIRouter, Depends
-from fastapi.responses import StreamingResponse
 
 from memwarden.api.deps import caller, services
+from memwarden.api.openapi import EventStream
 from memwarden.chat.contract import ChatBody, ReflectBody
 from memwarden.chat.reflect import reflect
-from memwarden.chat.responses import ChatResponse
+from memwarden.chat.responses import STREAM_EVENTS, ChatResponse, ReflectResponse
 from memwarden.chat.service import chat
 from memwarden.chat.streaming import open_stream
 from memwarden.domain.grants import Caller
 from memwarden.services import Services
 
 router = APIRouter(tags=["chat"])
+
+STREAM_PATH = "/api/v1/{context_id}/chat/stream"
+# The stream's events, for /openapi.json (`api/openapi.py` documents them).
+EVENT_STREAMS = {("post", STREAM_PATH): STREAM_EVENTS}
+STREAM_ANSWER = (
+    "Server-sent events: `memories` first (the memories the answer is given), then "
+    "`token` events whose `text`, in order, is the answer, then `done` (session, turn, "
+    "model, cache and token usage). A failure after the first event ends the stream with "
+    "an `error` event in the error shape instead of `done`; every failure before it is an "
+    "ordinary JSON error answer."
+)
 
 
 @router.post("/api/v1/{context_id}/chat", responses={200: {"model": ChatResponse}})
@@ -30,22 +41,32 @@ async def chat_route(
     return await chat(svc, who, context_id, body.to_input())
 
 
-@router.post("/api/v1/{context_id}/chat/stream", response_model=None)
+@router.post(
+    STREAM_PATH,
+    response_model=None,
+    response_class=EventStream,
+    responses={200: {"description": STREAM_ANSWER}},
+)
 async def chat_stream(
     context_id: uuid.UUID,
     body: ChatBody,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> StreamingResponse:
+) -> EventStream:
     events = await open_stream(svc, who, context_id, body.to_input())
-    return StreamingResponse(
-        events,
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
+    return EventStream(events, headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
-@router.post("/api/v1/{context_id}/reflect")
+@router.post(
+    "/api/v1/{context_id}/reflect",
+    responses={
+        200: {"model": ReflectResponse},
+        503: {
+            "description": "No chat model is configured for reflection, in the deployment "
+            "or the Context (`reflection_model_unavailable`)."
+        },
+    },
+)
 async def reflect_route(
     context_id: uuid.UUID,
     body: ReflectBody,

@@ -9,15 +9,17 @@ from fastapi import APIRouter, Depends, Query
 
 from memwarden.admin import audit as audit_log_uc
 from memwarden.admin import usage as usage_uc
+from memwarden.admin.responses import AuditPage, UsageAnswer
 from memwarden.api.deps import caller, services
 from memwarden.domain.grants import Caller
 from memwarden.review import feed as feed_uc
+from memwarden.review.responses import ChangePage
 from memwarden.services import Services
 
 router = APIRouter(tags=["feed"])
 
 
-@router.get("/api/v1/memory/changes")
+@router.get("/api/v1/memory/changes", responses={200: {"model": ChangePage}})
 async def changes(
     cursor: str | None = Query(None, max_length=19, description="next_cursor of the last page"),
     limit: int = Query(100, ge=1, le=feed_uc.MAX_PAGE),
@@ -34,7 +36,7 @@ async def changes(
     return await feed_uc.list_changes(svc.db, who, cursor=cursor, limit=limit)
 
 
-@router.get("/api/v1/{context_id}/audit")
+@router.get("/api/v1/{context_id}/audit", responses={200: {"model": AuditPage}})
 async def audit_log(
     context_id: uuid.UUID,
     cursor: str | None = Query(None, max_length=64, description="next_cursor of the last page"),
@@ -52,7 +54,7 @@ async def audit_log(
     )
 
 
-@router.get("/api/v1/{context_id}/usage")
+@router.get("/api/v1/{context_id}/usage", responses={200: {"model": UsageAnswer}})
 async def usage(
     context_id: uuid.UUID,
     days: int = Query(30, ge=1, le=usage_uc.MAX_DAYS),

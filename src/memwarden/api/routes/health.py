@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 
 from memwarden import __version__
 from memwarden.api.deps import services
-from memwarden.health import check_health, public_view
+from memwarden.health import HealthReport, check_health, public_view
 from memwarden.services import Services
 
 router = APIRouter(tags=["health"])
@@ -29,7 +29,17 @@ def _is_operator(request: Request, svc: Services) -> bool:
     return hmac.compare_digest(token.strip().encode(), expected.encode())
 
 
-@router.get("/health")
+@router.get(
+    "/health",
+    responses={
+        200: {"model": HealthReport, "description": "Every part is up (`status`: `ok`)."},
+        503: {
+            "model": HealthReport,
+            "description": "A part is down (`status`: `down`, the database) or degraded "
+            "(`degraded`: no worker, or a configured model provider failing its check).",
+        },
+    },
+)
 async def health(request: Request, svc: Services = Depends(services)) -> JSONResponse:
     """Public: status and component states. With the admin token: versions, provider
     hosts, the worker, inactive settings."""
@@ -64,7 +74,24 @@ def prometheus_text(counters: Mapping[str, int]) -> str:
     return "\n".join(lines) + "\n"
 
 
-@router.get("/metrics")
+# Each line a `# HELP`/`# TYPE` comment or a sample (`name value`), each ended by "\n".
+METRICS_LINES = r"^((# (HELP|TYPE) [^\n]*|[a-zA-Z_:][a-zA-Z0-9_:]* [^\n]+)\n)*$"
+METRICS_ANSWER = (
+    "The Prometheus text exposition format 0.0.4 (`text/plain; version=0.0.4`): a "
+    "`# HELP` and a `# TYPE ... counter` line, then the value, for each counter."
+)
+
+
+@router.get(
+    "/metrics",
+    response_class=PlainTextResponse,
+    responses={
+        200: {
+            "description": METRICS_ANSWER,
+            "content": {"text/plain": {"schema": {"type": "string", "pattern": METRICS_LINES}}},
+        }
+    },
+)
 async def metrics(svc: Services = Depends(services)) -> PlainTextResponse:
     """This process's totals since it started (no Context ids, no content), so like /health
     it needs no credential; per-Context figures are in GET /api/v1/{context}/usage."""

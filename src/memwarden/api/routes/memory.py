@@ -23,6 +23,7 @@ from memwarden.review.contract import (
 )
 from memwarden.review.responses import (
     CommandResult,
+    EligibilityAnswer,
     EmbeddingAnswer,
     ReadAnswer,
     ReceiptAnswer,
@@ -83,7 +84,7 @@ async def review_read(
     return await history.read_receipt(svc.db, who, body)
 
 
-@router.post("/reviews/eligibility")
+@router.post("/reviews/eligibility", responses={200: {"model": EligibilityAnswer}})
 async def review_eligibility(
     body: ReadRequest, svc: Services = Depends(services), who: Caller = Depends(caller)
 ) -> dict[str, Any]:
