@@ -180,7 +180,7 @@ class World:
     spec: dict[str, Any]
     a: Tenant  # every grant, offline models, no judge
     b: Tenant  # another Context: its id is what A's key may not touch
-    judged: Tenant  # the judge on (scripted), warn holds
+    judged: Tenant  # the judge on (the deployment's, scripted); a warn holds the write
     reflective: Tenant  # a chat model of its own, no memories, the rollup pass off
     narrow: dict[str, str] = field(default_factory=dict)  # grant -> A's key with only it
 
@@ -423,9 +423,9 @@ def live(
     tmp_path_factory: pytest.TempPathFactory,
     scripted_server: ScriptedModelServer,
 ) -> Iterator[LiveServer]:
-    """One server for the module: the in-process worker, extraction on the scripted
-    server (the offline rules' answers, so a window can be made to fail), every other
-    deployment model off."""
+    """One server for the module: the in-process worker; extraction (the offline rules'
+    answers, so that a window can be made to fail) and the judge (the request path uses
+    the deployment's) on the scripted server; every other deployment model off."""
     name = cluster.create_database()
     settings = Settings(
         database_url=cluster.url_for(name),
@@ -452,7 +452,7 @@ def world(live: LiveServer) -> Iterator[World]:
         w.a = w.context("a")
         w.b = w.context("b")
         judge = {"enabled": True, "rows": False, "on_warn": "hold"}
-        w.judged = w.context("judged", {"judge": judge, "models": {"judge": _model("judge")}})
+        w.judged = w.context("judged", {"judge": judge})
         w.reflective = w.context(
             "reflective",
             {"models": {"chat": _model("chat")}, "passes": {"rollup": {"enabled": False}}},
