@@ -86,27 +86,35 @@ def _scored_row(row: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
+def _data_option(what: str) -> Any:
+    """--data: labelled JSONL files (`what` each line holds), the option repeated."""
+    return typer.Option(
+        "--data",
+        exists=True,
+        dir_okay=False,
+        readable=True,
+        help=f"JSONL {what}; repeat for several files.",
+    )
+
+
+def _split_option(noun: str) -> Any:
+    return typer.Option(
+        "--split",
+        help=f"Score only {noun} of this split (train or test); {noun} without one are skipped.",
+    )
+
+
+AsJson = Annotated[bool, typer.Option("--json", help="Print the report as JSON.")]
+
+
 @eval_app.command("judge")
 def judge_cmd(
     data: Annotated[
         list[Path],
-        typer.Option(
-            "--data",
-            exists=True,
-            dir_okay=False,
-            readable=True,
-            help="JSONL rows of {text, label, source} or {text, label, class, split, source};"
-            " repeat for several files.",
-        ),
+        _data_option("rows of {text, label, source} or {text, label, class, split, source}"),
     ],
-    split: Annotated[
-        str | None,
-        typer.Option(
-            "--split",
-            help="Score only rows of this split (train or test); rows without one are skipped.",
-        ),
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    split: Annotated[str | None, _split_option("rows")] = None,
+    as_json: AsJson = False,
 ) -> None:
     """Precision, recall and false-positive rate per class, source and split."""
     rows = [row for path in data for row in _jsonl(path, _scored_row, RowError)]
@@ -129,29 +137,18 @@ def judge_cmd(
 def hygiene_cmd(
     data: Annotated[
         list[Path],
-        typer.Option(
-            "--data",
-            exists=True,
-            dir_okay=False,
-            readable=True,
-            help="JSONL pairs of {id, a, b, a_time, b_time, a_project, b_project, label,"
-            " superseding}; repeat for several files.",
+        _data_option(
+            "pairs of {id, a, b, a_time, b_time, a_project, b_project, label, superseding}"
         ),
     ],
-    split: Annotated[
-        str | None,
-        typer.Option(
-            "--split",
-            help="Score only pairs of this split (train or test); pairs without one are skipped.",
-        ),
-    ] = None,
+    split: Annotated[str | None, _split_option("pairs")] = None,
     offline: Annotated[
         bool,
         typer.Option(
             "--offline", help="Use the offline adjudicator even where a model is configured."
         ),
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """Confusion matrix, false supersedes, directions, cross-project skips and routing."""
     from memwarden.bootstrap import model_settings
