@@ -1,18 +1,22 @@
-"""The reviewer CLI's one HTTP client: `memwarden judgements` and `memwarden review` talk to a
-running server with a Context key, so a reviewer needs no access to the deployment's database.
+"""The reviewer CLI's one HTTP client: `memwarden judgements`, `review`, `hygiene`,
+`passes` and `reprocess` talk to a running server with a Context key, so a reviewer needs
+no access to the deployment's database.
 
-One set of `--url/--key` options, one timeout, and one error format through the CLI's one
-error handler (`runner.fail`): `<status> <code>: <message> (field: <f>)`, exit 2 for a
-refused request, 1 for a server failure, 3 when the server cannot be reached.
+One set of `--url/--key/--context/--json` options, one timeout, one way to print an answer
+(`show`), and one error format through the CLI's one error handler (`runner.fail`):
+`<status> <code>: <message> (field: <f>)`, exit 2 for a refused request, 1 for a server
+failure, 3 when the server cannot be reached.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import httpx
 import typer
-from rich.console import Console
+from rich.console import Console, RenderableType
 
 from memwarden.cli.runner import fail
 
@@ -25,6 +29,9 @@ Key = Annotated[
     str | None, typer.Option("--key", help="Context API key.", envvar="MEMWARDEN_API_KEY")
 ]
 AsJson = Annotated[bool, typer.Option("--json", help="Print the raw JSON response.")]
+ContextId = Annotated[
+    str, typer.Option("--context", help="Context id.", envvar="MEMWARDEN_CONTEXT_ID")
+]
 
 out = Console()
 
@@ -77,3 +84,18 @@ def request(
     if not isinstance(payload, dict):
         fail(error_line(resp), 1 if resp.status_code >= 500 or resp.is_success else 2)
     return payload
+
+
+def print_json(payload: dict[str, Any]) -> None:
+    out.print_json(json.dumps(payload))
+
+
+def show(
+    payload: dict[str, Any], as_json: bool, text: Callable[[dict[str, Any]], RenderableType]
+) -> None:
+    """A server answer: as raw JSON with --json, else what `text` makes of it (a line or a
+    table), built only when it is printed."""
+    if as_json:
+        print_json(payload)
+    else:
+        out.print(text(payload))

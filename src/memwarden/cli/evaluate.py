@@ -9,23 +9,24 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from memwarden.cli.runner import command_group
 from memwarden.detectors.evaluate import RowError, evaluate, render_table, scored_classes
 from memwarden.detectors.scan import scan
 
-eval_app = typer.Typer(
-    help="Evaluate the judge's detectors and hygiene's adjudication on labelled data.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
+eval_app = command_group(
+    "Evaluate the judge's detectors and hygiene's adjudication on labelled data."
 )
 out = Console()
 err = Console(stderr=True)
+T = TypeVar("T")
 
 
 @eval_app.callback()
@@ -33,8 +34,10 @@ def _group() -> None:
     """Evaluations: `judge` (detectors) and `hygiene` (pair adjudication)."""
 
 
-def _rows(path: Path) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
+def _jsonl(path: Path, parse: Callable[[dict[str, Any]], T], invalid: type[Exception]) -> list[T]:
+    """Each non-blank line of a JSONL file, an object read by `parse`; a line that is not
+    JSON, not an object or that `parse` refuses (raising `invalid`) stops with exit 2."""
+    items: list[T] = []
     with path.open(encoding="utf-8") as fh:
         for n, line in enumerate(fh, 1):
             if not line.strip():
@@ -48,45 +51,75 @@ def _rows(path: Path) -> list[dict[str, Any]]:
                 err.print(f"[bold red]error:[/] {path.name} line {n} is not an object")
                 raise typer.Exit(2)
             try:
-                scored_classes(row)
-            except RowError as exc:
+                items.append(parse(row))
+            except invalid as exc:
                 err.print(f"[bold red]error:[/] {path.name} line {n}: {exc}")
                 raise typer.Exit(2) from None
-            rows.append(row)
-    return rows
+    return items
+
+
+def _in_split(
+    items: list[T], split: str | None, split_of: Callable[[T], Any], noun: str, quiet: bool
+) -> list[T]:
+    """Only the items of `split` (all without one); says how many were skipped."""
+    if split is None:
+        return items
+    kept = [item for item in items if split_of(item) == split]
+    if len(kept) < len(items) and not quiet:
+        err.print(f"skipped {len(items) - len(kept)} {noun} outside split {split!r}")
+    return kept
+
+
+def _title(what: str, data: list[Path], split: str | None) -> str:
+    suffix = f" (split {split})" if split is not None else ""
+    return f"{what} evaluation: {', '.join(path.name for path in data)}{suffix}"
+
+
+def _progress(label: str, as_json: bool) -> Progress:
+    """A bar on stderr while rows are scored; none with --json."""
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=err, transient=True, disable=as_json)
+
+
+def _scored_row(row: dict[str, Any]) -> dict[str, Any]:
+    scored_classes(row)  # raises RowError for a row that cannot be scored
+    return row
+
+
+def _data_option(what: str) -> Any:
+    """--data: labelled JSONL files (`what` each line holds), the option repeated."""
+    return typer.Option(
+        "--data",
+        exists=True,
+        dir_okay=False,
+        readable=True,
+        help=f"JSONL {what}; repeat for several files.",
+    )
+
+
+def _split_option(noun: str) -> Any:
+    return typer.Option(
+        "--split",
+        help=f"Score only {noun} of this split (train or test); {noun} without one are skipped.",
+    )
+
+
+AsJson = Annotated[bool, typer.Option("--json", help="Print the report as JSON.")]
 
 
 @eval_app.command("judge")
 def judge_cmd(
     data: Annotated[
         list[Path],
-        typer.Option(
-            "--data",
-            exists=True,
-            dir_okay=False,
-            readable=True,
-            help="JSONL rows of {text, label, source} or {text, label, class, split, source};"
-            " repeat for several files.",
-        ),
+        _data_option("rows of {text, label, source} or {text, label, class, split, source}"),
     ],
-    split: Annotated[
-        str | None,
-        typer.Option(
-            "--split",
-            help="Score only rows of this split (train or test); rows without one are skipped.",
-        ),
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    split: Annotated[str | None, _split_option("rows")] = None,
+    as_json: AsJson = False,
 ) -> None:
     """Precision, recall and false-positive rate per class, source and split."""
-    rows = [row for path in data for row in _rows(path)]
-    if split is not None:
-        kept = [row for row in rows if row.get("split") == split]
-        if len(kept) < len(rows) and not as_json:
-            err.print(f"skipped {len(rows) - len(kept)} rows outside split {split!r}")
-        rows = kept
-    columns = (TextColumn("scanning"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=True, disable=as_json) as progress:
+    rows = [row for path in data for row in _jsonl(path, _scored_row, RowError)]
+    rows = _in_split(rows, split, lambda row: row.get("split"), "rows", as_json)
+    with _progress("scanning", as_json) as progress:
         task = progress.add_task("scan", total=len(rows))
 
         def detect(text: str) -> Any:
@@ -97,78 +130,37 @@ def judge_cmd(
     if as_json:
         out.print_json(json.dumps(report.as_dict()))
     else:
-        names = ", ".join(path.name for path in data)
-        suffix = f" (split {split})" if split is not None else ""
-        out.print(render_table(report, title=f"Detector evaluation: {names}{suffix}"))
-
-
-def _pairs(path: Path) -> list[Any]:
-    from memwarden.hygiene.evaluate import RowError as PairError
-    from memwarden.hygiene.evaluate import parse_row
-
-    pairs: list[Any] = []
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
-                err.print(f"[bold red]error:[/] {path.name} line {n} is not JSON")
-                raise typer.Exit(2) from None
-            if not isinstance(row, dict):
-                err.print(f"[bold red]error:[/] {path.name} line {n} is not an object")
-                raise typer.Exit(2)
-            try:
-                pairs.append(parse_row(row))
-            except PairError as exc:
-                err.print(f"[bold red]error:[/] {path.name} line {n}: {exc}")
-                raise typer.Exit(2) from None
-    return pairs
+        out.print(render_table(report, title=_title("Detector", data, split)))
 
 
 @eval_app.command("hygiene")
 def hygiene_cmd(
     data: Annotated[
         list[Path],
-        typer.Option(
-            "--data",
-            exists=True,
-            dir_okay=False,
-            readable=True,
-            help="JSONL pairs of {id, a, b, a_time, b_time, a_project, b_project, label,"
-            " superseding}; repeat for several files.",
+        _data_option(
+            "pairs of {id, a, b, a_time, b_time, a_project, b_project, label, superseding}"
         ),
     ],
-    split: Annotated[
-        str | None,
-        typer.Option(
-            "--split",
-            help="Score only pairs of this split (train or test); pairs without one are skipped.",
-        ),
-    ] = None,
+    split: Annotated[str | None, _split_option("pairs")] = None,
     offline: Annotated[
         bool,
         typer.Option(
             "--offline", help="Use the offline adjudicator even where a model is configured."
         ),
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    as_json: AsJson = False,
 ) -> None:
     """Confusion matrix, false supersedes, directions, cross-project skips and routing."""
     from memwarden.bootstrap import model_settings
     from memwarden.config import ContextConfig
     from memwarden.hygiene.adjudicate import AdjudicationError, Adjudicator, choose_adjudicator
-    from memwarden.hygiene.evaluate import evaluate, render_tables
+    from memwarden.hygiene.evaluate import RowError as PairError
+    from memwarden.hygiene.evaluate import evaluate, parse_row, render_tables
     from memwarden.models.registry import Models
     from memwarden.settings import get_settings
 
-    pairs = [pair for path in data for pair in _pairs(path)]
-    if split is not None:
-        kept = [pair for pair in pairs if pair.split == split]
-        if len(kept) < len(pairs) and not as_json:
-            err.print(f"skipped {len(pairs) - len(kept)} pairs outside split {split!r}")
-        pairs = kept
+    pairs = [pair for path in data for pair in _jsonl(path, parse_row, PairError)]
+    pairs = _in_split(pairs, split, lambda pair: pair.split, "pairs", as_json)
     models = Models(model_settings(get_settings()))
     config = ContextConfig()
 
@@ -180,11 +172,9 @@ def hygiene_cmd(
         except AdjudicationError:
             return None
 
-    columns = (TextColumn("judging"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-
     async def run() -> Any:
         try:
-            with Progress(*columns, console=err, transient=True, disable=as_json) as progress:
+            with _progress("judging", as_json) as progress:
                 task = progress.add_task("pairs", total=len(pairs))
                 return await evaluate(pairs, choose, lambda: progress.advance(task))
         finally:
@@ -194,7 +184,5 @@ def hygiene_cmd(
     if as_json:
         out.print_json(json.dumps(report.as_dict()))
         return
-    names = ", ".join(path.name for path in data)
-    suffix = f" (split {split})" if split is not None else ""
-    for table in render_tables(report, title=f"Hygiene evaluation: {names}{suffix}"):
+    for table in render_tables(report, title=_title("Hygiene", data, split)):
         out.print(table)

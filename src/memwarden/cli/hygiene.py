@@ -4,7 +4,6 @@ holding memory_review (challenge: memory_write or memory_review). The client is
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Annotated, Any
 
@@ -12,16 +11,20 @@ import typer
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from memwarden.cli.client import DEFAULT_URL, AsJson, Key, Url, out, request
-
-hygiene_app = typer.Typer(
-    help="Memory hygiene: scan, review queue, resolve, restore, challenge.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
+from memwarden.cli.client import (
+    DEFAULT_URL,
+    AsJson,
+    ContextId,
+    Key,
+    Url,
+    out,
+    print_json,
+    request,
+    show,
 )
-ContextId = Annotated[
-    str, typer.Option("--context", help="Context id.", envvar="MEMWARDEN_CONTEXT_ID")
-]
+from memwarden.cli.runner import command_group
+
+hygiene_app = command_group("Memory hygiene: scan, review queue, resolve, restore, challenge.")
 POLL_S = 0.5
 
 
@@ -74,7 +77,7 @@ def scan_cmd(
                     break
                 time.sleep(POLL_S)
     if as_json:
-        out.print_json(json.dumps(run))
+        print_json(run)
     else:
         out.print(f"run {run_id}: {run['status']}")
         if "counts" in run:
@@ -117,7 +120,7 @@ def queue_cmd(
     params = {"status": status, "limit": limit, "cursor": cursor}
     page = request("GET", url, key, f"{_base(context)}/queue", params=params)
     if as_json:
-        out.print_json(json.dumps(page))
+        print_json(page)
         return
     out.print(_queue_table(page["items"]))
     if page.get("next_cursor"):
@@ -136,10 +139,7 @@ def resolve_cmd(
     """Decide a queue item once (keep_a supersedes b, keep_b supersedes a)."""
     body = {"resolution": resolution}
     done = request("POST", url, key, f"{_base(context)}/queue/{item_id}/resolve", body=body)
-    if as_json:
-        out.print_json(json.dumps(done))
-    else:
-        out.print(f"resolved {item_id}: {done['item']['resolution']}")
+    show(done, as_json, lambda d: f"resolved {item_id}: {d['item']['resolution']}")
 
 
 @hygiene_app.command("restore")
@@ -152,10 +152,7 @@ def restore_cmd(
 ) -> None:
     """Undo an automatic resolution: the memory is live again."""
     done = request("POST", url, key, f"{_base(context)}/memories/{record_id}/restore")
-    if as_json:
-        out.print_json(json.dumps(done))
-    else:
-        out.print(f"restored {record_id} at revision {done['revision']}")
+    show(done, as_json, lambda d: f"restored {record_id} at revision {d['revision']}")
 
 
 @hygiene_app.command("challenge")
@@ -170,7 +167,4 @@ def challenge_cmd(
     """Flag a memory that is wrong against the world for a person (not invalidated)."""
     body = {"reason": reason}
     done = request("POST", url, key, f"{_base(context)}/memories/{record_id}/challenge", body=body)
-    if as_json:
-        out.print_json(json.dumps(done))
-    else:
-        out.print(f"challenged {record_id}: queue item {done['item']['id']}")
+    show(done, as_json, lambda d: f"challenged {record_id}: queue item {d['item']['id']}")

@@ -3,23 +3,28 @@ dry runs), with a key holding grant:manage over the Context (the client is `clie
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
-from memwarden.cli.client import DEFAULT_URL, AsJson, Key, Url, out, request
-
-judgements_app = typer.Typer(
-    help="Review the ingest judge: list, show, override, approve/reject holds, dry runs.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
+from memwarden.cli.client import (
+    DEFAULT_URL,
+    AsJson,
+    ContextId,
+    Key,
+    Url,
+    out,
+    print_json,
+    request,
+    show,
 )
-ContextId = Annotated[
-    str, typer.Option("--context", help="Context id.", envvar="MEMWARDEN_CONTEXT_ID")
-]
+from memwarden.cli.runner import command_group
+
+judgements_app = command_group(
+    "Review the ingest judge: list, show, override, approve/reject holds, dry runs."
+)
 
 
 def _base(context: str) -> str:
@@ -56,13 +61,6 @@ def _entries_table(entries: list[dict[str, Any]], title: str) -> Table:
     return table
 
 
-def _print(payload: dict[str, Any], as_json: bool, render: Any = None) -> None:
-    if as_json or render is None:
-        out.print_json(json.dumps(payload))
-    else:
-        out.print(render)
-
-
 @judgements_app.command("list")
 def list_cmd(
     context: ContextId,
@@ -84,7 +82,7 @@ def list_cmd(
         "cursor": cursor,
     }
     page = request("GET", url, key, _base(context), params=params)
-    _print(page, as_json, _entries_table(page["judgements"], "Judgements"))
+    show(page, as_json, lambda p: _entries_table(p["judgements"], "Judgements"))
     if page.get("next_cursor") and not as_json:
         out.print(f"next page: --cursor {page['next_cursor']}")
 
@@ -94,7 +92,7 @@ def show_cmd(
     judgement_id: str, context: ContextId, url: Url = DEFAULT_URL, key: Key = None
 ) -> None:
     """One entry, with the judge's and any reviewer's verdict."""
-    _print(request("GET", url, key, f"{_base(context)}/{judgement_id}"), True)
+    print_json(request("GET", url, key, f"{_base(context)}/{judgement_id}"))
 
 
 @judgements_app.command("override")
@@ -159,7 +157,7 @@ def dry_run_cmd(
     if judgement_id:
         body["judgementIds"] = judgement_id
     result = request("POST", url, key, f"{_base(context)}/dry-run", body=body)
-    _print(result, as_json, _dry_run_table(result))
+    show(result, as_json, _dry_run_table)
     if not as_json:
         out.print(
             f"tested {result['tested']}, skipped {result['skipped']}, changed {result['changed']}"

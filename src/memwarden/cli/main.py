@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -25,6 +27,7 @@ from memwarden.cli.review import review_app
 from memwarden.cli.runner import (
     OPERATOR,
     all_pages,
+    command_group,
     console,
     emit_json,
     fail,
@@ -32,11 +35,7 @@ from memwarden.cli.runner import (
     run,
 )
 
-app = typer.Typer(
-    help="memwarden: long-term memory for AI agents in which nothing is stored blindly.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-)
+app = command_group("memwarden: long-term memory for AI agents in which nothing is stored blindly.")
 contexts_app = typer.Typer(help="Create and list Contexts (tenant memory spaces).")
 keys_app = typer.Typer(help="Issue, list and revoke API keys.")
 config_app = typer.Typer(help="Read and partially update a Context's configuration.")
@@ -50,6 +49,29 @@ app.add_typer(reprocess_app, name="reprocess")
 app.add_typer(passes_app, name="passes")
 app.add_typer(eval_app, name="eval")
 app.command("mcp")(mcp_stdio)
+
+
+@contextmanager
+def _database_step(failure: str, code: int) -> Iterator[None]:
+    """A step that reaches the database: the embedded server's own error as it is (exit
+    3), any other failure as `<failure>: <type>: <message>` with `code`."""
+    from memwarden.store.embedded import EmbeddedServerError
+
+    try:
+        yield
+    except EmbeddedServerError as exc:
+        fail(str(exc), 3)
+    except Exception as exc:
+        fail(f"{failure}: {type(exc).__name__}: {exc}", code)
+
+
+def _shown(value: Any, as_json: bool, *lines: Any) -> None:
+    """With --json the value as JSON on stdout, else the lines (text or tables)."""
+    if as_json:
+        emit_json(value)
+        return
+    for line in lines:
+        console.print(line)
 
 
 def _uuid(value: str, what: str) -> uuid.UUID:
@@ -92,16 +114,10 @@ def serve(
     from memwarden.api.app import create_app
     from memwarden.bootstrap import build_services
 
-    try:
+    with _database_step("cannot reach the database", 3):
         if lock is not None:
             lock.acquire()
         services = build_services(settings)
-    except EmbeddedServerError as exc:
-        fail(str(exc), 3)
-        return
-    except Exception as exc:
-        fail(f"cannot reach the database: {type(exc).__name__}: {exc}", 3)
-        return
     application = create_app(services, run_worker=worker, open_services=True)
     console.print(f"memwarden serving on http://{host}:{port} (data: {settings.data_dir})")
     try:
@@ -120,19 +136,12 @@ def _serve_processes(host: str, port: int, worker: bool, workers: int) -> None:
 
     from memwarden.settings import get_settings
     from memwarden.store.db import resolve_url
-    from memwarden.store.embedded import EmbeddedServerError
     from memwarden.store.migrate import apply_migrations
 
     settings = get_settings()
-    try:
+    with _database_step("cannot reach the database", 3):
         url, _server = resolve_url(settings)  # _server: the embedded server lives with us
         apply_migrations(url)
-    except EmbeddedServerError as exc:
-        fail(str(exc), 3)
-        return
-    except Exception as exc:
-        fail(f"cannot reach the database: {type(exc).__name__}: {exc}", 3)
-        return
     os.environ["MEMWARDEN_DATABASE_URL"] = url  # the processes share this one server
     factory = "api_with_worker" if worker else "api_only"
     console.print(
@@ -181,19 +190,12 @@ def migrate() -> None:
     from memwarden.logging_setup import configure_logging
     from memwarden.settings import get_settings
     from memwarden.store.db import resolve_url
-    from memwarden.store.embedded import EmbeddedServerError
     from memwarden.store.migrate import apply_migrations
 
     configure_logging("WARNING")
-    try:
+    with _database_step("migration failed", 1):
         url, _server = resolve_url(get_settings())
         applied = apply_migrations(url)
-    except EmbeddedServerError as exc:
-        fail(str(exc), 3)
-        return
-    except Exception as exc:
-        fail(f"migration failed: {type(exc).__name__}: {exc}", 1)
-        return
     console.print(
         f"applied {len(applied)} migration(s)" + (": " + ", ".join(applied) if applied else "")
     )
@@ -209,25 +211,22 @@ def contexts_create(
 
     created = run(lambda s: contexts_uc.create_context(s.db, OPERATOR, name, owner=subject))
     key = created.pop("owner_key")
-    result = {"context": created, "key": key}
-    if as_json:
-        emit_json(result)
-        return
-    console.print(f"Context id: [bold]{result['context']['id']}[/]")
-    console.print(f"Key ({subject}, all grants; shown once): [bold]{result['key']['key']}[/]")
+    _shown(
+        {"context": created, "key": key},
+        as_json,
+        f"Context id: [bold]{created['id']}[/]",
+        f"Key ({subject}, all grants; shown once): [bold]{key['key']}[/]",
+    )
 
 
 @contexts_app.command("list")
 def contexts_list(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """List Contexts."""
     rows = run(lambda s: all_pages("contexts", partial(contexts_uc.list_contexts, s.db, OPERATOR)))
-    if as_json:
-        emit_json(rows)
-        return
     table = Table("id", "name", "created")
     for r in rows:
         table.add_row(r["id"], r["name"], r["created_at"])
-    console.print(table)
+    _shown(rows, as_json, table)
 
 
 @keys_app.command("create")
@@ -246,11 +245,9 @@ def keys_create(
             s.db, OPERATOR, ctx, subject=subject, grants=grant, scope=scope, expires_at=expires_at
         )
     )
-    if as_json:
-        emit_json(result)
-        return
-    console.print(f"Key id: {result['id']}")
-    console.print(f"Key (shown once): [bold]{result['key']}[/]")
+    _shown(
+        result, as_json, f"Key id: {result['id']}", f"Key (shown once): [bold]{result['key']}[/]"
+    )
 
 
 @keys_app.command("list")
@@ -258,9 +255,6 @@ def keys_list(context_id: str, as_json: Annotated[bool, typer.Option("--json")] 
     """List a Context's keys (never their secrets)."""
     ctx = _uuid(context_id, "context id")
     rows = run(lambda s: all_pages("keys", partial(keys_uc.list_keys, s.db, OPERATOR, ctx)))
-    if as_json:
-        emit_json(rows)
-        return
     table = Table("id", "subject", "grants", "scope", "expires", "revoked")
     for r in rows:
         table.add_row(
@@ -271,7 +265,7 @@ def keys_list(context_id: str, as_json: Annotated[bool, typer.Option("--json")] 
             r["expires_at"] or "",
             r["revoked_at"] or "",
         )
-    console.print(table)
+    _shown(rows, as_json, table)
 
 
 @keys_app.command("revoke")

@@ -4,24 +4,18 @@ client is `client.py`)."""
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Annotated, Any
 
 import typer
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from memwarden.cli.client import DEFAULT_URL, AsJson, Key, Url, out, request
-from memwarden.cli.runner import fail
+from memwarden.cli.client import DEFAULT_URL, AsJson, ContextId, Key, Url, out, print_json, request
+from memwarden.cli.runner import command_group, fail
 
-passes_app = typer.Typer(
-    help="Background passes: run rollup, gist, consolidation or elaboration by hand.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
+passes_app = command_group(
+    "Background passes: run rollup, gist, consolidation or elaboration by hand."
 )
-ContextId = Annotated[
-    str, typer.Option("--context", help="Context id.", envvar="MEMWARDEN_CONTEXT_ID")
-]
 STEPS = {"queued": 0, "running": 1, "done": 2, "failed": 2}
 POLL_S = 0.5
 
@@ -79,6 +73,6 @@ def run_cmd(
                 fail(f"run {run_id} still {run['status']} after {timeout:g} s", 1)
             time.sleep(POLL_S)
     if as_json:
-        out.print_json(json.dumps(run))
+        print_json(run)
     if run["status"] == "failed":
         fail(f"run {run_id} failed: {run['errorCode']}", 1)

@@ -4,32 +4,26 @@ extraction failed, over HTTP with a key holding memory_write over its scope (the
 
 from __future__ import annotations
 
-import json
-from typing import Annotated, Any
+from typing import Any
 
-import typer
+from memwarden.cli.client import DEFAULT_URL, AsJson, ContextId, Key, Url, request, show
+from memwarden.cli.runner import command_group
 
-from memwarden.cli.client import DEFAULT_URL, AsJson, Key, Url, out, request
-
-reprocess_app = typer.Typer(
-    help="Reprocess a turn or document whose extraction failed (only its failed windows).",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
+reprocess_app = command_group(
+    "Reprocess a turn or document whose extraction failed (only its failed windows)."
 )
-ContextId = Annotated[
-    str, typer.Option("--context", help="Context id.", envvar="MEMWARDEN_CONTEXT_ID")
-]
 
 
-def _report(result: dict[str, Any], as_json: bool) -> None:
-    if as_json:
-        out.print_json(json.dumps(result))
-        return
+def _reprocess(route: str, url: str, key: str | None, as_json: bool) -> None:
+    show(request("POST", url, key, f"{route}/reprocess"), as_json, _line)
+
+
+def _line(result: dict[str, Any]) -> str:
     extraction = result["extraction"]
     facts = sum(
         1 for v in extraction.values() if isinstance(v, list) for item in v if item.get("isNew")
     )
-    out.print(
+    return (
         f"retried {result['windowsRetried']} windows, {result['windowsFailed']} still failing;"
         f" {facts} new facts"
     )
@@ -44,7 +38,7 @@ def turn_cmd(
     as_json: AsJson = False,
 ) -> None:
     """Re-extract the failed windows of one turn (409 when none failed)."""
-    _report(request("POST", url, key, f"/api/v1/{context}/turns/{turn_id}/reprocess"), as_json)
+    _reprocess(f"/api/v1/{context}/turns/{turn_id}", url, key, as_json)
 
 
 @reprocess_app.command("document")
@@ -56,5 +50,4 @@ def document_cmd(
     as_json: AsJson = False,
 ) -> None:
     """Re-extract the failed windows of one processed document (409 when none failed)."""
-    route = f"/api/v1/{context}/documents/{document_id}/reprocess"
-    _report(request("POST", url, key, route), as_json)
+    _reprocess(f"/api/v1/{context}/documents/{document_id}", url, key, as_json)

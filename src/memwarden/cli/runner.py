@@ -36,6 +36,12 @@ def interrupt_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, signal.default_int_handler)
 
 
+def command_group(help: str) -> typer.Typer:
+    """A `memwarden` subcommand group: its help when called bare, and no rich tracebacks
+    (failures go through `fail`)."""
+    return typer.Typer(help=help, no_args_is_help=True, pretty_exceptions_enable=False)
+
+
 def fail(message: str, code: int = 1) -> None:
     """The CLI's one error handler: one line on stderr, an exit code, never a traceback."""
     err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)

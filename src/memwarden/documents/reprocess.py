@@ -13,19 +13,15 @@ import uuid
 from collections import defaultdict
 from typing import Any
 
-from memwarden import budget
-from memwarden.admin.settings_service import read_config
 from memwarden.documents.chunking import extraction_parts
 from memwarden.documents.processing import extraction_provider
 from memwarden.domain.grants import Caller
 from memwarden.errors import Conflict, UpstreamError
 from memwarden.models.base import ModelTransportError
-from memwarden.pipeline import commit, reconcile
 from memwarden.pipeline.extraction import ExtractionResult, FailedWindow, extract_spans, merge
-from memwarden.pipeline.reprocess import check_item, failed_windows, request_for, response, retried
+from memwarden.pipeline.reprocess import check_item, prepare, retried, write_retried
 from memwarden.services import Services
 from memwarden.store import documents as store
-from memwarden.store.ingest import WriteScope
 from memwarden.usage import Bookings
 
 
@@ -42,9 +38,7 @@ async def reprocess_document(
                 f"the document is {row['status']}: only a processed one can be reprocessed",
                 code="not_processed",
             )
-        failed = failed_windows(row)
-        config = await read_config(conn, context_id)
-        await budget.check_budget(conn, context_id, config.token_budget)
+        failed, config = await prepare(conn, context_id, row)
     text: str = row["parsed_text"]
     parts = extraction_parts(text)
     by_part: dict[int, list[FailedWindow]] = defaultdict(list)
@@ -65,21 +59,17 @@ async def reprocess_document(
                 await sink.write(conn, context_id)
         raise UpstreamError("the extraction model could not be reached") from exc
     report = retried(row["extraction_windows"], failed, results)
-    diff = merge([r.diff for r in results.values()], dedupe=len(results) > 1)
-    request = request_for(caller, context_id, config, "document", scope, text)
-    items, verdicts = await commit.gate_rows(services, request, diff)
-    owner = row["owner_subject"]
-    write = commit.Write(
-        request=request,
-        where=WriteScope(context_id, row["scope_path"], row["visibility"], owner),
-        items=items,
-        verdicts=verdicts,
-        meta=reconcile.WriteMeta(document_id, owner, source_kind="document"),
+    return await write_retried(
+        services,
+        caller,
+        context_id,
+        config,
+        kind="document",
+        item_id=document_id,
+        row=row,
+        scope=scope,
+        text=text,
+        diff=merge([r.diff for r in results.values()], dedupe=len(results) > 1),
+        report=report,
         sink=sink,
-        action="document.reprocess",
-        target_kind="document",
-        document_id=document_id,
-        extraction=report,
     )
-    written = await commit.run(services, write)
-    return response("document", document_id, written.plan.diff, report)

@@ -49,6 +49,7 @@ NO_KEY = "not-needed"
 STAGE_HEADER = "X-Memwarden-Stage"
 
 T = TypeVar("T")
+Client = TypeVar("Client", AsyncOpenAI, OpenAI)
 UNREADABLE = (ValueError, RecursionError, TypeError)
 MAX_EMBEDDING_REPLY_BYTES = 64 * 1024 * 1024
 """The largest embeddings reply read: 128 texts of 4,096 floats in decimal fit well inside."""
@@ -88,6 +89,16 @@ def _embedding_usage(raw: Any, batch: list[str]) -> Usage:
     if isinstance(prompt, int):
         return Usage(prompt, 0)
     return Usage(sum(_estimate_tokens(t) for t in batch), 0, estimated=True)
+
+
+def _sdk_client(
+    sdk: type[Client], base_url: str, api_key: str | None, timeout_s: float, max_retries: int
+) -> Client:
+    """An SDK client with every setting given (a placeholder key where none is needed), so
+    it never falls back on OPENAI_* variables from the environment."""
+    return sdk(
+        base_url=base_url, api_key=api_key or NO_KEY, timeout=timeout_s, max_retries=max_retries
+    )
 
 
 def _host(base_url: str) -> str:
@@ -135,11 +146,8 @@ class OpenAICompatProvider:
         self.json_temperature = json_temperature
         self.stream_usage = stream_usage
         self.timeout_s = timeout_s
-        self._client = client or AsyncOpenAI(
-            base_url=self.base_url,
-            api_key=api_key or NO_KEY,
-            timeout=timeout_s,
-            max_retries=max_retries,
+        self._client = client or _sdk_client(
+            AsyncOpenAI, self.base_url, api_key, timeout_s, max_retries
         )
 
     @property
@@ -388,12 +396,7 @@ class OpenAICompatEmbedder:
         self.timeout_s = timeout_s
         self._dimensions = dimensions
         self.max_retries = max_retries
-        self._client = client or OpenAI(
-            base_url=self.base_url,
-            api_key=api_key or NO_KEY,
-            timeout=timeout_s,
-            max_retries=max_retries,
-        )
+        self._client = client or _sdk_client(OpenAI, self.base_url, api_key, timeout_s, max_retries)
         # Under a request deadline the retries are ours (_embed_batch).
         self._once = self._client.with_options(max_retries=0)
 

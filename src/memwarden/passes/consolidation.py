@@ -98,11 +98,7 @@ async def _merge_attribute(
     so nothing for the row gate to judge), with history and a feed entry."""
 
     async def supersede(conn: Conn, _clean: bool) -> None:
-        event = await ingest_store.supersede_recorded(
-            conn, run.context_id, gone["id"], kept["id"], f"pass:{run.stage}"
-        )
-        if event is not None:
-            await ingest_store.change_events(conn, run.context_id, [event])
+        await _superseded(conn, run, gone, kept)
 
     await write_unit(
         run,
@@ -151,6 +147,18 @@ async def _queue(
     await store.insert_conflict(conn, run.context_id, new_id(), a["id"], b["id"], confidence, model)
 
 
+async def _superseded(
+    conn: Conn, run: PassRun, gone: Mapping[str, Any], kept: Mapping[str, Any]
+) -> None:
+    """`gone` superseded by `kept`, with its history revision and a `superseded` feed entry
+    (nothing when it was no longer live)."""
+    event = await ingest_store.supersede_recorded(
+        conn, run.context_id, gone["id"], kept["id"], f"pass:{run.stage}"
+    )
+    if event is not None:
+        await ingest_store.change_events(conn, run.context_id, [event])
+
+
 def _where(run: PassRun, row: Mapping[str, Any]) -> WriteScope:
     return WriteScope(run.context_id, row["scope_path"], row["visibility"], row["owner_subject"])
 
@@ -180,14 +188,10 @@ async def _merge(
     diff = ExtractionDiff.model_validate(rows)
 
     async def supersede(conn: Conn, kept_rows: bool) -> None:
-        if not kept_rows:
+        if kept_rows:
+            await _superseded(conn, run, gone, kept)
+        else:
             await _queue(conn, run, gone, kept, confidence)
-            return
-        event = await ingest_store.supersede_recorded(
-            conn, run.context_id, gone["id"], kept["id"], f"pass:{run.stage}"
-        )
-        if event is not None:
-            await ingest_store.change_events(conn, run.context_id, [event])
 
     await write_unit(
         run,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from memwarden import budget
 from memwarden.admin.access import require_capability
@@ -23,13 +23,19 @@ from memwarden.config import ContextConfig
 from memwarden.domain.grants import Caller
 from memwarden.domain.scope import Scope
 from memwarden.errors import Conflict, Forbidden, NotFound
-from memwarden.gatekeeper import GateRequest, Source
+from memwarden.gatekeeper import GateRequest
 from memwarden.models.deadline import request_deadline
 from memwarden.pipeline import commit, reconcile
-from memwarden.pipeline.extraction import ExtractionReport, ExtractionResult, FailedWindow
+from memwarden.pipeline.extraction import (
+    ExtractionDiff,
+    ExtractionReport,
+    ExtractionResult,
+    FailedWindow,
+)
 from memwarden.pipeline.ingest import extract_turn, extraction_body
 from memwarden.services import Services
 from memwarden.store import extraction as store
+from memwarden.store.db import Conn
 from memwarden.store.ingest import WriteScope
 from memwarden.usage import Bookings
 
@@ -60,6 +66,17 @@ def failed_windows(row: Mapping[str, Any]) -> list[FailedWindow]:
     return failed
 
 
+async def prepare(
+    conn: Conn, context_id: uuid.UUID, row: Mapping[str, Any]
+) -> tuple[list[FailedWindow], ContextConfig]:
+    """Before any model call: the item's failed windows (409 when none), the Context's
+    configuration, and its token budget checked."""
+    failed = failed_windows(row)
+    config = await read_config(conn, context_id)
+    await budget.check_budget(conn, context_id, config.token_budget)
+    return failed, config
+
+
 def retried(
     windows: int, failed: Sequence[FailedWindow], results: Mapping[int, ExtractionResult]
 ) -> ExtractionReport:
@@ -69,16 +86,44 @@ def retried(
     return ExtractionReport(windows=windows, run=len(failed), failed=still)
 
 
-def request_for(
+async def write_retried(
+    services: Services,
     caller: Caller,
     context_id: uuid.UUID,
     config: ContextConfig,
-    source: Source,
+    *,
+    kind: Literal["turn", "document"],
+    item_id: uuid.UUID,
+    row: Mapping[str, Any],
     scope: Scope,
     text: str,
-) -> GateRequest:
-    """The row gate's request; nothing is retained for replay (the item is stored)."""
-    return GateRequest(context_id, caller, config, source, scope, text)
+    diff: ExtractionDiff,
+    report: ExtractionReport,
+    sink: Bookings,
+) -> dict[str, Any]:
+    """The retried windows' rows through the row gate and the write unit, in the item's
+    scope and owned by its owner, audited as `<kind>.reprocess`; the route's answer."""
+    owner = row["owner_subject"]
+    # The row gate's request; nothing is retained for replay (the item is stored).
+    request = GateRequest(
+        context_id, caller, config, "facts" if kind == "turn" else "document", scope, text
+    )
+    items, verdicts = await commit.gate_rows(services, request, diff)
+    write = commit.Write(
+        request=request,
+        where=WriteScope(context_id, row["scope_path"], row["visibility"], owner),
+        items=items,
+        verdicts=verdicts,
+        meta=reconcile.WriteMeta(item_id, owner, source_kind=kind),
+        sink=sink,
+        action=f"{kind}.reprocess",
+        target_kind=kind,
+        turn_id=item_id if kind == "turn" else None,
+        document_id=item_id if kind == "document" else None,
+        extraction=report,
+    )
+    written = await commit.run(services, write)
+    return response(kind, item_id, written.plan.diff, report)
 
 
 def response(
@@ -115,29 +160,23 @@ async def _reprocess(
         held = row is not None and row["serving"] == "held"
         scope = check_item(caller, context_id, row, held=held)
         assert row is not None
-        failed = failed_windows(row)
-        config = await read_config(conn, context_id)
-        await budget.check_budget(conn, context_id, config.token_budget)
+        failed, config = await prepare(conn, context_id, row)
     text: str = row["text"]
     sink = Bookings()
     spans = [(f.start, f.end) for f in failed]  # a turn is one part
     result = await extract_turn(services, context_id, text, config, sink, spans)
     report = retried(row["extraction_windows"], failed, {0: result})
-    diff = result.diff
-    request = request_for(caller, context_id, config, "facts", scope, text)
-    items, verdicts = await commit.gate_rows(services, request, diff)
-    owner = row["owner_subject"]
-    write = commit.Write(
-        request=request,
-        where=WriteScope(context_id, row["scope_path"], row["visibility"], owner),
-        items=items,
-        verdicts=verdicts,
-        meta=reconcile.WriteMeta(turn_id, owner),
+    return await write_retried(
+        services,
+        caller,
+        context_id,
+        config,
+        kind="turn",
+        item_id=turn_id,
+        row=row,
+        scope=scope,
+        text=text,
+        diff=result.diff,
+        report=report,
         sink=sink,
-        action="turn.reprocess",
-        target_kind="turn",
-        turn_id=turn_id,
-        extraction=report,
     )
-    written = await commit.run(services, write)
-    return response("turn", turn_id, written.plan.diff, report)

@@ -1,16 +1,18 @@
 """What every dashboard page shares: templates, security headers, the signed-in caller,
-CSRF checks, and one HTML rendering of the use cases' errors."""
+CSRF checks, one HTML rendering of the use cases' errors, and the router and `View` of a
+Context's pages."""
 
 from __future__ import annotations
 
 import secrets
 import uuid
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import structlog
-from fastapi import Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -24,6 +26,7 @@ from memwarden.services import Services
 from memwarden.web.session import COOKIE, Session, SessionSealer, same_token
 
 M = TypeVar("M", bound=BaseModel)
+Who = tuple[Caller, Session]
 log = structlog.get_logger(__name__)
 
 HERE = Path(__file__).parent
@@ -65,7 +68,7 @@ def session_of(request: Request) -> Session | None:
     return sealer(request).open(request.cookies.get(COOKIE))
 
 
-async def signed_in(request: Request) -> tuple[Caller, Session]:
+async def signed_in(request: Request) -> Who:
     """The caller behind the session's credential, authenticated like an API request."""
     session = session_of(request)
     if session is None:
@@ -139,6 +142,43 @@ class PageRoute(APIRoute):
                 await request.close()  # a parsed form's uploaded files, refused or not
 
         return handle
+
+
+def context_router() -> APIRouter:
+    """The router of a Context's pages, under /ui/c/{context_id}: PageRoute's HTML errors
+    and sign-in redirect, and none of them in the OpenAPI document."""
+    return APIRouter(prefix="/ui/c/{context_id}", route_class=PageRoute, include_in_schema=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ContextView:
+    """One request for a Context's page: the signed-in caller, the Context of the address,
+    and pages rendered and redirects made within that Context."""
+
+    request: Request
+    caller: Caller
+    context_id: uuid.UUID
+
+    @property
+    def services(self) -> Services:
+        return services(self.request)
+
+    def render(self, name: str, status: int = 200, **values: Any) -> HTMLResponse:
+        return render(self.request, name, status, context_id=self.context_id, **values)
+
+    def redirect(self, path: str) -> RedirectResponse:
+        """303 to `path` under this Context's pages (`""` for its overview)."""
+        return redirect(f"/ui/c/{self.context_id}{path}")
+
+
+async def context_view(
+    request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)
+) -> ContextView:
+    return ContextView(request, who[0], context_id)
+
+
+View = Annotated[ContextView, Depends(context_view)]
+"""A Context page's parameter: signed in first (else the sign-in redirect), then the id."""
 
 
 def new_token() -> str:

@@ -7,10 +7,10 @@ from fastapi.responses import Response
 
 from memwarden.admin import contexts
 from memwarden.admin.auth import authenticate
-from memwarden.domain.grants import Caller
 from memwarden.errors import Unauthorized
 from memwarden.web.base import (
     PageRoute,
+    Who,
     checked_form,
     new_token,
     redirect,
@@ -20,7 +20,7 @@ from memwarden.web.base import (
     signed_in,
     text_field,
 )
-from memwarden.web.session import COOKIE, PRE_COOKIE, SESSION_TTL_S, Session, same_token
+from memwarden.web.session import COOKIE, PRE_COOKIE, SESSION_TTL_S, same_token
 
 router = APIRouter(prefix="/ui", route_class=PageRoute, include_in_schema=False)
 
@@ -71,7 +71,7 @@ async def sign_in(request: Request) -> Response:
 
 
 @router.post("/sign-out")
-async def sign_out(request: Request, who: tuple[Caller, Session] = Depends(signed_in)) -> Response:
+async def sign_out(request: Request, who: Who = Depends(signed_in)) -> Response:
     await checked_form(request)
     response = redirect("/ui/sign-in")
     response.delete_cookie(COOKIE, path="/ui")
@@ -79,7 +79,7 @@ async def sign_out(request: Request, who: tuple[Caller, Session] = Depends(signe
 
 
 @router.get("")
-async def home(who: tuple[Caller, Session] = Depends(signed_in)) -> Response:
+async def home(who: Who = Depends(signed_in)) -> Response:
     caller, _ = who
     if caller.context_id is not None:
         return redirect(f"/ui/c/{caller.context_id}")
@@ -88,7 +88,7 @@ async def home(who: tuple[Caller, Session] = Depends(signed_in)) -> Response:
 
 @router.get("/contexts")
 async def context_list(
-    request: Request, cursor: str | None = None, who: tuple[Caller, Session] = Depends(signed_in)
+    request: Request, cursor: str | None = None, who: Who = Depends(signed_in)
 ) -> Response:
     caller, _ = who
     page = await contexts.list_contexts(services(request).db, caller, cursor=cursor, limit=50)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 from starlette.datastructures import UploadFile
 
@@ -14,26 +13,22 @@ from memwarden.admin.contract import CreateKey
 from memwarden.admin.overview import context_overview
 from memwarden.config import ADDENDUM_MAX_CHARS, ADDENDUM_STAGES
 from memwarden.documents import service as documents
-from memwarden.domain.grants import CAPABILITIES, Caller
+from memwarden.domain.grants import CAPABILITIES
 from memwarden.errors import AppError, InvalidInput
 from memwarden.hygiene import queue
 from memwarden.judge import review
 from memwarden.web import charts
 from memwarden.web.base import (
-    PageRoute,
+    ContextView,
+    View,
     checked_form,
+    context_router,
     parse_uuid,
-    redirect,
-    render,
-    services,
-    signed_in,
     text_field,
     validated,
 )
-from memwarden.web.session import Session
 
-router = APIRouter(prefix="/ui/c/{context_id}", route_class=PageRoute, include_in_schema=False)
-Who = tuple[Caller, Session]
+router = context_router()
 DAYS = 30
 MODEL_STAGES = ("judge", "extraction", "chat")
 JUDGE_FIELDS = ("enabled", "input", "rows", "record_pass", "retain_inputs")
@@ -48,11 +43,8 @@ async def _optional(call: Any) -> Any:
 
 
 @router.get("")
-async def overview(
-    request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)
-) -> Response:
-    caller, _ = who
-    svc = services(request)
+async def overview(view: View) -> Response:
+    svc, caller, context_id = view.services, view.caller, view.context_id
     ctx = await contexts.get_context(svc.db, caller, context_id)
     held = await _optional(review.list_entries(svc, caller, context_id, held=True, limit=100))
     spent = await _optional(usage.usage_breakdown(svc.db, caller, context_id, days=DAYS))
@@ -71,10 +63,8 @@ async def overview(
     if "refused" not in config:
         budget = config.get("token_budget", {}).get("limit")
     token_chart = None if "refused" in spent else charts.tokens_per_stage(spent["stages"], budget)
-    return render(
-        request,
+    return view.render(
         "overview.html",
-        context_id=context_id,
         ctx=ctx,
         verdict_chart=verdict_chart,
         held=held,
@@ -90,23 +80,16 @@ async def overview(
 
 
 @router.get("/documents")
-async def document_list(
-    request: Request,
-    context_id: uuid.UUID,
-    cursor: str | None = None,
-    who: Who = Depends(signed_in),
-) -> Response:
+async def document_list(view: View, cursor: str | None = None) -> Response:
     page = await documents.list_documents(
-        services(request), who[0], context_id, 25, parse_uuid(cursor)
+        view.services, view.caller, view.context_id, 25, parse_uuid(cursor)
     )
-    return render(request, "documents.html", context_id=context_id, page=page)
+    return view.render("documents.html", page=page)
 
 
 @router.post("/documents")
-async def document_upload(
-    request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)
-) -> Response:
-    form = await checked_form(request)
+async def document_upload(view: View) -> Response:
+    form = await checked_form(view.request)
     upload = form.get("file")
     if not isinstance(upload, UploadFile) or not upload.filename:
         raise InvalidInput("choose a file to upload", field="file")
@@ -114,58 +97,46 @@ async def document_upload(
     if visibility not in ("shared", "private"):
         raise InvalidInput("visibility is shared or private", field="visibility")
     await documents.upload(
-        services(request),
-        who[0],
-        context_id,
+        view.services,
+        view.caller,
+        view.context_id,
         filename=upload.filename,
         declared_type=upload.content_type,
         data=await upload.read(),
         scope=text_field(form, "scope") or None,
         visibility=visibility,  # type: ignore[arg-type]
     )
-    return redirect(f"/ui/c/{context_id}/documents")
+    return view.redirect("/documents")
 
 
 @router.post("/documents/{document_id}/delete")
-async def document_delete(
-    request: Request, context_id: uuid.UUID, document_id: uuid.UUID, who: Who = Depends(signed_in)
-) -> Response:
-    await checked_form(request)
-    await documents.delete(services(request), who[0], context_id, document_id)
-    return redirect(f"/ui/c/{context_id}/documents")
+async def document_delete(view: View, document_id: uuid.UUID) -> Response:
+    await checked_form(view.request)
+    await documents.delete(view.services, view.caller, view.context_id, document_id)
+    return view.redirect("/documents")
 
 
 @router.get("/audit")
-async def audit_log(
-    request: Request,
-    context_id: uuid.UUID,
-    action: str | None = None,
-    cursor: str | None = None,
-    who: Who = Depends(signed_in),
-) -> Response:
+async def audit_log(view: View, action: str | None = None, cursor: str | None = None) -> Response:
     page = await audit.list_audit(
-        services(request).db, who[0], context_id, cursor=cursor, limit=50, action=action or None
+        view.services.db,
+        view.caller,
+        view.context_id,
+        cursor=cursor,
+        limit=50,
+        action=action or None,
     )
-    events = page["events"]
-    return render(
-        request, "audit.html", context_id=context_id, events=events, page=page, action=action
-    )
+    return view.render("audit.html", events=page["events"], page=page, action=action)
 
 
 async def _settings_page(
-    request: Request,
-    context_id: uuid.UUID,
-    caller: Caller,
-    new_key: dict[str, Any] | None = None,
-    saved: bool = False,
+    view: ContextView, new_key: dict[str, Any] | None = None, saved: bool = False
 ) -> Response:
-    db = services(request).db
+    db, caller, context_id = view.services.db, view.caller, view.context_id
     config = await settings_service.get_config(db, caller, context_id)
     key_page = await keys.list_keys(db, caller, context_id)
-    return render(
-        request,
+    return view.render(
         "settings.html",
-        context_id=context_id,
         config=config,
         keys=key_page["keys"],
         new_key=new_key,
@@ -179,10 +150,8 @@ async def _settings_page(
 
 
 @router.get("/settings")
-async def settings_form(
-    request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)
-) -> Response:
-    return await _settings_page(request, context_id, who[0])
+async def settings_form(view: View) -> Response:
+    return await _settings_page(view)
 
 
 def settings_patch(form: Any) -> dict[str, Any]:
@@ -213,21 +182,17 @@ def settings_patch(form: Any) -> dict[str, Any]:
 
 
 @router.post("/settings")
-async def settings_save(
-    request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)
-) -> Response:
-    form = await checked_form(request)
+async def settings_save(view: View) -> Response:
+    form = await checked_form(view.request)
     await settings_service.patch_config(
-        services(request).db, who[0], context_id, settings_patch(form)
+        view.services.db, view.caller, view.context_id, settings_patch(form)
     )
-    return await _settings_page(request, context_id, who[0], saved=True)
+    return await _settings_page(view, saved=True)
 
 
 @router.post("/keys")
-async def key_issue(
-    request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)
-) -> Response:
-    form = await checked_form(request)
+async def key_issue(view: View) -> Response:
+    form = await checked_form(view.request)
     body = validated(
         CreateKey,
         {
@@ -237,21 +202,19 @@ async def key_issue(
         },
     )
     issued = await keys.create_key(
-        services(request).db,
-        who[0],
-        context_id,
+        view.services.db,
+        view.caller,
+        view.context_id,
         subject=body.subject,
         grants=body.grants,
         scope=body.scope,
         expires_at=body.expires_at,
     )
-    return await _settings_page(request, context_id, who[0], new_key=issued)
+    return await _settings_page(view, new_key=issued)
 
 
 @router.post("/keys/{key_id}/revoke")
-async def key_revoke(
-    request: Request, context_id: uuid.UUID, key_id: uuid.UUID, who: Who = Depends(signed_in)
-) -> Response:
-    await checked_form(request)
-    await keys.revoke_key(services(request).db, who[0], context_id, key_id)
-    return redirect(f"/ui/c/{context_id}/settings")
+async def key_revoke(view: View, key_id: uuid.UUID) -> Response:
+    await checked_form(view.request)
+    await keys.revoke_key(view.services.db, view.caller, view.context_id, key_id)
+    return view.redirect("/settings")

@@ -5,28 +5,16 @@ from __future__ import annotations
 import uuid
 from typing import get_args
 
-from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
-from memwarden.domain.grants import Caller
 from memwarden.errors import InvalidInput
 from memwarden.gatekeeper import Source
 from memwarden.judge import dry_run as dry_runs
 from memwarden.judge import holds, override, review
 from memwarden.judge.contract import DryRunBody, OverrideBody
-from memwarden.web.base import (
-    PageRoute,
-    checked_form,
-    render,
-    services,
-    signed_in,
-    text_field,
-    validated,
-)
-from memwarden.web.session import Session
+from memwarden.web.base import View, checked_form, context_router, text_field, validated
 
-router = APIRouter(prefix="/ui/c/{context_id}", route_class=PageRoute, include_in_schema=False)
-Who = tuple[Caller, Session]
+router = context_router()
 SOURCES: tuple[str, ...] = get_args(Source)
 
 
@@ -36,20 +24,18 @@ def _held(value: str | None) -> bool | None:
 
 @router.get("/judgements")
 async def judgement_list(
-    request: Request,
-    context_id: uuid.UUID,
+    view: View,
     verdict: str | None = None,
     stage: str | None = None,
     source: str | None = None,
     held: str | None = None,
     cursor: str | None = None,
-    who: Who = Depends(signed_in),
 ) -> Response:
     filters = {"verdict": verdict or None, "stage": stage or None, "held": held or None}
     page = await review.list_entries(
-        services(request),
-        who[0],
-        context_id,
+        view.services,
+        view.caller,
+        view.context_id,
         verdict=filters["verdict"],
         stage=filters["stage"],
         held=_held(held),
@@ -57,12 +43,9 @@ async def judgement_list(
         limit=25,
         cursor=cursor or None,
     )
-    entries = page["judgements"]
-    return render(
-        request,
+    return view.render(
         "judgements.html",
-        context_id=context_id,
-        entries=entries,
+        entries=page["judgements"],
         next_cursor=page["next_cursor"],
         filters={**filters, "source": source or None},
         sources=SOURCES,
@@ -70,71 +53,53 @@ async def judgement_list(
 
 
 @router.get("/judgements/{judgement_id}")
-async def judgement_detail(
-    request: Request, context_id: uuid.UUID, judgement_id: uuid.UUID, who: Who = Depends(signed_in)
-) -> Response:
-    entry = await review.get_entry(services(request), who[0], context_id, judgement_id)
-    return render(request, "judgement.html", context_id=context_id, entry=entry, outcome=None)
+async def judgement_detail(view: View, judgement_id: uuid.UUID) -> Response:
+    entry = await review.get_entry(view.services, view.caller, view.context_id, judgement_id)
+    return view.render("judgement.html", entry=entry, outcome=None)
 
 
 @router.post("/judgements/{judgement_id}/override")
-async def judgement_override(
-    request: Request, context_id: uuid.UUID, judgement_id: uuid.UUID, who: Who = Depends(signed_in)
-) -> Response:
-    form = await checked_form(request)
+async def judgement_override(view: View, judgement_id: uuid.UUID) -> Response:
+    form = await checked_form(view.request)
     body = validated(
         OverrideBody,
         {"verdict": text_field(form, "verdict"), "replay": text_field(form, "replay") == "on"},
     )
     result = await override.override(
-        services(request),
-        who[0],
-        context_id,
+        view.services,
+        view.caller,
+        view.context_id,
         judgement_id,
         verdict=body.verdict,
         replay=body.replay,
     )
     outcome = {"kind": "override", "replay": result["replay"], "ingest": result["ingest"]}
-    return render(
-        request, "judgement.html", context_id=context_id, entry=result["judgement"], outcome=outcome
-    )
+    return view.render("judgement.html", entry=result["judgement"], outcome=outcome)
 
 
 @router.post("/judgements/{judgement_id}/{decision}")
-async def judgement_hold(
-    request: Request,
-    context_id: uuid.UUID,
-    judgement_id: uuid.UUID,
-    decision: str,
-    who: Who = Depends(signed_in),
-) -> Response:
-    await checked_form(request)
+async def judgement_hold(view: View, judgement_id: uuid.UUID, decision: str) -> Response:
+    await checked_form(view.request)
     if decision not in ("approve", "reject"):
         raise InvalidInput("a held item is approved or rejected", field="decision")
     result = await holds.decide(
-        services(request), who[0], context_id, judgement_id, approve=decision == "approve"
+        view.services, view.caller, view.context_id, judgement_id, approve=decision == "approve"
     )
     outcome = {"kind": decision, "changed": result["changed"]}
-    return render(
-        request, "judgement.html", context_id=context_id, entry=result["judgement"], outcome=outcome
-    )
+    return view.render("judgement.html", entry=result["judgement"], outcome=outcome)
 
 
 @router.get("/dry-run")
-async def dry_run_form(
-    request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)
-) -> Response:
+async def dry_run_form(view: View) -> Response:
     # The grant check of the use case, without running a model: an empty id list is refused
     # after the grant, so a key without grant:manage sees the 403 page here too.
-    await review.list_entries(services(request), who[0], context_id, limit=1)
-    return render(request, "dry_run.html", context_id=context_id, result=None, form={})
+    await review.list_entries(view.services, view.caller, view.context_id, limit=1)
+    return view.render("dry_run.html", result=None, form={})
 
 
 @router.post("/dry-run")
-async def dry_run(
-    request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)
-) -> Response:
-    form = await checked_form(request)
+async def dry_run(view: View) -> Response:
+    form = await checked_form(view.request)
     body = validated(
         DryRunBody,
         {
@@ -145,9 +110,9 @@ async def dry_run(
         },
     )
     result = await dry_runs.dry_run(
-        services(request),
-        who[0],
-        context_id,
+        view.services,
+        view.caller,
+        view.context_id,
         addendum=body.addendum,
         verdict=body.verdict,
         limit=body.limit,
@@ -155,10 +120,8 @@ async def dry_run(
     )
     rows = sorted(result["matrix"])
     cols = sorted({c for row in result["matrix"].values() for c in row})
-    return render(
-        request,
+    return view.render(
         "dry_run.html",
-        context_id=context_id,
         result=result,
         rows=rows,
         cols=cols,

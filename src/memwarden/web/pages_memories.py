@@ -5,11 +5,9 @@ from __future__ import annotations
 import uuid
 from typing import Any, get_args
 
-from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 from pydantic import ValidationError
 
-from memwarden.domain.grants import Caller
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.retrieval.contract import Category, Kind, QueryBody
 from memwarden.retrieval.query import run_query
@@ -17,34 +15,27 @@ from memwarden.review import decisions, diagnostic, history, records
 from memwarden.review.contract import ReadRequest, ReceiptReadRequest, ReviewRequest
 from memwarden.review.trail import record_trail
 from memwarden.web.base import (
-    PageRoute,
+    ContextView,
+    View,
     checked_form,
+    context_router,
     new_token,
-    redirect,
-    render,
-    services,
-    signed_in,
     text_field,
     validated,
 )
-from memwarden.web.session import Session
 
-router = APIRouter(prefix="/ui/c/{context_id}", route_class=PageRoute, include_in_schema=False)
-Who = tuple[Caller, Session]
+router = context_router()
 KINDS: tuple[str, ...] = get_args(Kind)
 CATEGORIES: tuple[str, ...] = get_args(Category)
 
 
 def _search_page(
-    request: Request,
-    context_id: uuid.UUID,
+    view: ContextView,
     result: dict[str, Any] | None = None,
     filters: dict[str, Any] | None = None,
 ) -> Response:
-    return render(
-        request,
+    return view.render(
         "memories.html",
-        context_id=context_id,
         result=result,
         filters=filters or {},
         kinds=KINDS,
@@ -53,18 +44,14 @@ def _search_page(
 
 
 @router.get("/memories")
-async def memory_search_form(
-    request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)
-) -> Response:
-    return _search_page(request, context_id)
+async def memory_search_form(view: View) -> Response:
+    return _search_page(view)
 
 
 @router.post("/memories")
-async def memory_search(
-    request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)
-) -> Response:
+async def memory_search(view: View) -> Response:
     """A POST, so what was searched for stays out of the address bar and history."""
-    form = await checked_form(request)
+    form = await checked_form(view.request)
     filters = {
         name: text_field(form, name) or None
         for name in ("q", "kind", "category", "scope", "superseded")
@@ -80,8 +67,8 @@ async def memory_search(
             "include_superseded": filters["superseded"] == "on",
         },
     )
-    result = await run_query(services(request), who[0], context_id, body.to_input())
-    return _search_page(request, context_id, result, filters)
+    result = await run_query(view.services, view.caller, view.context_id, body.to_input())
+    return _search_page(view, result, filters)
 
 
 def _read(record_id: uuid.UUID, visibility: str) -> ReadRequest:
@@ -98,15 +85,13 @@ def _read(record_id: uuid.UUID, visibility: str) -> ReadRequest:
 
 
 async def _record_page(
-    request: Request,
-    context_id: uuid.UUID,
+    view: ContextView,
     record_id: uuid.UUID,
     visibility: str,
-    caller: Caller,
     outcome: dict[str, Any] | None = None,
     status: int = 200,
 ) -> Response:
-    db = services(request).db
+    db, caller = view.services.db, view.caller
     read = _read(record_id, visibility)
     state = await history.review_state(db, caller, read)
     eligibility = await diagnostic.eligibility(db, caller, read)
@@ -130,11 +115,9 @@ async def _record_page(
             receipt = (await history.read_receipt(db, caller, receipt_req)).get("receipt")
         except NotFound:
             receipt = None
-    return render(
-        request,
+    return view.render(
         "record.html",
         status=status,
-        context_id=context_id,
         record_id=record_id,
         visibility=visibility,
         record=record,
@@ -147,24 +130,13 @@ async def _record_page(
 
 
 @router.get("/memories/{record_id}")
-async def memory_record(
-    request: Request,
-    context_id: uuid.UUID,
-    record_id: uuid.UUID,
-    visibility: str = "shared",
-    who: Who = Depends(signed_in),
-) -> Response:
-    return await _record_page(request, context_id, record_id, visibility, who[0])
+async def memory_record(view: View, record_id: uuid.UUID, visibility: str = "shared") -> Response:
+    return await _record_page(view, record_id, visibility)
 
 
 @router.post("/memories/{record_id}/review")
-async def memory_review(
-    request: Request,
-    context_id: uuid.UUID,
-    record_id: uuid.UUID,
-    who: Who = Depends(signed_in),
-) -> Response:
-    form = await checked_form(request)
+async def memory_review(view: View, record_id: uuid.UUID) -> Response:
+    form = await checked_form(view.request)
     visibility = text_field(form, "visibility") or "shared"
     revision = text_field(form, "expected_revision") or ""
     body = {
@@ -179,8 +151,8 @@ async def memory_review(
         },
     }
     req = validated(ReviewRequest, body)
-    result = await decisions.decide(services(request).db, who[0], req)
+    result = await decisions.decide(view.services.db, view.caller, req)
     outcome = {"kind": "review", "result": result}
     if text_field(form, "then") == "search":
-        return redirect(f"/ui/c/{context_id}/memories")
-    return await _record_page(request, context_id, record_id, visibility, who[0], outcome)
+        return view.redirect("/memories")
+    return await _record_page(view, record_id, visibility, outcome)
