@@ -11,6 +11,7 @@ import structlog
 from fastapi import FastAPI
 
 from memwarden import __version__
+from memwarden.api.body_budget import ContextBodyBudget
 from memwarden.api.errors import install_error_handlers
 from memwarden.api.middleware import ServiceMiddleware
 from memwarden.api.openapi import install_openapi
@@ -114,6 +115,7 @@ def create_app(
     mount_dashboard(app, services.settings if services else settings or get_settings())  # /ui
     mcp_endpoint = mount_mcp(app)  # MCP tools at /mcp: memwarden.mcp.http
     install_openapi(app)  # error responses and bearer security: api/openapi.py
+    app.add_middleware(ContextBodyBudget)  # inside LoadShedding: a shed request is not read
     app.add_middleware(LoadShedding)  # inside ServiceMiddleware: a 503 is logged too
     app.add_middleware(ServiceMiddleware)
     return app
