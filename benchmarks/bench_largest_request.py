@@ -6,6 +6,11 @@ For each size it reports wall time, peak RSS, the RSS left after the request (wh
 process keeps), the chunks embedded and the time spent in embedding and extraction.
 Run: `python benchmarks/bench_largest_request.py [--sizes 16000,65536,128000] [--json]`
 (`--profile` prints the 25 most expensive functions of one /facts of the first size).
+
+`--uploads N` measures instead N concurrent uploads of the largest document the limits
+allow (25 MiB) to one Context of a real `memwarden serve --no-worker` over HTTP, once
+with the Context size budgets off and once at their defaults: the server's peak RSS
+(sampled every 5 ms, and the kernel's high-water mark), and the answers by status.
 """
 
 from __future__ import annotations
@@ -20,11 +25,13 @@ import random
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import httpx
 import psutil
 from _harness import STDERR, make_caller, peak_rss_mb, services
 from rich.console import Console
@@ -174,6 +181,124 @@ def cases(sizes: list[int]) -> list[tuple[str, int, int]]:
     return out
 
 
+def _hwm_mb(pid: int) -> float:
+    """The kernel's peak resident set of a process (Linux VmHWM), in MB."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024 / 1e6
+    except OSError:
+        pass
+    return float("nan")
+
+
+async def _upload_all(url: str, cid: str, key: str, data: bytes, n: int) -> list[int]:
+    limits = httpx.Limits(max_connections=n, max_keepalive_connections=n)
+    headers = {"Authorization": f"Bearer {key}"}
+    async with httpx.AsyncClient(
+        base_url=url, headers=headers, limits=limits, timeout=600
+    ) as client:
+
+        async def one_upload(i: int) -> int:
+            files = {"file": (f"big-{i}.txt", data, "text/plain")}
+            try:
+                resp = await client.post(f"/api/v1/{cid}/documents", files=files)
+            except httpx.TransportError:
+                return 0
+            return resp.status_code
+
+        return await asyncio.gather(*(one_upload(i) for i in range(n)))
+
+
+def concurrent_uploads(n: int, budgets: dict[str, str]) -> dict[str, Any]:
+    """N concurrent largest uploads to one Context of a fresh server (budgets as given)."""
+    import shutil
+    import tempfile
+    import threading
+
+    from bench_load import make_context, serve
+
+    from memwarden.limits import DOCUMENT_BODY_LIMIT
+    from memwarden.store.embedded import embedded_url, start_embedded
+    from memwarden.store.migrate import apply_migrations
+
+    workdir = Path(tempfile.mkdtemp(prefix="memwarden-largest-"))
+    workdir.chmod(0o755)
+    pg = start_embedded(workdir / "pgdata")
+    try:
+        url = embedded_url(pg)
+        apply_migrations(url)
+        server = serve(url, workdir / "data", 1, budgets)
+        try:
+            cid, key = make_context(server)
+            # The largest file whose multipart body stays within the route's 25 MiB.
+            data = text_of(DOCUMENT_BODY_LIMIT - 1024).encode()
+            gc.collect()
+            pid = server.popen.pid
+            rss_before, hwm_before = server.rss_mb(), _hwm_mb(pid)
+            peak = [rss_before]
+            done = threading.Event()
+
+            def sample() -> None:
+                while not done.is_set():
+                    peak[0] = max(peak[0], server.rss_mb())
+                    time.sleep(0.005)
+
+            sampler = threading.Thread(target=sample, daemon=True)
+            sampler.start()
+            started = time.perf_counter()
+            statuses = asyncio.run(_upload_all(server.url, cid, key, data, n))
+            wall = time.perf_counter() - started
+            done.set()
+            sampler.join()
+            return {
+                "uploads": n,
+                "mib_each": round(len(data) / 2**20, 2),
+                "budgets": "off" if budgets else "defaults",
+                "statuses": dict(sorted(Counter(statuses).items())),
+                "wall_s": round(wall, 2),
+                "rss_before_mb": round(rss_before, 1),
+                "peak_rss_mb": round(peak[0], 1),
+                "hwm_before_mb": round(hwm_before, 1),
+                "hwm_after_mb": round(_hwm_mb(pid), 1),
+                "rss_after_mb": round(server.rss_mb(), 1),
+            }
+        finally:
+            server.stop()
+    finally:
+        pg.cleanup()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def uploads_main(n: int, as_json: bool) -> None:
+    off = {
+        "MEMWARDEN_CONTEXT_MAX_BYTES_IN_FLIGHT": "0",
+        "MEMWARDEN_CONTEXT_MAX_PENDING_DOCUMENT_BYTES": "0",
+    }
+    results = []
+    for budgets in (off, {}):
+        STDERR.print(f"{n} concurrent largest uploads, budgets {budgets or 'at their defaults'}")
+        results.append(concurrent_uploads(n, budgets))
+    if as_json:
+        print(json.dumps(results, indent=2))
+        return
+    table = Table(title=f"{n} concurrent largest uploads to one Context, over HTTP")
+    columns = ("budgets", "answers", "wall s", "RSS before MB", "peak MB", "HWM MB", "after MB")
+    for column in columns:
+        table.add_column(column, justify="right")
+    for r in results:
+        table.add_row(
+            r["budgets"],
+            ", ".join(f"{k}: {v}" for k, v in r["statuses"].items()),
+            str(r["wall_s"]),
+            str(r["rss_before_mb"]),
+            str(r["peak_rss_mb"]),
+            str(r["hwm_after_mb"]),
+            str(r["rss_after_mb"]),
+        )
+    Console().print(table)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     default = f"16000,65536,{MAX_TURN_CHARS}"
@@ -181,7 +306,11 @@ def main() -> None:
     parser.add_argument("--one", help=argparse.SUPPRESS)  # kind:chars:items, in a child
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--uploads", type=int, default=0, help="N concurrent largest uploads")
     args = parser.parse_args()
+    if args.uploads:
+        uploads_main(args.uploads, args.json)
+        return
     if args.one:
         kind, chars, items = args.one.split(":")
         print(json.dumps(asyncio.run(one(kind, int(chars), int(items), args.profile))))

@@ -47,13 +47,15 @@ class Services:
     )
     # The in-process worker of `memwarden serve`, while it runs.
     worker: asyncio.Task[None] | None = None
-    # Requests in flight in this process, in all and per Context, and their budgets.
+    # Requests in flight in this process, in all and per Context (requests and body
+    # bytes), and their budgets.
     admission: Admission = field(init=False)
 
     def __post_init__(self) -> None:
         self.admission = Admission(
             max_in_flight=self.settings.max_in_flight,
             context_max_in_flight=self.settings.context_max_in_flight,
+            context_max_bytes_in_flight=self.settings.context_max_bytes_in_flight,
         )
 
     async def open(self) -> None:

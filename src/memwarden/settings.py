@@ -85,6 +85,12 @@ class Settings(BaseSettings):
     statement_timeout_s: float = Field(default=30.0, ge=0.0)
     max_in_flight: int = Field(default=64, ge=0)
     context_max_in_flight: int = Field(default=16, ge=0)
+    # The size budgets of one Context (docs/scale.md#connection-budget-and-back-pressure):
+    # request-body bytes in flight in one process (429 past it; 64 MiB: two of the largest
+    # uploads, 25 MiB, at once), and the originals of its documents still waiting for a
+    # worker (429 at upload past it; 100 MiB: four of the largest uploads). 0: no budget.
+    context_max_bytes_in_flight: int = Field(default=64 * 2**20, ge=0)
+    context_max_pending_document_bytes: int = Field(default=100 * 2**20, ge=0)
     log_level: str = "INFO"
     log_json: bool = True
 

@@ -11,6 +11,7 @@ import structlog
 from fastapi import FastAPI
 
 from memwarden import __version__
+from memwarden.api.body_budget import ContextBodyBudget
 from memwarden.api.errors import install_error_handlers
 from memwarden.api.middleware import ServiceMiddleware
 from memwarden.api.openapi import install_openapi
@@ -115,6 +116,7 @@ def create_app(
     mcp_endpoint = mount_mcp(app)  # MCP tools at /mcp: memwarden.mcp.http
     # Error responses, bearer security and the chat stream's events: api/openapi.py
     install_openapi(app, event_streams=chat.EVENT_STREAMS)
+    app.add_middleware(ContextBodyBudget)  # inside LoadShedding: a shed request is not read
     app.add_middleware(LoadShedding)  # inside ServiceMiddleware: a 503 is logged too
     app.add_middleware(ServiceMiddleware)
     return app

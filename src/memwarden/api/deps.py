@@ -8,6 +8,7 @@ from fastapi import Request
 
 from memwarden.admin.auth import authenticate
 from memwarden.admission import context_busy
+from memwarden.api.body_budget import authenticated
 from memwarden.domain.grants import Caller
 from memwarden.services import Services
 
@@ -19,13 +20,17 @@ def services(request: Request) -> Services:
 async def caller(request: Request) -> AsyncIterator[Caller]:
     """The credential's Caller, counted against its Context's concurrency budget while the
     request runs (429 `context_busy` with Retry-After past it; the admin token is counted
-    only against the process's budget)."""
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    token = token.strip() if scheme.lower() == "bearer" else ""
+    only against the process's budget). A request whose body the Context byte budget
+    counted was authenticated there, from the same header (api/body_budget.py)."""
     svc: Services = request.app.state.services
-    admin = svc.settings.admin_token.get_secret_value() if svc.settings.admin_token else None
-    who = await authenticate(svc.db, token or None, admin)
+    who = authenticated(request.scope)
+    if who is None:
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        token = token.strip() if scheme.lower() == "bearer" else ""
+        settings = svc.settings
+        admin = settings.admin_token.get_secret_value() if settings.admin_token else None
+        who = await authenticate(svc.db, token or None, admin)
     context_id = who.context_id
     if context_id is None:
         yield who

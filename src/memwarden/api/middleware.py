@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import structlog
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from memwarden.admission import BODY_BYTES_KEY
 from memwarden.api.errors import internal_error_body, log_unhandled
 from memwarden.limits import (
     BATCH_BODY_LIMIT,
@@ -124,6 +125,7 @@ class ServiceMiddleware:
                     await reply(413, "payload_too_large", f"request body exceeds {limit} bytes")
                     self._log(method, path, 413, started)
                     return
+            scope[BODY_BYTES_KEY] = len(body)  # for the Context byte budget (body_budget.py)
             buffered = [{"type": "http.request", "body": bytes(body), "more_body": False}]
 
             async def replay() -> Message:

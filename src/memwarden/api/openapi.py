@@ -48,6 +48,17 @@ _DESCRIPTIONS = {
     "connections (`database_busy`) or statement time (`statement_timeout`); `Retry-After` "
     "says when to send the same request again.",
 }
+# What else a 429 can mean, by what the operation takes: a body is counted against the
+# Context's byte budget (api/body_budget.py), an upload against its document queue.
+_BODY_429 = (
+    " A request body is counted against the Context's bytes in flight: past that budget "
+    "`context_bytes_busy`, with `Retry-After`."
+)
+_UPLOAD_429 = (
+    " An upload that would take the Context's documents waiting for processing past their "
+    "budget is `document_queue_full`, with `Retry-After`; nothing is stored."
+)
+_UPLOAD_ROUTE = re.compile(r"^/api/v1/\{context_id\}/documents$")
 # Routes whose input the judge gates, so a refusal can answer 422.
 _JUDGED_ROUTE = re.compile(r"/(facts|chat(/stream)?)$")
 
@@ -108,6 +119,15 @@ def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[s
     statuses.append("429")
     statuses.append("503")
     return statuses
+
+
+def _description(status: str, path: str, method: str, operation: dict[str, Any]) -> str:
+    text = _DESCRIPTIONS[status]
+    if status == "429" and "requestBody" in operation:
+        text += _BODY_429
+        if method == "post" and _UPLOAD_ROUTE.match(path):
+            text += _UPLOAD_429
+    return text
 
 
 def _documented_models(responses: dict[str, Any]) -> None:
@@ -174,16 +194,16 @@ def _event_streams(spec: dict[str, Any], streams: EventStreams) -> None:
         media["itemSchema"] = {"oneOf": [_event_schema(n, m) for n, m in events.items()]}
 
 
-def _error_response(responses: dict[str, Any], status: str) -> None:
+def _error_response(responses: dict[str, Any], status: str, shared: str) -> None:
     """The error schema under `status`. A route may say more about one status (its own
     error code, `responses={503: {"description": ...}}`): its words come first, then the
-    ones every route shares."""
+    ones every route shares (`shared`)."""
     content = {"application/json": {"schema": _ERROR_REF}}
     declared = responses.get(status)
     if declared is None:
-        responses[status] = {"description": _DESCRIPTIONS[status], "content": content}
+        responses[status] = {"description": shared, "content": content}
     elif "content" not in declared:
-        declared["description"] = f"{declared['description']} {_DESCRIPTIONS[status]}"
+        declared["description"] = f"{declared['description']} {shared}"
         declared["content"] = content
 
 
@@ -221,7 +241,7 @@ def describe(spec: dict[str, Any]) -> dict[str, Any]:
                     f"{body['description']} {note}" if body.get("description") else note
                 )
             for status in _error_statuses(path, method, operation):
-                _error_response(responses, status)
+                _error_response(responses, status, _description(status, path, method, operation))
     return spec
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import uuid
+from pathlib import Path
 from typing import Any
 
 from procrastinate.exceptions import AlreadyEnqueued
@@ -14,13 +15,25 @@ from memwarden.documents.storage import FileStore
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.scope import ScopeError, Visibility, normalise_path
-from memwarden.errors import Forbidden, InvalidInput, NotFound, UnsupportedMediaType
+from memwarden.errors import AppError, Forbidden, InvalidInput, NotFound, UnsupportedMediaType
 from memwarden.services import Services
 from memwarden.store import documents as store
 from memwarden.store.audit import audit, change
+from memwarden.store.db import Conn
 
 MAX_FILENAME = 255
 PROCESS_TASK = "memwarden:process_document"
+# What an upload refused for a full queue is told to wait: the queue drains as a worker
+# processes documents (seconds to minutes each), and each retry sends the whole file again.
+QUEUE_RETRY_AFTER_S = 30
+
+
+class DocumentQueueFull(AppError):
+    """The Context's documents waiting for a worker hold as many bytes as they may."""
+
+    status = 429
+    code = "document_queue_full"
+    retry_after_s = QUEUE_RETRY_AFTER_S
 
 
 def file_store(services: Services) -> FileStore:
@@ -91,9 +104,11 @@ async def upload(
         raise UnsupportedMediaType(str(exc)) from None
     document_id = new_id()
     files = file_store(services)
-    stored = files.save(context_id, document_id, data)
+    stored: Path | None = None
     try:
         async with services.db.transaction() as conn:
+            await _hold_queue_room(services, conn, context_id, len(data))
+            stored = files.save(context_id, document_id, data)
             row = await store.insert(
                 conn,
                 context_id=context_id,
@@ -117,12 +132,36 @@ async def upload(
                 target_id=document_id,
             )
     except BaseException:
-        files.delete(str(stored))
+        if stored is not None:
+            files.delete(str(stored))
         raise
     # After commit, so the worker always finds the row; a document left pending by a
     # crash in between is queued again by the periodic requeue task.
     await enqueue(services, context_id, document_id)
     return public({**row, "scope_path": path, "visibility": visibility})
+
+
+async def _hold_queue_room(
+    services: Services, conn: Conn, context_id: uuid.UUID, size: int
+) -> None:
+    """Refuse an upload that would take the Context's waiting documents past
+    `MEMWARDEN_CONTEXT_MAX_PENDING_DOCUMENT_BYTES`, before its original is written. The
+    sum is read under the Context's queue lock, held until this upload commits. A document
+    alone is always accepted, so an upload as large as the route allows can pass."""
+    budget = services.settings.context_max_pending_document_bytes
+    if not budget:
+        return
+    pending = await store.pending_bytes(conn, context_id)
+    if pending and pending + size > budget:
+        raise DocumentQueueFull(
+            "this Context has as many document bytes waiting to be processed as it may; "
+            "retry once some are processed",
+            extra={
+                "limit": budget,
+                "pending_bytes": pending,
+                "retry_after_s": QUEUE_RETRY_AFTER_S,
+            },
+        )
 
 
 async def enqueue(services: Services, context_id: uuid.UUID, document_id: uuid.UUID) -> None:

@@ -19,6 +19,16 @@ async def insert(conn: Conn, **values: Any) -> dict:
     return row
 
 
+async def pending_bytes(conn: Conn, context_id: uuid.UUID) -> int:
+    """The bytes of the Context's documents waiting for or in processing, read under the
+    Context's queue lock (held to the end of the transaction), so two uploads never both
+    fit in the same room."""
+    await conn.execute(q("doc_lock_queue"), {"context_id": context_id})
+    cur = await conn.execute(q("doc_pending_bytes"), {"context_id": context_id})
+    row = await cur.fetchone()
+    return int(row["bytes"]) if row else 0
+
+
 async def get(
     conn: Conn, context_id: uuid.UUID, id: uuid.UUID, *, for_update: bool = False
 ) -> dict | None:

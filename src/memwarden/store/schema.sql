@@ -1132,6 +1132,8 @@ CREATE INDEX conflict_record_a ON public.conflict USING btree (context_id, recor
 
 CREATE INDEX conflict_record_b ON public.conflict USING btree (context_id, record_b);
 
+CREATE INDEX document_unprocessed ON public.document USING btree (context_id) INCLUDE (size_bytes) WHERE (status = ANY (ARRAY['pending'::text, 'processing'::text]));
+
 CREATE UNIQUE INDEX hygiene_run_one_full ON public.hygiene_run USING btree (context_id) WHERE ((kind <> 'write'::text) AND (status = ANY (ARRAY['queued'::text, 'running'::text])));
 
 CREATE INDEX idx_procrastinate_jobs_worker_not_null ON public.procrastinate_jobs USING btree (worker_id) WHERE ((worker_id IS NOT NULL) AND (status = 'doing'::public.procrastinate_job_status));

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -20,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.datastructures import FormData
 
 from memwarden.admin.auth import authenticate
+from memwarden.admission import body_bytes, context_bytes_busy
 from memwarden.domain.grants import Caller
 from memwarden.errors import AppError, Forbidden, InvalidInput, Unauthorized
 from memwarden.services import Services
@@ -68,8 +69,12 @@ def session_of(request: Request) -> Session | None:
     return sealer(request).open(request.cookies.get(COOKIE))
 
 
-async def signed_in(request: Request) -> Who:
-    """The caller behind the session's credential, authenticated like an API request."""
+async def signed_in(request: Request) -> AsyncIterator[Who]:
+    """The caller behind the session's credential, authenticated like an API request.
+
+    A form's body is counted against the Context's byte budget while the page runs (the
+    page reads it after this), as api/body_budget.py counts an API request's body: past
+    the budget the page is a 429 `context_bytes_busy`, the body unread."""
     session = session_of(request)
     if session is None:
         raise SignInRequired
@@ -81,7 +86,17 @@ async def signed_in(request: Request) -> Who:
         raise SignInRequired from None
     request.state.ui_session = session
     request.state.ui_caller = caller
-    return caller, session
+    admission, context_id = svc.admission, caller.context_id
+    size = body_bytes(request.scope) if admission.context_max_bytes_in_flight else 0
+    if context_id is None or size <= 0:
+        yield caller, session
+        return
+    if not admission.enter_bytes(context_id, size):
+        raise context_bytes_busy(admission.context_max_bytes_in_flight)
+    try:
+        yield caller, session
+    finally:
+        admission.leave_bytes(context_id, size)
 
 
 async def checked_form(request: Request) -> FormData:

@@ -5,6 +5,16 @@ VALUES (%(context_id)s, %(id)s, %(principal_id)s, %(filename)s, %(content_type)s
         %(size_bytes)s, %(storage_path)s, %(scope_path)s, %(visibility)s, %(owner_subject)s)
 RETURNING id, filename, content_type, size_bytes, status, created_at
 
+-- doc_lock_queue --
+-- One upload of a Context at a time reads and adds to its queued bytes (the pending budget).
+SELECT pg_advisory_xact_lock(hashtextextended('document_queue:' || %(context_id)s::text, 0))
+
+-- doc_pending_bytes --
+-- The originals of the Context's documents that no worker has finished (document_unprocessed).
+SELECT coalesce(sum(size_bytes), 0)::bigint AS bytes
+FROM document
+WHERE context_id = %(context_id)s AND status IN ('pending', 'processing')
+
 -- doc_get --
 SELECT id, principal_id, filename, content_type, size_bytes, storage_path, status,
        failure_code, failure_reasons, scope_path, visibility, owner_subject, created_at,
