@@ -2,11 +2,11 @@
 
 One Context is bulk-loaded (COPY) with `--size` shared memories whose vectors are the local
 embedder's vectors of short first-person facts ("Alice lives in Oslo"), so a new fact has
-real neighbours in the hygiene band. Then `--writes` turns of about ten facts each go
+real neighbours in the hygiene band. Then `--writes` turns of ten facts each go
 through `write_facts` with an instant extraction model (the rule extractor, its time
 subtracted). Reported per write: the whole write (model time excluded), the candidates
 step alone (its SQL statements counted by wrapping psycopg's execute, benchmark only),
-and how many records and candidates it handed back.
+the new records (entities included) and how many records and candidates it handed back.
 Run: `python benchmarks/bench_write_candidates.py [--size 10000] [--writes 40] [--json]`.
 """
 
@@ -43,6 +43,7 @@ ROLES = ["engineer", "teacher", "nurse", "designer", "pilot", "chef", "lawyer", 
 ORGS = ["Acme", "Globex", "Initech", "Umbrella", "Hooli", "Stark", "Wayne", "Soylent"]
 CITIES = ["Oslo", "Lisbon", "Quito", "Hanoi", "Accra", "Lima", "Perth", "Riga"]
 LIKES = ["jazz", "hiking", "ramen", "chess", "rust", "tea", "surfing", "opera", "cats"]
+SURNAMES = ["Moreau", "Okafor", "Silva", "Novak", "Tanaka", "Berg", "Costa", "Haddad"]
 COPY_TYPES = ["uuid", "uuid", "text", "text", "jsonb", "text", "text", "text", "int4"]
 COPY_TYPES += ["vector", "int4"]
 STATEMENTS = {"n": 0, "counting": False}
@@ -72,14 +73,16 @@ def loaded_bodies() -> list[str]:
     return out
 
 
-def turn(rng: random.Random) -> str:
-    """About ten facts: name, role, employer, home, origin, three likes, a dislike, a rule."""
+def turn(rng: random.Random, n: int) -> str:
+    """Ten facts about a person no earlier write named (so all ten are new records): name,
+    role, employer, home, origin, three likes, a dislike and a rule."""
     likes = rng.sample(LIKES, 4)
+    name = f"{NAMES[n % len(NAMES)]} {SURNAMES[n // len(NAMES) % len(SURNAMES)]}"
     return (
-        f"I'm {rng.choice(NAMES)}, {rng.choice(ROLES)} at {rng.choice(ORGS)}. "
+        f"I'm {name}, {rng.choice(ROLES)} at {rng.choice(ORGS)}. "
         f"I live in {rng.choice(CITIES)}. I'm from {rng.choice(CITIES)}. "
         f"I love {likes[0]}. I enjoy {likes[1]}. I like {likes[2]}. I hate {likes[3]}. "
-        "Always answer in bullet points."
+        f"Always answer {name} in bullet points."
     )
 
 
@@ -107,10 +110,12 @@ async def measure(size: int, writes: int, warmup: int) -> dict[str, Any]:
     rng = random.Random(11)
     candidate_ms: list[float] = []
     statements: list[int] = []
+    subjects: list[int] = []
 
     original = ingest.supersede_candidates
 
     async def timed(*args: Any, **kwargs: Any) -> Any:
+        subjects.append(len(args[2]))
         STATEMENTS["n"], STATEMENTS["counting"] = 0, True
         start = time.perf_counter()
         try:
@@ -130,7 +135,9 @@ async def measure(size: int, writes: int, warmup: int) -> dict[str, Any]:
         offered: list[int] = []
         for n in range(writes + warmup):
             t0, m0 = time.perf_counter(), model.seconds
-            out = await write_facts(svc, caller, caller.context_id, FactsInput(turn(rng), "full"))
+            out = await write_facts(
+                svc, caller, caller.context_id, FactsInput(turn(rng, n), "full")
+            )
             elapsed = (time.perf_counter() - t0 - (model.seconds - m0)) * 1000
             if n >= warmup:
                 write_ms.append(elapsed)
@@ -147,6 +154,7 @@ async def measure(size: int, writes: int, warmup: int) -> dict[str, Any]:
         "candidates_ms_p50": round(percentile(measured, 50), 1),
         "candidates_ms_p95": round(percentile(measured, 95), 1),
         "candidate_statements": round(sum(statements[warmup:]) / writes, 1),
+        "new_records": round(sum(subjects[warmup:]) / writes, 1),
         "records_with_candidates": round(sum(records) / writes, 1),
         "candidates_per_write": round(sum(offered) / writes, 1),
         "load_1min": round(os.getloadavg()[0], 2),
