@@ -21,7 +21,9 @@ def test_a_multi_record_write_hands_back_each_records_candidates_and_nothing_it_
     # A band wide enough that the records which must stay out are inside it.
     ctx = svc.make_context(subject="alice", config={"hygiene": {"band_low": 0.55}})
     bob = svc.add_key(ctx.id, ["memory_read", "memory_write"], "bob")
+    carol = svc.add_key(ctx.id, ["memory_read", "memory_write"], "carol")
     facts(svc, ctx, "I'm Alice, CTO at Acme. I live in Berlin.", scope=["team/a"])
+    facts(svc, carol, "I work at Globex Corp.", scope=["team/c"])  # shared: in alice's view
     facts(svc, ctx, "I love jazz.", scope=["project/falcon"])  # another project
     facts(svc, bob, "I live in Paris. I work at Globex.", visibility="private")  # bob's own
     facts(svc, ctx, "I live in Paris suburbs.", visibility="private")  # hers: in her view
@@ -34,10 +36,10 @@ def test_a_multi_record_write_hands_back_each_records_candidates_and_nothing_it_
         for entry in out["supersedeCandidates"]
     }
     assert answer == {
-        "Alice works at Globex": [
+        "Alice works at Globex": [  # a fourth, "Alice — role: CTO", is past the three
             ("Alice works at Acme", "relation"),
             ("Alice lives in Berlin", "relation"),
-            ("Alice — role: CTO", "attribute"),
+            ("user works at Globex Corp", "relation"),
         ],
         "Alice lives in Paris": [
             ("Alice lives in Berlin", "relation"),
