@@ -89,7 +89,8 @@ def turn(rng: random.Random, n: int) -> str:
 async def load(svc: Any, size: int, rng: random.Random) -> Any:
     caller = await make_caller(svc, f"candidates-{size}")
     bodies = loaded_bodies()
-    vectors = await embed_texts(svc, bodies, Bookings())
+    vectors = [v for v in await embed_texts(svc, bodies, Bookings()) if v is not None]
+    assert len(vectors) == len(bodies), "the local embedder is needed"
     async with svc.db.connection() as conn, conn.cursor() as cur:
         async with cur.copy(
             "COPY memory_record (context_id, id, kind, owner_subject, content, body, "
@@ -99,9 +100,9 @@ async def load(svc: Any, size: int, rng: random.Random) -> Any:
             copy.set_types(COPY_TYPES)
             for n in range(size):
                 pick = rng.randrange(len(bodies))
-                row = (caller.context_id, new_id(), "note", "bench", Jsonb({"n": n}))
-                row += (bodies[pick], "bench", "turn", 1, list(vectors[pick]), 1)
-                await copy.write_row(row)
+                content, body, vector = Jsonb({"n": n}), bodies[pick], list(vectors[pick])
+                row = [caller.context_id, new_id(), "note", "bench", content, body, "bench"]
+                await copy.write_row([*row, "turn", 1, vector, 1])
         await conn.execute("ANALYZE memory_record")
     return caller
 
