@@ -1,7 +1,10 @@
 """Supersede candidates a write hands back: for each new record, the near neighbours it
 might replace (in the band, the owner's view, never a pair pending or decided), after the
 cross-project filter, the same predicate every scan applies. Nothing is judged or
-changed: the writer decides, and declares a supersede on its next write."""
+changed: the writer decides, and declares a supersede on its next write.
+
+One statement finds every record's neighbours (store `write_candidates`), whatever the
+number of records: a write pays one pass over its Context, not one per record."""
 
 from __future__ import annotations
 
@@ -10,12 +13,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from memwarden.config import HygieneConfig
-from memwarden.hygiene.projects import provably_cross_project
-from memwarden.hygiene.scan import side
+from memwarden.hygiene.projects import project_of, provably_cross_project
 from memwarden.store import hygiene as store
 from memwarden.store.db import Conn
 
-MAX_RECORDS = 10  # new records looked at per write (each costs one neighbour scan)
+MAX_RECORDS = 10  # new records looked at per write
 PER_RECORD = 3  # candidates handed back per record
 SKIPPED_KINDS = frozenset({"entity"})  # names are merged by reconciliation, not replaced
 
@@ -23,40 +25,44 @@ SKIPPED_KINDS = frozenset({"entity"})  # names are merged by reconciliation, not
 async def supersede_candidates(
     conn: Conn, context_id: uuid.UUID, record_ids: Sequence[uuid.UUID], config: HygieneConfig
 ) -> list[dict[str, Any]]:
-    found = await store.members(conn, context_id, record_ids)
-    subjects = [m for m in found if m.kind not in SKIPPED_KINDS][:MAX_RECORDS]
+    near = await store.write_candidates(
+        conn,
+        context_id,
+        record_ids,
+        skipped_kinds=sorted(SKIPPED_KINDS),
+        max_subjects=MAX_RECORDS,
+        band_low=config.band_low,
+        band_high=config.band_high,
+        limit=PER_RECORD * 3,
+    )
     fresh = set(record_ids)  # the write's own records are not what it replaces
-    answer = []
-    for subject in subjects:
-        near = await store.neighbours(
-            conn,
-            context_id,
-            subject.id,
-            band_low=config.band_low,
-            band_high=config.band_high,
-            limit=PER_RECORD * 3,
+    kept: dict[uuid.UUID, list[store.WriteCandidate]] = {}
+    for n in near:
+        subject = project_of(
+            scope_path=n.subject_scope_path,
+            owner_subject=n.subject_owner_subject,
+            import_source_dir=n.subject_import_source_dir,
         )
-        a = side(subject)
-        kept = [
-            n
-            for n in near
-            if n.id not in fresh
-            and n.kind not in SKIPPED_KINDS
-            and not provably_cross_project(a.project, side(n).project)
-        ]
-        if kept:
-            answer.append(
+        other = project_of(
+            scope_path=n.scope_path,
+            owner_subject=n.owner_subject,
+            import_source_dir=n.import_source_dir,
+        )
+        if n.id in fresh or n.kind in SKIPPED_KINDS or provably_cross_project(subject, other):
+            continue
+        kept.setdefault(n.subject_id, []).append(n)
+    return [
+        {
+            "recordId": str(subject_id),
+            "candidates": [
                 {
-                    "recordId": str(subject.id),
-                    "candidates": [
-                        {
-                            "id": str(n.id),
-                            "kind": n.kind,
-                            "text": n.body,
-                            "similarity": round(n.similarity, 4),
-                        }
-                        for n in kept[:PER_RECORD]
-                    ],
+                    "id": str(n.id),
+                    "kind": n.kind,
+                    "text": n.body,
+                    "similarity": round(n.similarity, 4),
                 }
-            )
-    return answer
+                for n in found[:PER_RECORD]
+            ],
+        }
+        for subject_id, found in kept.items()
+    ]

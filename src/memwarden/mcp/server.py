@@ -20,7 +20,7 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import ValidationError
 
 from memwarden import __version__
-from memwarden.errors import AppError
+from memwarden.errors import AppError, JudgeDenied
 from memwarden.limits import DEFAULT_BODY_LIMIT, FACTS_BODY_LIMIT
 from memwarden.mcp import errors, tools_hygiene, tools_judge, tools_memory, tools_review
 from memwarden.mcp.auth import CredentialSource, Runtime, counted_call
@@ -50,9 +50,11 @@ class MemwardenMCP(MCPServer[Any]):
         result = await self._call(name, arguments, context)
         status = 200
         if isinstance(result, CallToolResult) and result.is_error and result.structured_content:
-            status = result.structured_content.get("error", {}).get("status", 500)
-        # Like the HTTP access log: tool and status only. Never the arguments, and not the
-        # error code either, which would tell a judge's deny from a refusal.
+            failure = result.structured_content.get("error", {})
+            if failure.get("code") == JudgeDenied.code:
+                return result  # a deny leaves no line at all, as it leaves no access line
+            status = failure.get("status", 500)
+        # Like the HTTP access log: tool and status only, never the arguments or error code.
         log.info(
             "mcp_tool",
             tool=name,

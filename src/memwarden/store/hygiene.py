@@ -43,6 +43,24 @@ class Neighbour(Member):
 
 
 @dataclass(frozen=True)
+class WriteCandidate:
+    """A near neighbour of one of a write's records (`subject_*`: that record's provenance,
+    for the cross-project filter)."""
+
+    subject_id: uuid.UUID
+    subject_scope_path: str
+    subject_owner_subject: str
+    subject_import_source_dir: str | None
+    id: uuid.UUID
+    kind: str
+    body: str
+    scope_path: str
+    owner_subject: str
+    import_source_dir: str | None
+    similarity: float
+
+
+@dataclass(frozen=True)
 class Recent:
     id: uuid.UUID
     modified_at: datetime
@@ -224,6 +242,31 @@ async def neighbours(
         "limit": limit,
     }
     return await fetch_all(conn, "hygiene_neighbours", Neighbour, params)
+
+
+async def write_candidates(
+    conn: Conn,
+    context_id: uuid.UUID,
+    record_ids: Sequence[uuid.UUID],
+    *,
+    skipped_kinds: Sequence[str],
+    max_subjects: int,
+    band_low: float,
+    band_high: float,
+    limit: int,
+) -> list[WriteCandidate]:
+    """Each subject's nearest neighbours in one statement, by subject in `record_ids` order
+    and then nearest first."""
+    params = {
+        "context_id": context_id,
+        "ids": list(record_ids),
+        "skipped": list(skipped_kinds),
+        "max_subjects": max_subjects,
+        "band_low": band_low,
+        "band_high": band_high,
+        "limit": limit,
+    }
+    return await fetch_all(conn, "hygiene_write_candidates", WriteCandidate, params)
 
 
 async def recent_subjects(

@@ -59,6 +59,60 @@ WHERE NOT EXISTS (
       AND (c.status = 'pending' OR c.decided_by IS NOT NULL))
 ORDER BY n.similarity DESC, r.id
 
+-- hygiene_write_candidates --
+-- A write's supersede candidates in one statement. Subjects: the first `max_subjects` of
+-- the write's records (in the order given) that are scan subjects (hygiene_subject's
+-- filter) and not of the `skipped` kinds. For each, its `limit` nearest live neighbours in
+-- the band and its owner's view, never a pair the queue holds pending or a person decided:
+-- hygiene_neighbours' answer, without `judged_by`. One pass over the Context's eligible
+-- rows serves every subject (the serving gate runs once per row, each row's distance to
+-- every subject computed in the lateral subquery; OFFSET 0 keeps it per row). The caller
+-- applies the cross-project filter, so each row names its subject's provenance too.
+WITH s AS MATERIALIZED (
+    SELECT x.ord, r.id, r.embedding, r.owner_subject, r.scope_path, r.import_source_dir
+    FROM unnest(%(ids)s::uuid[]) WITH ORDINALITY AS x(id, ord)
+    JOIN memory_record r ON r.context_id = %(context_id)s AND r.id = x.id
+    WHERE r.embedding IS NOT NULL AND r.embedding_revision = r.revision
+      AND r.kind <> ALL(%(skipped)s::text[])
+      AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                          r.valid_to, r.derived_from, now())
+    ORDER BY x.ord
+    LIMIT %(max_subjects)s
+), scored AS MATERIALIZED (
+    SELECT d.subject_id, r.id, d.distance
+    FROM memory_record r
+    CROSS JOIN LATERAL (
+        SELECT s.id AS subject_id, r.embedding <=> s.embedding AS distance
+        FROM s
+        WHERE s.id <> r.id AND (r.visibility = 'shared' OR r.owner_subject = s.owner_subject)
+        OFFSET 0
+    ) d
+    WHERE r.context_id = %(context_id)s
+      AND r.embedding IS NOT NULL AND r.embedding_revision = r.revision
+      AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                          r.valid_to, r.derived_from, now())
+      AND 1 - d.distance BETWEEN %(band_low)s AND %(band_high)s
+), near AS (
+    SELECT subject_id, id, 1 - distance AS similarity,
+           row_number() OVER (PARTITION BY subject_id ORDER BY distance, id) AS rank
+    FROM scored
+)
+SELECT s.id AS subject_id, s.scope_path AS subject_scope_path,
+       s.owner_subject AS subject_owner_subject,
+       s.import_source_dir AS subject_import_source_dir,
+       r.id, r.kind, r.body, r.scope_path, r.owner_subject, r.import_source_dir, n.similarity
+FROM near n
+JOIN s ON s.id = n.subject_id
+JOIN memory_record r ON r.context_id = %(context_id)s AND r.id = n.id
+WHERE n.rank <= %(limit)s
+  AND NOT EXISTS (
+    SELECT 1 FROM conflict c
+    WHERE c.context_id = %(context_id)s AND c.origin <> 'challenge'
+      AND least(c.record_a, c.record_b) = least(r.id, s.id)
+      AND greatest(c.record_a, c.record_b) = greatest(r.id, s.id)
+      AND (c.status = 'pending' OR c.decided_by IS NOT NULL))
+ORDER BY s.ord, n.similarity DESC, r.id
+
 -- hygiene_recent_subjects --
 -- The ordinary sweep's subjects: live records changed after the last full run's watermark,
 -- oldest first, so a capped run's leftovers lead the next one.
