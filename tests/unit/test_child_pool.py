@@ -152,7 +152,6 @@ def test_a_child_dies_with_its_parent_even_in_the_middle_of_a_call() -> None:
         import asyncio, os, signal, sys
         from memwarden.child_pool import ChildPool
         from tests.support import child_work
-from tests.support.child_work import busy_pid, gone
 
         async def main():
             pool = ChildPool()
