@@ -8,6 +8,8 @@ Use cases take `Services` from `memwarden.services`, never from here.
 
 from __future__ import annotations
 
+from memwarden.child_pool import ChildPool
+from memwarden.documents.parse import PARSE_MEMORY_BYTES, PARSER_MODULES
 from memwarden.jobs.app import build_job_app
 from memwarden.jobs.tasks import register
 from memwarden.judge.gate import Judge
@@ -38,6 +40,7 @@ def build_services(
         db=database,
         jobs=build_job_app(database.url),
         models=models or Models(model_settings(settings)),
+        parsers=ChildPool(memory_bytes=PARSE_MEMORY_BYTES, preload=PARSER_MODULES),
     )
     services.gatekeeper = Judge(services)  # the ingest judge; PassThrough only when unbuilt
     register(services.jobs, services)  # tasks run the use cases with these Services

@@ -1,8 +1,9 @@
 """The collaborators a use case takes: one typed object, `services: Services`, first argument.
 
 It lives below the service packages and names only lower things (settings, the database,
-the model registry, the gatekeeper contract, the job queue, process caches), so a use case
-can take it without importing what builds it. `bootstrap.build_services` fills it in.
+the model registry, the gatekeeper contract, the job queue, process caches, the parser
+child processes), so a use case can take it without importing what builds it.
+`bootstrap.build_services` fills it in.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from procrastinate import App
 
 from memwarden.admission import Admission
+from memwarden.child_pool import ChildPool
 from memwarden.gatekeeper import Gatekeeper, PassThrough
 from memwarden.models.registry import Models
 from memwarden.settings import Settings
@@ -45,6 +47,8 @@ class Services:
     vector_profiles: TtlCache[Any, Any] = field(
         default_factory=lambda: TtlCache(max_entries=4096, ttl_s=30.0)
     )
+    # The child processes that parse documents (bootstrap sets their memory cap and modules).
+    parsers: ChildPool = field(default_factory=ChildPool)
     # The in-process worker of `memwarden serve`, while it runs.
     worker: asyncio.Task[None] | None = None
     # Requests in flight in this process, in all and per Context (requests and body
@@ -63,6 +67,7 @@ class Services:
         await self.jobs.open_async()
 
     async def close(self) -> None:
+        await self.parsers.close()  # kills any parser child still running
         await self.jobs.close_async()
         await self.models.aclose()  # model clients hold keep-alive connections
         await self.db.close()

@@ -2,18 +2,23 @@
 
 A 16 KB DOCX can unpack to gigabytes of XML, and parsing is CPU-bound: archives are
 bounded from their zip directory before anything is unpacked, and the worker parses in a
-thread within a time budget so the event loop (health, every tenant's requests) keeps
-running.
+child process (`memwarden.child_pool`) within a time budget and a memory cap, so the
+event loop (health, every tenant's requests) keeps running and a parse past its budget
+is killed rather than abandoned.
 """
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 import zipfile
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+from memwarden.child_pool import ChildDied, ChildPool, ChildTimeout, describe_exit
 from memwarden.documents.formats import Format
+
+T = TypeVar("T")
 
 _BLANK_LINES = re.compile(r"\n{3,}")
 
@@ -23,6 +28,16 @@ MAX_ZIP_ENTRY_BYTES = 8 * 1024 * 1024
 MAX_ZIP_TOTAL_BYTES = 32 * 1024 * 1024
 MAX_PDF_PAGES = 2000
 PARSE_BUDGET_S = 60.0
+# A parser child's address space (RLIMIT_AS); one starts at about 85 MB with its modules.
+PARSE_MEMORY_BYTES = 1 << 30
+# What a parser child imports once, before its first document.
+PARSER_MODULES = (
+    "memwarden.documents.parse",
+    "memwarden.documents.prepare",
+    "pypdf",
+    "docx",
+    "bs4",
+)
 
 
 class ParseError(ValueError):
@@ -118,13 +133,25 @@ def parse(fmt: Format, data: bytes) -> str:
     return text
 
 
-async def parse_within(fmt: Format, data: bytes, budget_s: float = PARSE_BUDGET_S) -> str:
-    """`parse` in a worker thread, failing with `parse_timeout` past the budget.
-
-    The thread cannot be stopped, so the bounds above are what limit a parse that is
-    abandoned; the document fails at once and the loop never waits for it.
-    """
+async def in_child(
+    pool: ChildPool, budget_s: float, what: str, fn: Callable[..., T], *args: Any
+) -> T:
+    """`fn(*args)` in one of the pool's children, its failures as the document's codes:
+    past the budget `parse_timeout` (the child is killed), past the memory cap
+    `document_too_large`, a child that dies `parse_failed`."""
     try:
-        return await asyncio.wait_for(asyncio.to_thread(parse, fmt, data), budget_s)
-    except TimeoutError:
-        raise ParseError(f"parsing took longer than {budget_s:g} s", "parse_timeout") from None
+        return await pool.run(budget_s, fn, *args)
+    except ChildTimeout:
+        raise ParseError(f"{what} took longer than {budget_s:g} s", "parse_timeout") from None
+    except MemoryError:
+        raise _too_large(f"{what} needed more memory than a parser may use") from None
+    except ChildDied as died:
+        message = f"the parser process died during {what} ({describe_exit(died.exitcode)})"
+        raise ParseError(message, "parse_failed") from None
+
+
+async def parse_within(
+    pool: ChildPool, fmt: Format, data: bytes, budget_s: float = PARSE_BUDGET_S
+) -> str:
+    """`parse` in a child process of `pool`, failing with `parse_timeout` past the budget."""
+    return await in_child(pool, budget_s, "parsing", parse, fmt, data)

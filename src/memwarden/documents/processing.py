@@ -1,8 +1,9 @@
 """Processing one uploaded document on a worker: parse → redact → input gate → chunk →
 extract → row gate → reconcile, with a status a user can follow.
 
+Parsing, redaction and chunking run in a parser child process (documents/parse.py).
 Every terminal outcome is a status with a failure code (`parse_error`,
-`document_too_large`, `parse_timeout`,
+`document_too_large`, `parse_timeout`, `parse_failed`,
 `config_unreadable`, `judge_fail` with reasons, `judge_unavailable`,
 `token_budget_exhausted`, `model_provider_error`, `request_denied`). A deny keeps only
 the failed status with the fixed code: no text, no reasons, no original, no audit.
@@ -11,7 +12,6 @@ Model calls never run inside a transaction.
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -21,11 +21,11 @@ import structlog
 from memwarden import budget
 from memwarden.admin.settings_service import read_config
 from memwarden.config import ContextConfig
-from memwarden.detectors.redaction import redact
 from memwarden.documents import service
-from memwarden.documents.chunking import chunk, extraction_parts
+from memwarden.documents.chunking import extraction_parts
 from memwarden.documents.formats import CONTENT_TYPES, Format
 from memwarden.documents.parse import ParseError, parse_within
+from memwarden.documents.prepare import prepare_within
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.scope import Scope
@@ -41,7 +41,6 @@ from memwarden.gatekeeper import GateRequest
 from memwarden.models.base import JsonProvider, ModelTransportError
 from memwarden.pipeline import commit, reconcile
 from memwarden.pipeline.extraction import ExtractionReport, ExtractionResult, extract, merge
-from memwarden.pipeline.injection_scan import scan_items
 from memwarden.services import Services
 from memwarden.store import documents as store
 from memwarden.store.db import Conn
@@ -102,7 +101,7 @@ async def _process(
     services: Services, context_id: uuid.UUID, row: dict[str, Any], data: bytes
 ) -> None:
     try:
-        text = await parse_within(_FORMATS.get(row["content_type"], "txt"), data)
+        text = await parse_within(services.parsers, _FORMATS.get(row["content_type"], "txt"), data)
     except ParseError as failed:
         raise DocumentFailed(failed.code) from None
     async with services.db.connection() as conn:
@@ -113,8 +112,11 @@ async def _process(
             raise DocumentFailed("token_budget_exhausted") from None
         except AppError as exc:
             raise DocumentFailed(exc.code) from None
-    if config.pii_redaction_enabled:
-        text = (await asyncio.to_thread(redact, text)).text
+    try:
+        prepared = await prepare_within(services.parsers, text, config.pii_redaction_enabled)
+    except ParseError as failed:
+        raise DocumentFailed(failed.code) from None
+    text, chunks = prepared.text, prepared.chunks
     scope = Scope(row["scope_path"], row["visibility"])
     caller = _owner(context_id, row)
     request = GateRequest(context_id, caller, config, "document", scope, text)
@@ -131,11 +133,10 @@ async def _process(
         items, verdicts = await commit.gate_rows(services, request, diff)
     except JudgeUnavailable:  # a row-gate failure under on_error=fail: the document's own code
         raise DocumentFailed("judge_unavailable") from None
-    chunks = await asyncio.to_thread(chunk, text)
     write = commit.Write(
         request=request,
         where=WriteScope(context_id, row["scope_path"], row["visibility"], row["owner_subject"]),
-        items=items + scan_items(chunks),
+        items=items + prepared.scan,
         verdicts=verdicts,
         meta=reconcile.WriteMeta(row["id"], row["owner_subject"], source_kind="document"),
         sink=sink,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import os
+import signal
 import time
 from pathlib import Path
 
@@ -207,3 +209,22 @@ def test_a_docx_with_too_many_entries_fails_as_too_large(live, make_context) -> 
         resp = _upload(client, ctx["id"], "many.docx", docx_bomb(0, extra_entries=3000), "")
         done = wait_for(client, ctx["id"], resp.json()["id"])
     assert done["status"] == "failed" and done["failureCode"] == "document_too_large"
+
+
+def test_a_parser_process_that_dies_fails_its_document_and_the_next_one_is_processed(
+    live, make_context
+) -> None:
+    ctx = make_context()
+    with live.client(ctx["key"]) as client:
+        slow = _upload(client, ctx["id"], "slow.docx", docx_bomb(empty_paragraphs=300_000), "")
+        assert slow.status_code == 202, slow.text
+        deadline = time.monotonic() + 60
+        while not live.services.parsers.busy_pids():
+            assert time.monotonic() < deadline, "the document never reached a parser"
+            time.sleep(0.01)
+        os.kill(live.services.parsers.busy_pids()[0], signal.SIGKILL)  # the OOM killer's way
+        failed = wait_for(client, ctx["id"], slow.json()["id"])
+        after = _upload(client, ctx["id"], "a.txt", ABOUT_ALICE.encode(), "text/plain")
+        done = wait_for(client, ctx["id"], after.json()["id"])
+    assert failed["status"] == "failed" and failed["failureCode"] == "parse_failed"
+    assert done["status"] == "processed" and done["chunks"] >= 1

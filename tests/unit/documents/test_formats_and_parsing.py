@@ -4,12 +4,37 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
+import resource
+import signal
 import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
+import psutil
 import pytest
 
+from memwarden.child_pool import ChildPool
 from memwarden.documents.formats import UnsupportedFormat, detect
-from memwarden.documents.parse import ParseError, parse, parse_within
+from memwarden.documents.parse import PARSER_MODULES, ParseError, parse, parse_within
+from tests.support.child_work import busy_pid
+
+T = TypeVar("T")
+# The longest the event loop may go without running while a hostile parse runs. Measured
+# at a load of 10 on 2 cores: parsing in a child, the longest gap was 0.02-0.04 s; in a
+# thread (before), 0.86-1.0 s, with a p99 of 0.25-0.32 s.
+GAP_BOUND_S = 0.25
+
+
+def in_pool(scenario: Callable[[ChildPool], Awaitable[T]], **options: Any) -> T:
+    async def main() -> T:
+        pool = ChildPool(preload=PARSER_MODULES, **options)
+        try:
+            return await scenario(pool)
+        finally:
+            await pool.close()
+
+    return asyncio.run(main())
 
 
 def make_pdf(text: str) -> bytes:
@@ -99,7 +124,12 @@ def test_a_docx_over_the_unpacked_size_bound_is_refused_from_its_directory() -> 
     assert refused.value.code == "document_too_large"
 
 
-def test_a_parse_past_its_time_budget_fails_and_the_event_loop_keeps_running() -> None:
+def _own_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)  # every thread of this process
+    return usage.ru_utime + usage.ru_stime
+
+
+def test_a_parse_past_its_time_budget_is_killed_and_the_event_loop_keeps_running() -> None:
     from tests.support.hostile_documents import docx_bomb
 
     slow = docx_bomb(empty_paragraphs=300_000)  # under the size bound, seconds to parse
@@ -113,17 +143,54 @@ def test_a_parse_past_its_time_budget_fails_and_the_event_loop_keeps_running() -
             gaps.append(now - last)
             last = now
 
-    async def run() -> ParseError:
+    async def run(pool: ChildPool) -> tuple[ParseError, int, float]:
+        await parse_within(pool, "txt", b"a child is started outside the budget")
         stop = asyncio.Event()
         ticker = asyncio.create_task(tick(stop))
         try:
+            parsing = asyncio.create_task(parse_within(pool, "docx", slow, budget_s=1.0))
+            pid = await busy_pid(pool)
             with pytest.raises(ParseError) as failed:
-                await parse_within("docx", slow, budget_s=0.2)
+                await parsing
         finally:
             stop.set()
             await ticker
+        before = _own_cpu_s()
+        await asyncio.sleep(1.0)
+        return failed.value, pid, _own_cpu_s() - before
+
+    error, pid, cpu_after = in_pool(run)
+    assert error.code == "parse_timeout"
+    assert not psutil.pid_exists(pid)  # the parser was killed, not abandoned
+    assert cpu_after < 0.3  # nothing in this process keeps parsing either
+    assert gaps and max(gaps) < GAP_BOUND_S
+
+
+def test_a_parser_that_dies_fails_the_parse_with_parse_failed_and_the_next_parse_works() -> None:
+    from tests.support.hostile_documents import docx_bomb
+
+    slow = docx_bomb(empty_paragraphs=300_000)
+
+    async def run(pool: ChildPool) -> tuple[ParseError, str]:
+        parsing = asyncio.create_task(parse_within(pool, "docx", slow))
+        os.kill(await busy_pid(pool), signal.SIGKILL)  # as the OOM killer would
+        with pytest.raises(ParseError) as failed:
+            await parsing
+        return failed.value, await parse_within(pool, "md", b"# next\nfine")
+
+    error, text = in_pool(run)
+    assert error.code == "parse_failed"
+    assert "SIGKILL" in str(error)
+    assert text == "# next\nfine"
+
+
+def test_a_parse_past_the_memory_cap_fails_with_document_too_large() -> None:
+    many_lines = b"ab\n" * 3_000_000  # 9 MB: 3 million line objects, ~200 MB to split
+
+    async def run(pool: ChildPool) -> ParseError:
+        with pytest.raises(ParseError) as failed:
+            await parse_within(pool, "txt", many_lines)
         return failed.value
 
-    error = asyncio.run(run())
-    assert error.code == "parse_timeout"
-    assert gaps and max(gaps) < 0.5
+    error = in_pool(run, memory_bytes=200 << 20)
+    assert error.code == "document_too_large"
