@@ -14,8 +14,9 @@ from memwarden.retrieval.indexing import VECTOR_INDEX_THRESHOLD, index_large_con
 from memwarden.retrieval.search import search_memory
 from memwarden.retrieval.vector_plan import VectorPlan, plan_for, walk_depth_for
 from memwarden.store import vector_index
-from memwarden.store.bulk import BulkRecord, copy_records
+from memwarden.store.bulk import BulkRecord, copy_chunks, copy_records
 from memwarden.store.queries import q
+from memwarden.store.recall import Reader, chunks_vector
 from memwarden.store.search import SearchFilter, vector_statement
 from tests.support.services import ServiceHarness
 
@@ -232,3 +233,49 @@ def test_a_small_contexts_exact_scan_is_prepared_and_an_index_walk_never_is(
     }
     assert first_line["search_vector_exact"] in prepared
     assert first_line["search_vector"] not in prepared
+
+
+def test_a_context_with_fewer_chunks_than_records_walks_its_chunk_index_too(
+    svc: ServiceHarness,
+) -> None:
+    # A Context at the threshold with a chunk per four records (2,500 chunks at 10,000
+    # records in the benchmark): at PostgreSQL's stock random_page_cost the planner read
+    # every chunk and sorted them (4.8 ms) instead of walking their index (2.1 ms).
+    rng = np.random.default_rng(6)
+    ctx = svc.make_context()
+    centres = _unit(rng.standard_normal((16, DIM)))
+
+    def clustered(count: int) -> np.ndarray:
+        picks = rng.integers(0, 16, count)
+        return _unit(centres[picks] + rng.standard_normal((count, DIM)) * 0.06)
+
+    _load(svc, ctx.id, clustered(VECTOR_INDEX_THRESHOLD), "attribute")
+    chunks = clustered(VECTOR_INDEX_THRESHOLD // 4)
+
+    async def add_chunks() -> None:
+        assert ctx.caller.principal_id is not None
+        async with svc.services.db.transaction() as conn:
+            await copy_chunks(
+                conn,
+                ctx.id,
+                ctx.caller.principal_id,
+                ((f"chunk {n}", v) for n, v in enumerate(chunks)),
+            )
+
+    svc.run(add_chunks())
+    assert svc.run(index_large_contexts(svc.services.db)) == [ctx.id]
+
+    async def chunk_plan() -> str:
+        async with svc.services.db.connection() as conn:
+            await conn.execute("ANALYZE chunk")
+            ann = plan_for(await vector_index.profile(conn, ctx.id))
+            assert ann.chunks_indexed and ann.depth is not None
+            await conn.execute(q(ann.depth[0]), ann.depth[1])
+            who = Reader(ctx.id, ("",), ctx.caller.subject)
+            name, params = chunks_vector(who, chunks[0].tolist(), 50, indexed=True)
+            cur = await conn.execute("EXPLAIN " + q(name), params, prepare=False)
+            plan = "\n".join(r["QUERY PLAN"] for r in await cur.fetchall())
+            await conn.execute(q("session_vector_settings"))
+            return plan
+
+    assert vector_index.chunk_index_name(ctx.id) in svc.run(chunk_plan())
