@@ -6,6 +6,8 @@ made for another CPU, say) shows up only as the product's 502, which blames memw
 
 from __future__ import annotations
 
+import math
+import os
 import signal
 import socket
 import subprocess
@@ -17,6 +19,22 @@ from typing import IO
 import httpx
 
 TAIL_CHARS = 2_000
+
+
+def usable_cpus(cap: int = 4) -> int:
+    """CPUs this process may actually run on: its affinity, bounded by a cgroup v2 quota.
+
+    llama-cpp-python's default is half of `cpu_count()`, the host's count: one thread on a
+    2-core machine, dozens on a container that sees the host's cores but has a quota of two.
+    """
+    cpus = len(os.sched_getaffinity(0))
+    try:
+        quota, period = open("/sys/fs/cgroup/cpu.max").read().split()  # noqa: SIM115
+        if quota != "max":
+            cpus = min(cpus, max(1, math.ceil(int(quota) / int(period))))
+    except (OSError, ValueError):
+        pass
+    return max(1, min(cap, cpus))
 
 
 class ModelServerDied(AssertionError):
