@@ -172,6 +172,7 @@ async def drive(
                 write = (n * 7919 + i) % 100 < write_share * 100
                 word = WORDS[(n + i) % len(WORDS)]
                 started = time.perf_counter()
+                resp = None
                 try:
                     if write:
                         resp = await http.post(
@@ -182,8 +183,11 @@ async def drive(
                         resp = await http.get(f"/api/v1/{cid}/query", params={"query": word})
                     status, retry = resp.status_code, "retry-after" in resp.headers
                     code = resp.json()["error"]["code"] if status >= 400 else ""
-                except (httpx.HTTPError, ValueError, KeyError):
-                    status, retry, code = 0, False, "transport"
+                except (httpx.HTTPError, ValueError, KeyError) as exc:
+                    # Named by exception, so a reader can tell a dropped connection (status
+                    # 0, RemoteProtocolError or ReadError) from an error body not ours.
+                    status = resp.status_code if resp is not None else 0
+                    retry, code = False, f"unreadable {type(exc).__name__}"
                 ms = (time.perf_counter() - started) * 1000
                 kind = "write" if write else "query"
                 run.outcomes.append(Outcome(kind, status, ms, retry, code))
