@@ -30,12 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _harness import services
 from bench_query import load
-from profile_query import explain, statements
+from profile_query import explain_query
 
-from memwarden.retrieval.query import or_query
-from memwarden.retrieval.vector_plan import plan_for
 from memwarden.store import vector_index
-from memwarden.store.queries import q
 
 STDERR = Console(stderr=True)
 
@@ -45,22 +42,13 @@ def p95(values: list[float]) -> float:
 
 
 async def sample(
-    svc: Any, pool: list, queries: int, rng: random.Random
+    svc: Any, pool: list, queries: int, rng: random.Random, np_rng: Any
 ) -> list[tuple[str, list[float], list[float]]]:
     """Each statement's planning and execution times over `queries` queries on `pool`."""
     timings: dict[str, list[tuple[float, float]]] = {}
     async with svc.db.connection() as conn:
         for _ in range(queries):
-            caller, records, vectors = rng.choice(pool)
-            ann = plan_for(await vector_index.profile(conn, caller.context_id))
-            if ann.depth is not None:  # recall's walk depth for this Context's index
-                await conn.execute(q(ann.depth[0]), ann.depth[1])
-            target = rng.randrange(len(records))
-            text = or_query(" ".join(rng.sample(records[target][1].split(), 3)))
-            ids = [rid for rid, _ in rng.sample(records, min(10, len(records)))]
-            qvec = vectors[target].tolist()
-            for name, params in statements(caller, text, qvec, ids, ann).items():
-                plan = await explain(conn, name, params)
+            for name, plan in (await explain_query(conn, rng.choice(pool), rng, np_rng)).items():
                 timings.setdefault(name, []).append((plan["Planning Time"], plan["Execution Time"]))
     return [
         (name, [p for p, _ in values], [e for _, e in values]) for name, values in timings.items()
@@ -89,7 +77,7 @@ async def run(contexts: int, per_context: int, stages: list[int], queries: int) 
             indexed = stage
             for probe, pool in (("not indexed", never), ("indexed", data[:stage])):
                 if pool:
-                    for name, plan_ms, exec_ms in await sample(svc, pool, queries, rng):
+                    for name, plan_ms, exec_ms in await sample(svc, pool, queries, rng, np_rng):
                         rows.append((stage, probe, name, plan_ms, exec_ms))
     table = Table(
         title=f"{contexts + 10:,} Contexts of {per_context} records; {queries} queries per "

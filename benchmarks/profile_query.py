@@ -68,6 +68,26 @@ async def explain(conn: Any, name: str, params: dict) -> dict:
     return row["QUERY PLAN"][0]
 
 
+async def explain_query(
+    conn: Any, picked: tuple[Any, list, Any], rng: random.Random, np_rng: Any
+) -> dict[str, dict]:
+    """One query's statements on one of bench_query's Contexts, each under EXPLAIN ANALYZE
+    at recall's walk depth: each statement's plan, by name."""
+    caller, records, vectors = picked
+    ann = plan_for(await vector_index.profile(conn, caller.context_id))
+    if ann.depth is not None:  # recall's walk depth for this Context's index
+        await conn.execute(q(ann.depth[0]), ann.depth[1])
+    target = rng.randrange(len(records))
+    text = or_query(" ".join(rng.sample(records[target][1].split(), 3)))
+    noisy = vectors[target] + np_rng.standard_normal(384).astype(np.float32) * 0.05
+    qvec = (noisy / np.linalg.norm(noisy)).tolist()
+    ids = [rid for rid, _ in rng.sample(records, min(10, len(records)))]
+    return {
+        name: await explain(conn, name, params)
+        for name, params in statements(caller, text, qvec, ids, ann).items()
+    }
+
+
 async def profile(size: int, queries: int, show_plans: bool, contexts: int = 100) -> None:
     rng, np_rng = random.Random(5), np.random.default_rng(5)
     async with services() as svc:
@@ -79,17 +99,9 @@ async def profile(size: int, queries: int, show_plans: bool, contexts: int = 100
         plans: dict[str, dict] = {}
         async with svc.db.connection() as conn:
             for _ in range(queries):
-                caller, records, vectors = rng.choice(data)
-                ann = plan_for(await vector_index.profile(conn, caller.context_id))
-                if ann.depth is not None:  # recall's walk depth for this Context's index
-                    await conn.execute(q(ann.depth[0]), ann.depth[1])
-                target = rng.randrange(len(records))
-                text = or_query(" ".join(rng.sample(records[target][1].split(), 3)))
-                noisy = vectors[target] + np_rng.standard_normal(384).astype(np.float32) * 0.05
-                qvec = (noisy / np.linalg.norm(noisy)).tolist()
-                ids = [rid for rid, _ in rng.sample(records, 10)]
-                for name, params in statements(caller, text, qvec, ids, ann).items():
-                    plan = await explain(conn, name, params)
+                for name, plan in (
+                    await explain_query(conn, rng.choice(data), rng, np_rng)
+                ).items():
                     timings.setdefault(name, []).append(
                         (plan["Planning Time"], plan["Execution Time"])
                     )
