@@ -27,6 +27,13 @@ def _unit(rows: np.ndarray) -> np.ndarray:
     return rows / np.linalg.norm(rows, axis=-1, keepdims=True)
 
 
+def _clustered(rng: np.random.Generator, count: int, clusters: int = 16) -> np.ndarray:
+    """Unit vectors around fixed centres, as real embeddings cluster by topic."""
+    centres = _unit(np.random.default_rng(0).standard_normal((clusters, DIM)))
+    picks = rng.integers(0, clusters, count)
+    return _unit(centres[picks] + rng.standard_normal((count, DIM)) * 0.06)
+
+
 def _load(
     svc: ServiceHarness,
     context_id: uuid.UUID,
@@ -167,14 +174,7 @@ def test_a_context_at_the_threshold_is_walked_through_its_index_at_recalls_depth
     # index this size keeps the walk cheaper than the scan.
     rng = np.random.default_rng(4)
     ctx = svc.make_context()
-    centres = _unit(rng.standard_normal((16, DIM)))
-    picks = rng.integers(0, 16, VECTOR_INDEX_THRESHOLD)
-    _load(
-        svc,
-        ctx.id,
-        _unit(centres[picks] + rng.standard_normal((len(picks), DIM)) * 0.06),
-        "attribute",
-    )
+    _load(svc, ctx.id, _clustered(rng, VECTOR_INDEX_THRESHOLD), "attribute")
     assert svc.run(index_large_contexts(svc.services.db)) == [ctx.id]
 
     async def analyze() -> None:
@@ -243,14 +243,8 @@ def test_a_context_with_fewer_chunks_than_records_walks_its_chunk_index_too(
     # every chunk and sorted them (4.8 ms) instead of walking their index (2.1 ms).
     rng = np.random.default_rng(6)
     ctx = svc.make_context()
-    centres = _unit(rng.standard_normal((16, DIM)))
-
-    def clustered(count: int) -> np.ndarray:
-        picks = rng.integers(0, 16, count)
-        return _unit(centres[picks] + rng.standard_normal((count, DIM)) * 0.06)
-
-    _load(svc, ctx.id, clustered(VECTOR_INDEX_THRESHOLD), "attribute")
-    chunks = clustered(VECTOR_INDEX_THRESHOLD // 4)
+    _load(svc, ctx.id, _clustered(rng, VECTOR_INDEX_THRESHOLD), "attribute")
+    chunks = _clustered(rng, VECTOR_INDEX_THRESHOLD // 4)
 
     async def add_chunks() -> None:
         assert ctx.caller.principal_id is not None
