@@ -40,10 +40,16 @@ _DESCRIPTIONS = {
     "vector that exists, a decision already made, nothing to reprocess or restore, a "
     "hygiene cycle already running, a pass that is switched off.",
     "413": "The request body is larger than the route's limit.",
+    "415": "The file is not of a type the service reads (`unsupported_media_type`): UTF-8 "
+    "text (plain, Markdown or HTML), PDF or DOCX, and a file named or sent as a PDF or DOCX "
+    "must be one. Nothing is stored.",
     "422": "The judge refused the input (`on_error` and verdict rules).",
     "429": "The Context's token budget is spent for this period (on routes that call a "
     "model), or the Context has as many requests in flight as it may (`context_busy`, "
     "with `Retry-After`).",
+    "502": "A model this request needs could not be used (`model_provider_error`): it did "
+    "not answer in time, failed, or refused the call. Sending the same request again later "
+    "may succeed.",
     "503": "The process is at its budget: requests in flight (`overloaded`), database "
     "connections (`database_busy`) or statement time (`statement_timeout`); `Retry-After` "
     "says when to send the same request again.",
@@ -59,6 +65,44 @@ _UPLOAD_429 = (
     "budget is `document_queue_full`, with `Retry-After`; nothing is stored."
 )
 _UPLOAD_ROUTE = re.compile(r"^/api/v1/\{context_id\}/documents$")
+# Routes that call a model while the request waits and answer 502 when it cannot be used
+# (`errors.UpstreamError`), each with what that means there. `/facts/batch` is not one: its
+# items fail one by one, inside its 200. Nor are the routes whose model calls have their own
+# rule (the judge's `on_error`, an embedder's failure stores without vectors) or run on the
+# worker (document processing, scans, passes: their run or document records the failure).
+_EXTRACTION_502 = " Here it is the extraction model"
+_MODEL_ROUTES = (
+    (
+        re.compile(r"/facts$"),
+        f"{_EXTRACTION_502}; nothing was written. A reply it gave that could not be read is "
+        "not this error: the turn is stored as chunks only (`chunkOnly`) and can be "
+        "reprocessed.",
+    ),
+    (
+        re.compile(r"/(turns/\{turn_id\}|documents/\{document_id\})/reprocess$"),
+        f"{_EXTRACTION_502}; nothing was written, and the failed windows can be reprocessed again.",
+    ),
+    (
+        re.compile(r"/judgements/\{judgement_id\}/override$"),
+        f"{_EXTRACTION_502}, for the replayed request; nothing was written, the override is "
+        "not recorded, and the kept request can still be replayed.",
+    ),
+    (
+        re.compile(r"/chat(/stream)?$"),
+        " Here it is the extraction model, while the message is remembered (nothing was "
+        "written), or the chat model, for the answer (a reply it gave that cannot be read is "
+        "this error too); what was stored before the answer was asked for is kept: the "
+        "remembered message, the judge's entry.",
+    ),
+    (
+        re.compile(r"/reflect$"),
+        " Here it is the chat model; nothing was written. A reply it gave that could not be "
+        "read is not this error: the answer says `parsed: false`.",
+    ),
+)
+_STREAM_502 = (
+    " Only before the first event: a failure after it ends the stream with an `error` event."
+)
 # Routes whose input the judge gates, so a refusal can answer 422.
 _JUDGED_ROUTE = re.compile(r"/(facts|chat(/stream)?)$")
 
@@ -112,13 +156,22 @@ def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[s
         statuses.append("409")
     if "requestBody" in operation:
         statuses.append("413")
+    if method == "post" and _UPLOAD_ROUTE.match(path):
+        statuses.append("415")  # documents/formats.py: a type it does not read
     if method == "post" and _JUDGED_ROUTE.search(path):
         statuses.append("422")
     # Any keyed request can meet the Context's concurrency budget (429) and any request
     # the process's budgets (503): docs/scale.md#connection-budget-and-back-pressure.
     statuses.append("429")
+    if method == "post" and _model_route(path) is not None:
+        statuses.append("502")
     statuses.append("503")
     return statuses
+
+
+def _model_route(path: str) -> str | None:
+    """What a 502 means on `path`, or None where the route never answers it."""
+    return next((text for route, text in _MODEL_ROUTES if route.search(path)), None)
 
 
 def _description(status: str, path: str, method: str, operation: dict[str, Any]) -> str:
@@ -127,6 +180,10 @@ def _description(status: str, path: str, method: str, operation: dict[str, Any])
         text += _BODY_429
         if method == "post" and _UPLOAD_ROUTE.match(path):
             text += _UPLOAD_429
+    if status == "502":
+        text += _model_route(path) or ""
+        if path.endswith("/chat/stream"):
+            text += _STREAM_502
     return text
 
 

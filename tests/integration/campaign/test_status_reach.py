@@ -359,21 +359,34 @@ GENERIC: dict[int, Callable[[Operation], list[Recipe]]] = {
 # --- the scripted models --------------------------------------------------------------
 
 FLAKY = re.compile(r"FLAKY-[0-9a-f]{12}")
+GONE = re.compile(r"GONE-[0-9a-f]{12}")
+UNREACHABLE = "UNREACHABLE-MODEL"
+DOWN_CHAT = "down-chat"  # a chat model that answers every call with a 500
 _flaked: set[str] = set()
 _flaked_lock = threading.Lock()
 
 
+def _first_time(marker: str) -> bool:
+    with _flaked_lock:
+        first = marker not in _flaked
+        _flaked.add(marker)
+    return first
+
+
 def _extraction(request: RecordedRequest) -> Reply:
     """The offline rules' answer, except that text carrying a new FLAKY marker gets an
-    unusable reply the first time (its window fails; a reprocess then succeeds)."""
+    unusable reply the first time (its window fails; a reprocess then succeeds), a GONE
+    marker the same unusable reply and then a 500 on every later call (its reprocess
+    cannot reach the model), and UNREACHABLE a 500 on every call."""
     text = unframe(request.user)
+    if UNREACHABLE in text:
+        return Reply.error(500)
+    gone = GONE.search(text)
+    if gone:
+        return Reply.text("not JSON") if _first_time(gone.group()) else Reply.error(500)
     marker = FLAKY.search(text)
-    if marker:
-        with _flaked_lock:
-            first = marker.group() not in _flaked
-            _flaked.add(marker.group())
-        if first:
-            return Reply.text("not JSON")
+    if marker and _first_time(marker.group()):
+        return Reply.text("not JSON")
     return Reply.json(extract_facts(text))
 
 
@@ -404,6 +417,7 @@ def scripted_server() -> Iterator[ScriptedModelServer]:
         server.respond_with("extraction", _extraction)
         server.respond_with("judge", _judge)
         server.respond_with("hygiene", _hygiene)
+        server.respond_with(DOWN_CHAT, Reply.error(500))
         yield server
 
 
@@ -492,6 +506,23 @@ def _decide(w: World, record_id: str, revision: int) -> httpx.Response:
 
 def _flaky() -> str:
     return f"FLAKY-{uuid.uuid4().hex[:12]}"
+
+
+def _gone() -> str:
+    return f"GONE-{uuid.uuid4().hex[:12]}"
+
+
+def _audited(w: World, tenant: Tenant, action: str, target: str | None = None) -> int:
+    """How many audit events of `tenant` are `action` (on `target`, when named): every
+    write is audited in its transaction, so none means nothing was written."""
+    url = f"/api/v1/{tenant.id}/audit"
+    events = w.ok(w.send("GET", url, tenant.key, params={"action": action}))["events"]
+    return sum(1 for e in events if e["action"] == action and target in (None, e["target_id"]))
+
+
+def _down_chat(w: World) -> Tenant:
+    """A new Context whose chat model answers every call with a 500."""
+    return w.context("down-chat", {"models": {"chat": _model(DOWN_CHAT)}})
 
 
 def _upload(w: World, text: str) -> str:
@@ -682,6 +713,25 @@ def judgement_overridden(w: World) -> httpx.Response:
     return w.send("POST", url, w.judged.key, json={"verdict": "warn"})
 
 
+@recipe(
+    "POST", f"{CTX}/judgements/{{judgement_id}}/override", 502, "model_provider_error", named=True
+)
+def replay_with_the_extraction_model_down(w: World) -> httpx.Response:
+    """A refused write kept for replay; the replay's extraction cannot reach its model, so
+    the override is not recorded and the request stays kept."""
+    judge = {"enabled": True, "rows": False, "retain_inputs": True}
+    kept = w.context("kept", {"judge": judge})
+    body = {"text": f"REFUSE-THIS: Marguerite keeps bees. {UNREACHABLE}"}
+    refused = w.send("POST", f"/api/v1/{kept.id}/facts", kept.key, json=body)
+    assert refused.status_code == 422, refused.text
+    (entry,) = w.ok(w.send("GET", f"/api/v1/{kept.id}/judgements", kept.key))["judgements"]
+    url = f"/api/v1/{kept.id}/judgements/{entry['id']}"
+    resp = w.send("POST", f"{url}/override", kept.key, json={"verdict": "pass", "replay": True})
+    after = w.ok(w.send("GET", url, kept.key))
+    assert after["retained"] is True and after["override"] is None, after
+    return resp
+
+
 for _action in ("approve", "reject"):
 
     @recipe("POST", f"{CTX}/judgements/{{judgement_id}}/{_action}", 200)
@@ -736,6 +786,47 @@ def sound_turn_reprocessed(w: World) -> httpx.Response:
     return w.send("POST", f"/api/v1/{w.a.id}/turns/{wrote['turnId']}/reprocess", w.a.key)
 
 
+@recipe("POST", f"{CTX}/facts", 502, "model_provider_error", named=True)
+def facts_with_the_extraction_model_down(w: World) -> httpx.Response:
+    fresh = w.context("unextracted")
+    body = {"text": f"Marguerite keeps bees. {UNREACHABLE}"}
+    resp = w.send("POST", f"/api/v1/{fresh.id}/facts", fresh.key, json=body)
+    assert _audited(w, fresh, "facts.write") == 0, f"written: {resp.text}"
+    return resp
+
+
+@recipe("POST", f"{CTX}/turns/{{turn_id}}/reprocess", 502, "model_provider_error", named=True)
+def failed_turn_reprocessed_with_the_model_down(w: World) -> httpx.Response:
+    body = {"text": f"Marguerite keeps bees. {_gone()}"}
+    wrote = w.ok(w.send("POST", f"/api/v1/{w.a.id}/facts", w.a.key, json=body), 201)
+    assert wrote["extraction"]["chunkOnly"] is True, wrote
+    turn = wrote["turnId"]
+    resp = w.send("POST", f"/api/v1/{w.a.id}/turns/{turn}/reprocess", w.a.key)
+    assert _audited(w, w.a, "turn.reprocess", turn) == 0, f"written: {resp.text}"
+    return resp
+
+
+for _route in ("chat", "chat/stream"):
+
+    @recipe("POST", f"{CTX}/{_route}", 502, "model_provider_error", named=True)
+    def chat_with_the_chat_model_down(w: World, route: str = _route) -> httpx.Response:
+        """The message is remembered before the answer is asked for, and stays."""
+        down = _down_chat(w)
+        body = {"message": "I keep bees on the roof."}
+        resp = w.send("POST", f"/api/v1/{down.id}/{route}", down.key, json=body)
+        assert _audited(w, down, "chat.write") == 1, f"not remembered: {resp.text}"
+        return resp
+
+    @recipe("POST", f"{CTX}/{_route}", 502, "model_provider_error", named=True)
+    def chat_with_the_extraction_model_down(w: World, route: str = _route) -> httpx.Response:
+        """Remembering the message needs the extraction model: nothing is written."""
+        fresh = w.context("unremembered")
+        body = {"message": f"I keep bees on the roof. {UNREACHABLE}"}
+        resp = w.send("POST", f"/api/v1/{fresh.id}/{route}", fresh.key, json=body)
+        assert _audited(w, fresh, "chat.write") == 0, f"written: {resp.text}"
+        return resp
+
+
 @recipe("GET", f"{CTX}/profile", 200)
 def profile_of_the_user(w: World) -> httpx.Response:
     return w.send("GET", f"/api/v1/{w.a.id}/profile", w.a.key, params={"entity": "user"})
@@ -765,6 +856,30 @@ def failed_document_reprocessed(w: World) -> httpx.Response:
     return w.send("POST", f"/api/v1/{w.a.id}/documents/{document_id}/reprocess", w.a.key)
 
 
+@recipe(
+    "POST", f"{CTX}/documents/{{document_id}}/reprocess", 502, "model_provider_error", named=True
+)
+def failed_document_reprocessed_with_the_model_down(w: World) -> httpx.Response:
+    document_id = _upload(w, f"Marguerite keeps bees on the roof. {_gone()}")
+    done = _processed(w, document_id)
+    assert done["extraction"]["chunkOnly"] is True, done
+    resp = w.send("POST", f"/api/v1/{w.a.id}/documents/{document_id}/reprocess", w.a.key)
+    assert _audited(w, w.a, "document.reprocess", document_id) == 0, f"written: {resp.text}"
+    return resp
+
+
+@recipe("POST", f"{CTX}/documents", 415, "unsupported_media_type", named=True)
+def upload_of_an_unsupported_type(w: World) -> httpx.Response:
+    """Bytes that are neither text nor a PDF or DOCX: refused, nothing stored."""
+    fresh = w.context("untyped")
+    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01"
+    files = {"file": ("photo.png", io.BytesIO(png), "image/png")}
+    resp = w.send("POST", f"/api/v1/{fresh.id}/documents", fresh.key, files=files)
+    listed = w.ok(w.send("GET", f"/api/v1/{fresh.id}/documents", fresh.key))
+    assert listed["documents"] == [], listed
+    return resp
+
+
 @recipe("POST", f"{CTX}/documents/{{document_id}}/reprocess", 409)
 def sound_document_reprocessed(w: World) -> httpx.Response:
     """Not processed yet (`not_processed`) or with nothing failed (`nothing_to_reprocess`)."""
@@ -781,6 +896,16 @@ def reflection_with_a_chat_model(w: World) -> httpx.Response:
 @recipe("POST", f"{CTX}/reflect", 503, "reflection_model_unavailable", named=True)
 def reflection_without_a_chat_model(w: World) -> httpx.Response:
     return w.send("POST", f"/api/v1/{w.a.id}/reflect", w.a.key, json={})
+
+
+@recipe("POST", f"{CTX}/reflect", 502, "model_provider_error", named=True)
+def reflection_with_the_chat_model_down(w: World) -> httpx.Response:
+    """A memory to reflect on, so the chat model is called."""
+    down = _down_chat(w)
+    w.ok(w.send("POST", f"/api/v1/{down.id}/facts", down.key, json={"text": TASTE}), 201)
+    resp = w.send("POST", f"/api/v1/{down.id}/reflect", down.key, json={})
+    assert _audited(w, down, "reflection.write") == 0, f"written: {resp.text}"
+    return resp
 
 
 SPECIFIC[("POST", f"{CTX}/reflect", 503)].insert(
