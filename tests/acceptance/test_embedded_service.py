@@ -114,6 +114,8 @@ def test_serve_runs_on_embedded_postgres_shares_it_and_keeps_data(tmp_path: Path
         try:
             assert "off" in joined.psql("SHOW jit;")
             assert "128MB" not in joined.psql("SHOW shared_buffers;")
+            # Room in the lock table for statements that lock every per-Context index.
+            assert "512" in joined.psql("SHOW max_locks_per_transaction;")
         finally:
             joined.cleanup()  # our handle only: serve still holds the server
     finally:

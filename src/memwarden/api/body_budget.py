@@ -27,7 +27,7 @@ from memwarden.api.errors import error_body
 from memwarden.domain.grants import Caller
 from memwarden.errors import AppError, Unauthorized
 from memwarden.services import Services
-from memwarden.store.errors import PoolExhausted, StatementTimedOut
+from memwarden.store.errors import DatabaseBusy
 
 # Where the Caller this middleware authenticated waits for the `caller` dependency.
 CALLER_KEY = "memwarden.caller"
@@ -99,13 +99,8 @@ class ContextBodyBudget:
         except Unauthorized:
             await self.app(scope, receive, send)  # the route answers 401, as it always has
             return
-        except PoolExhausted:
-            message = "every database connection of this process is in use; retry shortly"
-            await _answer(send, 503, error_body(503, "database_busy", message))
-            return
-        except StatementTimedOut:
-            message = "the database did not answer in time; retry shortly"
-            await _answer(send, 503, error_body(503, "statement_timeout", message))
+        except DatabaseBusy as busy:
+            await _answer(send, 503, error_body(503, busy.code, busy.message))
             return
         scope[CALLER_KEY] = who
         context_id = who.context_id

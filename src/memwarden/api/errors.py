@@ -13,7 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from memwarden.admission import RETRY_AFTER_S
 from memwarden.errors import AppError
 from memwarden.logging_setup import safe_traceback
-from memwarden.store.errors import PoolExhausted, StatementTimedOut
+from memwarden.store.errors import DatabaseBusy
 from memwarden.text import BINARY_CONTENT, UNSTORABLE_ERRORS
 
 log = structlog.get_logger(__name__)
@@ -75,24 +75,11 @@ async def _app_error(request: Request, exc: Exception) -> JSONResponse:
     )
 
 
-async def _pool_exhausted(request: Request, exc: Exception) -> JSONResponse:
-    """No database connection came free in time: come back, rather than wait in a queue."""
-    return error_response(
-        503,
-        "database_busy",
-        "every database connection of this process is in use; retry shortly",
-        retry_after=RETRY_AFTER_S,
-    )
-
-
-async def _statement_timed_out(request: Request, exc: Exception) -> JSONResponse:
-    """A statement ran past MEMWARDEN_STATEMENT_TIMEOUT_S; its transaction was rolled back."""
-    return error_response(
-        503,
-        "statement_timeout",
-        "the database did not answer in time; its transaction was rolled back; retry shortly",
-        retry_after=RETRY_AFTER_S,
-    )
+async def _database_busy(request: Request, exc: Exception) -> JSONResponse:
+    """The database is at a budget (connections, statement time, its lock table): come
+    back, rather than wait in a queue; what was being written was rolled back."""
+    assert isinstance(exc, DatabaseBusy)
+    return error_response(503, exc.code, exc.message, retry_after=RETRY_AFTER_S)
 
 
 async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
@@ -154,8 +141,7 @@ async def _unhandled(request: Request, exc: Exception) -> JSONResponse:
 
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(AppError, _app_error)
-    app.add_exception_handler(PoolExhausted, _pool_exhausted)
-    app.add_exception_handler(StatementTimedOut, _statement_timed_out)
+    app.add_exception_handler(DatabaseBusy, _database_busy)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(Exception, _unhandled)

@@ -51,7 +51,8 @@ _DESCRIPTIONS = {
     "not answer in time, failed, or refused the call. Sending the same request again later "
     "may succeed.",
     "503": "The process is at its budget: requests in flight (`overloaded`), database "
-    "connections (`database_busy`) or statement time (`statement_timeout`); `Retry-After` "
+    "connections or the database's lock table (`database_busy`) or statement time "
+    "(`statement_timeout`); `Retry-After` "
     "says when to send the same request again.",
 }
 # What else a 429 can mean, by what the operation takes: a body is counted against the

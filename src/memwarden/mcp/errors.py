@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from memwarden.admission import RETRY_AFTER_S
 from memwarden.errors import AppError, InvalidInput
-from memwarden.store.errors import PoolExhausted
+from memwarden.store.errors import DatabaseBusy
 from memwarden.text import BINARY_CONTENT, UNSTORABLE_ERRORS
 
 KINDS = {
@@ -72,13 +72,9 @@ def from_validation(exc: ValidationError) -> CallToolResult:
     return from_app_error(InvalidInput(message, field=field, code=code))
 
 
-def busy(cause: Exception) -> CallToolResult:
+def busy(cause: DatabaseBusy) -> CallToolResult:
     """The database budgets, as HTTP answers them: 503 and when to try again."""
-    if isinstance(cause, PoolExhausted):
-        code, message = "database_busy", "every database connection is in use; retry shortly"
-    else:
-        code, message = "statement_timeout", "the database did not answer in time; retry shortly"
-    return error_result(503, code, message, retry_after_s=RETRY_AFTER_S)
+    return error_result(503, cause.code, cause.message, retry_after_s=RETRY_AFTER_S)
 
 
 def internal_error() -> CallToolResult:

@@ -25,7 +25,7 @@ from memwarden.limits import DEFAULT_BODY_LIMIT, FACTS_BODY_LIMIT
 from memwarden.mcp import errors, tools_hygiene, tools_judge, tools_memory, tools_review
 from memwarden.mcp.auth import CredentialSource, Runtime, counted_call
 from memwarden.services import Services
-from memwarden.store.errors import PoolExhausted, StatementTimedOut
+from memwarden.store.errors import DatabaseBusy
 
 log = structlog.get_logger(__name__)
 TOOL_BODY_LIMITS = {"remember": FACTS_BODY_LIMIT}
@@ -81,7 +81,7 @@ class MemwardenMCP(MCPServer[Any]):
                 return errors.from_app_error(cause)
             if isinstance(cause, ValidationError):
                 return errors.from_validation(cause)
-            if isinstance(cause, PoolExhausted | StatementTimedOut):
+            if isinstance(cause, DatabaseBusy):
                 return errors.busy(cause)
             if cause is None:
                 raise  # the SDK's own refusal (an unknown tool): its text names only the tool

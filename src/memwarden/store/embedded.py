@@ -57,6 +57,9 @@ TUNING_FILE = "memwarden.conf"
 _INCLUDE = f"include_if_exists = '{TUNING_FILE}'"
 
 
+MAX_LOCKS_PER_TRANSACTION = 512
+
+
 def memory_mb() -> int:
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**20
@@ -73,6 +76,13 @@ def tuning(ram_mb: int) -> dict[str, str]:
     An eighth of RAM, between 128 MB and 1 GB, keeps a few hundred thousand records hot
     without crowding the models. JIT is off: recall's statements are short, and compiling
     them costs more than it saves.
+
+    The lock table holds `max_locks_per_transaction` x `max_connections` locks for the
+    whole server, and a statement on `memory_record` or `chunk` locks every index of the
+    table, each Context's own vector indexes included: with 1,000 indexed Contexts, 1,013
+    locks a statement, and 7 of 40 concurrent transactions failed with "out of shared
+    memory" at the stock 64 (docs/benchmarks.md). 512 holds about 25 such transactions
+    at once for 24 MB more shared memory.
     """
     shared = min(1024, max(128, ram_mb // 8))
     return {
@@ -80,6 +90,7 @@ def tuning(ram_mb: int) -> dict[str, str]:
         "effective_cache_size": f"{max(shared * 2, ram_mb // 2)}MB",
         "maintenance_work_mem": f"{min(512, max(64, ram_mb // 32))}MB",
         "jit": "off",
+        "max_locks_per_transaction": str(MAX_LOCKS_PER_TRANSACTION),
     }
 
 

@@ -21,19 +21,37 @@ class DuplicateRow(StoreError):
         self.constraint = constraint
 
 
-class PoolExhausted(StoreError):
+class DatabaseBusy(StoreError):
+    """The database is at one of its budgets for now: the caller answers 503 with
+    `Retry-After` (`code` and `message` are what it says), never a 500."""
+
+    code = "database_busy"
+    message = "the database is at its budget; retry shortly"
+
+    def __init__(self) -> None:
+        super().__init__(self.message)
+
+
+class PoolExhausted(DatabaseBusy):
     """No pooled connection came free within the pool's timeout: the process is at its
     connection budget."""
 
-    def __init__(self) -> None:
-        super().__init__("no database connection free within the pool timeout")
+    message = "every database connection of this process is in use; retry shortly"
 
 
-class StatementTimedOut(StoreError):
+class StatementTimedOut(DatabaseBusy):
     """A statement ran past the pool's `statement_timeout` and PostgreSQL cancelled it."""
 
-    def __init__(self) -> None:
-        super().__init__("a database statement ran past its time limit")
+    code = "statement_timeout"
+    message = "the database did not answer in time; its transaction was rolled back; retry shortly"
+
+
+class LockTableFull(DatabaseBusy):
+    """PostgreSQL's shared lock table is full ("out of shared memory", SQLSTATE 53200):
+    every statement on a table locks all its indexes, per-Context ones included, so many
+    concurrent transactions over many indexed Contexts can fill it. It frees as they end."""
+
+    message = "the database's lock table is full; its transaction was rolled back; retry shortly"
 
 
 @contextmanager
@@ -45,3 +63,5 @@ def translated() -> Iterator[None]:
         raise DuplicateRow(exc.diag.constraint_name) from exc
     except pg_errors.QueryCanceled as exc:
         raise StatementTimedOut() from exc
+    except pg_errors.OutOfMemory as exc:
+        raise LockTableFull() from exc

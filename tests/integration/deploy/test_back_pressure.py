@@ -178,3 +178,45 @@ def test_an_mcp_call_past_the_statement_timeout_is_503_not_500(
         refused = error(asyncio.run(recall()))
     assert refused["status"] == 503 and refused["code"] == "statement_timeout"
     assert refused["retry_after_s"] == 1
+
+
+@contextmanager
+def lock_table_full(db_url: str) -> Iterator[int]:
+    """Fill PostgreSQL's shared lock table to its last slot with advisory locks held by the
+    test's own transaction (a batch that does not fit is undone by its savepoint); yield
+    how many were taken. Released when the block ends."""
+    with psycopg.connect(db_url) as conn, conn.transaction():
+        taken = 0
+        for batch in (1000, 100, 10, 1):
+            while True:
+                try:
+                    with conn.transaction():
+                        conn.execute(
+                            "SELECT count(pg_advisory_xact_lock(k))"
+                            " FROM generate_series(%s::bigint, %s::bigint) AS k",
+                            (taken, taken + batch - 1),
+                        )
+                    taken += batch
+                except psycopg.errors.OutOfMemory:
+                    break
+        yield taken
+
+
+def test_a_full_lock_table_is_503_with_retry_after_and_writes_nothing(
+    live: LiveServer, db_url: str, make_context: Callable[..., Any]
+) -> None:
+    # Every statement on memory_record locks all its indexes, one per indexed Context:
+    # enough of them and enough concurrent transactions fill the lock table, and the next
+    # transaction fails with "out of shared memory". That is load, not a fault: come back.
+    ctx = make_context()
+    with live.client(ctx["key"]) as client:
+        with lock_table_full(db_url) as taken:
+            assert taken > 1000
+            resp = client.post(f"/api/v1/{ctx['id']}/facts", json={"text": "I live in Lyon."})
+        assert resp.status_code == 503, resp.text
+        assert resp.json()["error"]["code"] == "database_busy"
+        assert resp.headers["retry-after"] == "1"
+        with psycopg.connect(db_url) as conn:
+            assert conn.execute("SELECT count(*) FROM turn").fetchone() == (0,)
+        again = client.post(f"/api/v1/{ctx['id']}/facts", json={"text": "I live in Lyon."})
+        assert again.status_code == 201, again.text

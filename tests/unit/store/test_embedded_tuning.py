@@ -26,6 +26,7 @@ def test_shared_buffers_are_an_eighth_of_memory_between_128_mb_and_1_gb(
     settings = tuning(ram_mb)
     assert settings["shared_buffers"] == shared
     assert settings["jit"] == "off"
+    assert settings["max_locks_per_transaction"] == "512"
 
 
 def test_the_settings_file_is_included_once_however_often_the_server_starts(
