@@ -56,6 +56,14 @@ BEGIN
     RAISE EXCEPTION 'audit_event is append-only';
 END $$;
 
+CREATE FUNCTION public.context_lexeme(context_id uuid) RETURNS tsvector
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    RETURN (('_'::text || replace((context_id)::text, '-'::text, ''::text)))::tsvector;
+
+CREATE FUNCTION public.context_tsquery(context_id uuid) RETURNS tsquery
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    RETURN (('_'::text || replace((context_id)::text, '-'::text, ''::text)))::tsquery;
+
 CREATE FUNCTION public.memory_block_reason(serving public.serving_state, review_disposition text, expires_at timestamp with time zone, valid_to timestamp with time zone, at timestamp with time zone) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$
@@ -1116,11 +1124,11 @@ CREATE INDEX audit_event_context ON public.audit_event USING btree (context_id, 
 
 CREATE INDEX change_event_record ON public.change_event USING btree (context_id, record_id, seq);
 
+CREATE INDEX chunk_context_tsv ON public.chunk USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
 CREATE INDEX chunk_document ON public.chunk USING btree (context_id, document_id);
 
 CREATE INDEX chunk_hold ON public.chunk USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
-
-CREATE INDEX chunk_tsv ON public.chunk USING gin (tsv) WITH (fastupdate=off);
 
 CREATE INDEX chunk_turn ON public.chunk USING btree (context_id, turn_id);
 
@@ -1142,6 +1150,8 @@ CREATE INDEX idx_procrastinate_workers_last_heartbeat ON public.procrastinate_wo
 
 CREATE INDEX judgement_recent ON public.judgement USING btree (context_id, created_at DESC, id DESC);
 
+CREATE INDEX memory_record_context_tsv ON public.memory_record USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
 CREATE INDEX memory_record_entity_attr ON public.memory_record USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
 
 CREATE INDEX memory_record_entity_name ON public.memory_record USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
@@ -1157,8 +1167,6 @@ CREATE INDEX memory_record_note_ident ON public.memory_record USING btree (conte
 CREATE INDEX memory_record_object_entity ON public.memory_record USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
 
 CREATE INDEX memory_record_source ON public.memory_record USING btree (context_id, source_kind, source_ref);
-
-CREATE INDEX memory_record_tsv ON public.memory_record USING gin (tsv) WITH (fastupdate=off);
 
 CREATE INDEX pass_run_recent ON public.pass_run USING btree (context_id, stage, created_at DESC);
 
