@@ -60,9 +60,9 @@ CREATE FUNCTION public.context_lexeme(context_id uuid) RETURNS tsvector
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     RETURN (('_'::text || replace((context_id)::text, '-'::text, ''::text)))::tsvector;
 
-CREATE FUNCTION public.context_tsquery(context_id uuid) RETURNS tsquery
+CREATE FUNCTION public.context_words(context_id uuid, words tsquery) RETURNS tsquery
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN (('_'::text || replace((context_id)::text, '-'::text, ''::text)))::tsquery;
+    RETURN CASE WHEN (numnode(words) > 0) THEN (words && (('_'::text || replace((context_id)::text, '-'::text, ''::text)))::tsquery) ELSE NULL::tsquery END;
 
 CREATE FUNCTION public.memory_block_reason(serving public.serving_state, review_disposition text, expires_at timestamp with time zone, valid_to timestamp with time zone, at timestamp with time zone) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE

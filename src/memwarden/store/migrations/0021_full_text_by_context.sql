@@ -11,9 +11,13 @@ CREATE FUNCTION context_lexeme(context_id uuid) RETURNS tsvector
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     RETURN ('_' || replace(context_id::text, '-', ''))::tsvector;
 
-CREATE FUNCTION context_tsquery(context_id uuid) RETURNS tsquery
+-- What a lexical statement asks the index for: its words and the Context's lexeme. A query
+-- without words (stop words only) would ask for the lexeme alone and match every row of
+-- the Context, so it asks for nothing (NULL: `@@` matches no row), as `tsv @@ ''` did.
+CREATE FUNCTION context_words(context_id uuid, words tsquery) RETURNS tsquery
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN ('_' || replace(context_id::text, '-', ''))::tsquery;
+    RETURN CASE WHEN numnode(words) > 0
+                THEN words && ('_' || replace(context_id::text, '-', ''))::tsquery END;
 
 CREATE INDEX memory_record_context_tsv ON memory_record
     USING gin ((tsv || context_lexeme(context_id))) WITH (fastupdate = off);

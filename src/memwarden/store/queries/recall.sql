@@ -6,16 +6,16 @@
 
 -- recall_chunks_lexical --
 -- Matches are capped before ts_rank_cd scores them (its cost grows with every match).
--- `in_context` asks for the words and the Context's own lexeme (migration 0021), so the
--- GIN index walks the Context's rows only; an empty query (only stop words) matches nothing.
+-- `in_context` asks for the words and the Context's own lexeme (migration 0021,
+-- context_words: no words, no match), so the GIN index walks the Context's rows only.
 WITH query AS (
-    SELECT tsq, tsq && context_tsquery(%(context_id)s) AS in_context
+    SELECT tsq, context_words(%(context_id)s, tsq) AS in_context
     FROM websearch_to_tsquery('english', %(query)s) AS tsq
 ),
 matches AS (
     SELECT c.id, c.tsv
     FROM chunk c, query
-    WHERE c.context_id = %(context_id)s AND numnode(query.tsq) > 0
+    WHERE c.context_id = %(context_id)s
       AND (c.tsv || context_lexeme(c.context_id)) @@ query.in_context
       AND memory_block_reason(c.serving, NULL, NULL, NULL, now()) IS NULL
       AND memory_readable(c.scope_path, c.visibility, c.owner_subject, %(prefixes)s::text[],
@@ -77,16 +77,16 @@ ORDER BY c.embedding <=> %(vector)s, c.id
 LIMIT %(limit)s
 
 -- recall_history_lexical --
--- `in_context` asks for the words and the Context's own lexeme (migration 0021), so the
--- GIN index walks the Context's rows only; an empty query (only stop words) matches nothing.
+-- `in_context` asks for the words and the Context's own lexeme (migration 0021,
+-- context_words: no words, no match), so the GIN index walks the Context's rows only.
 WITH query AS (
-    SELECT tsq, tsq && context_tsquery(%(context_id)s) AS in_context
+    SELECT tsq, context_words(%(context_id)s, tsq) AS in_context
     FROM websearch_to_tsquery('english', %(query)s) AS tsq
 ),
 matches AS (
     SELECT r.id, r.tsv
     FROM memory_record r, query
-    WHERE r.context_id = %(context_id)s AND numnode(query.tsq) > 0
+    WHERE r.context_id = %(context_id)s
       AND (r.tsv || context_lexeme(r.context_id)) @@ query.in_context
       AND memory_block_reason(r.serving, r.review_disposition, r.expires_at, r.valid_to, now())
           IN ('superseded', 'invalidated')

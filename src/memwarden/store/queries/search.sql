@@ -5,17 +5,17 @@
 
 -- search_lexical --
 -- Matches are capped before ts_rank_cd scores them (full-text cost grows with matches).
--- `in_context` asks for the words and the Context's own lexeme (migration 0021), so the
--- GIN index walks the Context's rows only; an empty query (only stop words) matches nothing.
+-- `in_context` asks for the words and the Context's own lexeme (migration 0021,
+-- context_words: no words, no match), so the GIN index walks the Context's rows only.
 WITH query AS (
-    SELECT tsq, tsq && context_tsquery(%(context_id)s) AS in_context
+    SELECT tsq, context_words(%(context_id)s, tsq) AS in_context
     FROM websearch_to_tsquery('english', %(query)s) AS tsq
 ),
 matches AS (
     SELECT r.id, r.tsv
     FROM memory_record r, query
     WHERE r.context_id = %(context_id)s
-      AND numnode(query.tsq) > 0
+     
       AND (r.tsv || context_lexeme(r.context_id)) @@ query.in_context
       AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
                           r.valid_to, r.derived_from, now())
