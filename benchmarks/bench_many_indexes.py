@@ -6,7 +6,8 @@ planning time on every Context's queries, indexed or not. This loads `--contexts
 Contexts (bench_query's synthetic corpus), then indexes them in stages (`--stages`, the
 number indexed at each) and reports, per stage, the median and p95 planning and execution
 time of each statement of a hybrid /query, under `EXPLAIN ANALYZE`, on Contexts never indexed
-(ten loaded beside the others) and on indexed ones.
+(ten loaded beside the others) and on indexed ones, and how many relation locks one /query's
+statements hold together (each statement locks the indexes it planned around).
 Run: `python benchmarks/bench_many_indexes.py [--contexts 1000] [--stages 0,100,300,1000]`.
 """
 
@@ -30,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _harness import services
 from bench_query import load
-from profile_query import explain_query
+from profile_query import explain_query, query_locks
 
 from memwarden.store import vector_index
 
@@ -43,22 +44,27 @@ def p95(values: list[float]) -> float:
 
 async def sample(
     svc: Any, pool: list, queries: int, rng: random.Random, np_rng: Any
-) -> list[tuple[str, list[float], list[float]]]:
-    """Each statement's planning and execution times over `queries` queries on `pool`."""
+) -> tuple[list[tuple[str, list[float], list[float]]], int]:
+    """Each statement's planning and execution times over `queries` queries on `pool`, and
+    the most relation locks one query's statements held together (of ten queries)."""
     timings: dict[str, list[tuple[float, float]]] = {}
     async with svc.db.connection() as conn:
         for _ in range(queries):
             for name, plan in (await explain_query(conn, rng.choice(pool), rng, np_rng)).items():
                 timings.setdefault(name, []).append((plan["Planning Time"], plan["Execution Time"]))
+        most_locks = max(
+            [await query_locks(conn, rng.choice(pool), rng, np_rng) for _ in range(10)]
+        )
     return [
         (name, [p for p, _ in values], [e for _, e in values]) for name, values in timings.items()
-    ]
+    ], most_locks
 
 
 async def run(contexts: int, per_context: int, stages: list[int], queries: int) -> None:
     rng, np_rng = random.Random(7), np.random.default_rng(7)
     rows: list[tuple[int, str, str, list[float], list[float]]] = []
     build_s: dict[int, float] = {}
+    locks: dict[tuple[int, str], int] = {}
     async with services() as svc:
         # bench_query's loader indexes Contexts past the threshold: keep them all below it.
         loaded = await load(svc, (contexts + 10) * per_context, contexts + 10, rng, np_rng)
@@ -77,8 +83,10 @@ async def run(contexts: int, per_context: int, stages: list[int], queries: int) 
             indexed = stage
             for probe, pool in (("not indexed", never), ("indexed", data[:stage])):
                 if pool:
-                    for name, plan_ms, exec_ms in await sample(svc, pool, queries, rng, np_rng):
+                    sampled, most_locks = await sample(svc, pool, queries, rng, np_rng)
+                    for name, plan_ms, exec_ms in sampled:
                         rows.append((stage, probe, name, plan_ms, exec_ms))
+                    locks[(stage, probe)] = most_locks
     table = Table(
         title=f"{contexts + 10:,} Contexts of {per_context} records; {queries} queries per "
         "stage and kind of Context; ms"
@@ -99,6 +107,8 @@ async def run(contexts: int, per_context: int, stages: list[int], queries: int) 
     Console(width=120).print(table)
     for stage, seconds in build_s.items():
         print(f"indexing up to {stage:,} Contexts: {seconds:.0f} s")
+    for (stage, probe), held in locks.items():
+        print(f"{stage:,} indexed, {probe} Context: at most {held:,} relation locks per /query")
 
 
 def main() -> None:

@@ -68,11 +68,11 @@ async def explain(conn: Any, name: str, params: dict) -> dict:
     return row["QUERY PLAN"][0]
 
 
-async def explain_query(
+async def query_statements(
     conn: Any, picked: tuple[Any, list, Any], rng: random.Random, np_rng: Any
 ) -> dict[str, dict]:
-    """One query's statements on one of bench_query's Contexts, each under EXPLAIN ANALYZE
-    at recall's walk depth: each statement's plan, by name."""
+    """One query's statements on one of bench_query's Contexts, by name, with the walk
+    depth recall would set for the Context's index already set on `conn`."""
     caller, records, vectors = picked
     ann = plan_for(await vector_index.profile(conn, caller.context_id))
     if ann.depth is not None:  # recall's walk depth for this Context's index
@@ -82,10 +82,34 @@ async def explain_query(
     noisy = vectors[target] + np_rng.standard_normal(384).astype(np.float32) * 0.05
     qvec = (noisy / np.linalg.norm(noisy)).tolist()
     ids = [rid for rid, _ in rng.sample(records, min(10, len(records)))]
-    return {
-        name: await explain(conn, name, params)
-        for name, params in statements(caller, text, qvec, ids, ann).items()
-    }
+    return statements(caller, text, qvec, ids, ann)
+
+
+async def explain_query(
+    conn: Any, picked: tuple[Any, list, Any], rng: random.Random, np_rng: Any
+) -> dict[str, dict]:
+    """Each statement of one query under EXPLAIN ANALYZE: its plan, by name."""
+    found = await query_statements(conn, picked, rng, np_rng)
+    return {name: await explain(conn, name, params) for name, params in found.items()}
+
+
+async def query_locks(
+    conn: Any, picked: tuple[Any, list, Any], rng: random.Random, np_rng: Any
+) -> int:
+    """The relation locks one query's statements hold together in one transaction (a
+    statement locks the tables and indexes it planned around), rolled back after."""
+    found = await query_statements(conn, picked, rng, np_rng)
+    async with conn.transaction(force_rollback=True):
+        for name, params in found.items():
+            await conn.execute(q(name), params, prepare=False)
+        cur = await conn.execute(
+            "SELECT count(*) AS locks FROM pg_locks"
+            " WHERE pid = pg_backend_pid() AND locktype = 'relation'"
+            " AND relation NOT IN (SELECT oid FROM pg_class"
+            "                      WHERE relnamespace = 'pg_catalog'::regnamespace)"
+        )
+        row = await cur.fetchone()
+    return int(row["locks"])
 
 
 async def profile(size: int, queries: int, show_plans: bool, contexts: int = 100) -> None:

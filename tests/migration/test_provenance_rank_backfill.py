@@ -6,26 +6,15 @@ import uuid
 
 import psycopg
 
-from memwarden.store.migrate import apply_migrations, available
-from tests.support.pg import PgCluster
+from memwarden.store.migrate import apply_migrations
+from tests.support.pg import PgCluster, database_before
 
 HYGIENE = 14
 
 
 def test_the_backfill_ranks_existing_records_by_source_and_approval(cluster: PgCluster) -> None:
-    url = cluster.url_for(cluster.create_empty_database())
+    url = database_before(cluster, HYGIENE)
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(
-            "CREATE TABLE schema_migration (version integer PRIMARY KEY, name text NOT NULL,"
-            " applied_at timestamptz NOT NULL DEFAULT now())"
-        )
-        for m in available():
-            if m.version < HYGIENE:
-                conn.execute(m.sql)  # type: ignore[arg-type]
-                conn.execute(
-                    "INSERT INTO schema_migration (version, name) VALUES (%s, %s)",
-                    (m.version, m.name),
-                )
         cid = uuid.uuid4()
         conn.execute("INSERT INTO context (id, name) VALUES (%s, 'backfill')", (cid,))
         rows = {

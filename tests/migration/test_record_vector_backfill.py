@@ -8,8 +8,8 @@ import psycopg
 from pgvector import Vector
 from pgvector.psycopg import register_vector
 
-from memwarden.store.migrate import apply_migrations, available
-from tests.support.pg import PgCluster
+from memwarden.store.migrate import apply_migrations
+from tests.support.pg import PgCluster, database_before
 
 RECORD_VECTOR = 5
 
@@ -21,19 +21,8 @@ def _vector(axis: int) -> Vector:
 
 
 def test_the_backfill_copies_only_the_current_revisions_vector(cluster: PgCluster) -> None:
-    url = cluster.url_for(cluster.create_empty_database())
+    url = database_before(cluster, RECORD_VECTOR)
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(
-            "CREATE TABLE schema_migration (version integer PRIMARY KEY, name text NOT NULL,"
-            " applied_at timestamptz NOT NULL DEFAULT now())"
-        )
-        for m in available():
-            if m.version < RECORD_VECTOR:
-                conn.execute(m.sql)  # type: ignore[arg-type]
-                conn.execute(
-                    "INSERT INTO schema_migration (version, name) VALUES (%s, %s)",
-                    (m.version, m.name),
-                )
         register_vector(conn)
         cid, current, stale = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
         conn.execute("INSERT INTO context (id, name) VALUES (%s, 'backfill')", (cid,))

@@ -9,7 +9,7 @@ from pathlib import Path
 import psycopg
 
 from memwarden.store.embedded import import_pgserver
-from memwarden.store.migrate import apply_migrations
+from memwarden.store.migrate import apply_migrations, available
 
 TEMPLATE = "memwarden_template"
 
@@ -59,3 +59,22 @@ class PgCluster:
         with psycopg.connect(self.admin_url, autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{name}"')
         return name
+
+
+def database_before(cluster: PgCluster, version: int) -> str:
+    """The url of a new database with every migration before `version` applied and
+    recorded, for a test that fills it and then applies the rest."""
+    url = cluster.url_for(cluster.create_empty_database())
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(
+            "CREATE TABLE schema_migration (version integer PRIMARY KEY, name text NOT NULL,"
+            " applied_at timestamptz NOT NULL DEFAULT now())"
+        )
+        for m in available():
+            if m.version < version:
+                conn.execute(m.sql)  # type: ignore[arg-type]
+                conn.execute(
+                    "INSERT INTO schema_migration (version, name) VALUES (%s, %s)",
+                    (m.version, m.name),
+                )
+    return url

@@ -581,20 +581,325 @@ CREATE TABLE public.change_event (
 );
 
 CREATE TABLE public.chunk (
-    context_id uuid NOT NULL,
-    id uuid NOT NULL,
+    context_id uuid CONSTRAINT chunk_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT chunk_partitioned_id_not_null NOT NULL,
     turn_id uuid,
     document_id uuid,
-    ordinal integer DEFAULT 0 NOT NULL,
-    text text NOT NULL,
+    ordinal integer DEFAULT 0 CONSTRAINT chunk_partitioned_ordinal_not_null NOT NULL,
+    text text CONSTRAINT chunk_partitioned_text_not_null NOT NULL,
     tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
     embedding public.vector(384),
-    scope_path text DEFAULT ''::text NOT NULL,
-    visibility text DEFAULT 'shared'::text NOT NULL,
-    owner_subject text NOT NULL,
-    serving public.serving_state DEFAULT 'live'::public.serving_state NOT NULL,
+    scope_path text DEFAULT ''::text CONSTRAINT chunk_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT chunk_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT chunk_partitioned_owner_subject_not_null NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT chunk_partitioned_serving_not_null NOT NULL,
     hold_judgement_id uuid,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT chunk_partitioned_created_at_not_null NOT NULL,
+    CONSTRAINT chunk_check CHECK (((turn_id IS NOT NULL) OR (document_id IS NOT NULL))),
+    CONSTRAINT chunk_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+)
+PARTITION BY HASH (context_id);
+
+CREATE TABLE public.chunk_p00 (
+    context_id uuid CONSTRAINT chunk_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT chunk_partitioned_id_not_null NOT NULL,
+    turn_id uuid,
+    document_id uuid,
+    ordinal integer DEFAULT 0 CONSTRAINT chunk_partitioned_ordinal_not_null NOT NULL,
+    text text CONSTRAINT chunk_partitioned_text_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
+    embedding public.vector(384),
+    scope_path text DEFAULT ''::text CONSTRAINT chunk_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT chunk_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT chunk_partitioned_owner_subject_not_null NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT chunk_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT chunk_partitioned_created_at_not_null NOT NULL,
+    CONSTRAINT chunk_check CHECK (((turn_id IS NOT NULL) OR (document_id IS NOT NULL))),
+    CONSTRAINT chunk_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.chunk_p01 (
+    context_id uuid CONSTRAINT chunk_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT chunk_partitioned_id_not_null NOT NULL,
+    turn_id uuid,
+    document_id uuid,
+    ordinal integer DEFAULT 0 CONSTRAINT chunk_partitioned_ordinal_not_null NOT NULL,
+    text text CONSTRAINT chunk_partitioned_text_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
+    embedding public.vector(384),
+    scope_path text DEFAULT ''::text CONSTRAINT chunk_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT chunk_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT chunk_partitioned_owner_subject_not_null NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT chunk_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT chunk_partitioned_created_at_not_null NOT NULL,
+    CONSTRAINT chunk_check CHECK (((turn_id IS NOT NULL) OR (document_id IS NOT NULL))),
+    CONSTRAINT chunk_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.chunk_p02 (
+    context_id uuid CONSTRAINT chunk_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT chunk_partitioned_id_not_null NOT NULL,
+    turn_id uuid,
+    document_id uuid,
+    ordinal integer DEFAULT 0 CONSTRAINT chunk_partitioned_ordinal_not_null NOT NULL,
+    text text CONSTRAINT chunk_partitioned_text_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
+    embedding public.vector(384),
+    scope_path text DEFAULT ''::text CONSTRAINT chunk_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT chunk_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT chunk_partitioned_owner_subject_not_null NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT chunk_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT chunk_partitioned_created_at_not_null NOT NULL,
+    CONSTRAINT chunk_check CHECK (((turn_id IS NOT NULL) OR (document_id IS NOT NULL))),
+    CONSTRAINT chunk_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.chunk_p03 (
+    context_id uuid CONSTRAINT chunk_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT chunk_partitioned_id_not_null NOT NULL,
+    turn_id uuid,
+    document_id uuid,
+    ordinal integer DEFAULT 0 CONSTRAINT chunk_partitioned_ordinal_not_null NOT NULL,
+    text text CONSTRAINT chunk_partitioned_text_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
+    embedding public.vector(384),
+    scope_path text DEFAULT ''::text CONSTRAINT chunk_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT chunk_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT chunk_partitioned_owner_subject_not_null NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT chunk_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT chunk_partitioned_created_at_not_null NOT NULL,
+    CONSTRAINT chunk_check CHECK (((turn_id IS NOT NULL) OR (document_id IS NOT NULL))),
+    CONSTRAINT chunk_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.chunk_p04 (
+    context_id uuid CONSTRAINT chunk_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT chunk_partitioned_id_not_null NOT NULL,
+    turn_id uuid,
+    document_id uuid,
+    ordinal integer DEFAULT 0 CONSTRAINT chunk_partitioned_ordinal_not_null NOT NULL,
+    text text CONSTRAINT chunk_partitioned_text_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
+    embedding public.vector(384),
+    scope_path text DEFAULT ''::text CONSTRAINT chunk_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT chunk_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT chunk_partitioned_owner_subject_not_null NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT chunk_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT chunk_partitioned_created_at_not_null NOT NULL,
+    CONSTRAINT chunk_check CHECK (((turn_id IS NOT NULL) OR (document_id IS NOT NULL))),
+    CONSTRAINT chunk_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.chunk_p05 (
+    context_id uuid CONSTRAINT chunk_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT chunk_partitioned_id_not_null NOT NULL,
+    turn_id uuid,
+    document_id uuid,
+    ordinal integer DEFAULT 0 CONSTRAINT chunk_partitioned_ordinal_not_null NOT NULL,
+    text text CONSTRAINT chunk_partitioned_text_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
+    embedding public.vector(384),
+    scope_path text DEFAULT ''::text CONSTRAINT chunk_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT chunk_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT chunk_partitioned_owner_subject_not_null NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT chunk_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT chunk_partitioned_created_at_not_null NOT NULL,
+    CONSTRAINT chunk_check CHECK (((turn_id IS NOT NULL) OR (document_id IS NOT NULL))),
+    CONSTRAINT chunk_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.chunk_p06 (
+    context_id uuid CONSTRAINT chunk_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT chunk_partitioned_id_not_null NOT NULL,
+    turn_id uuid,
+    document_id uuid,
+    ordinal integer DEFAULT 0 CONSTRAINT chunk_partitioned_ordinal_not_null NOT NULL,
+    text text CONSTRAINT chunk_partitioned_text_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
+    embedding public.vector(384),
+    scope_path text DEFAULT ''::text CONSTRAINT chunk_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT chunk_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT chunk_partitioned_owner_subject_not_null NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT chunk_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT chunk_partitioned_created_at_not_null NOT NULL,
+    CONSTRAINT chunk_check CHECK (((turn_id IS NOT NULL) OR (document_id IS NOT NULL))),
+    CONSTRAINT chunk_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.chunk_p07 (
+    context_id uuid CONSTRAINT chunk_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT chunk_partitioned_id_not_null NOT NULL,
+    turn_id uuid,
+    document_id uuid,
+    ordinal integer DEFAULT 0 CONSTRAINT chunk_partitioned_ordinal_not_null NOT NULL,
+    text text CONSTRAINT chunk_partitioned_text_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
+    embedding public.vector(384),
+    scope_path text DEFAULT ''::text CONSTRAINT chunk_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT chunk_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT chunk_partitioned_owner_subject_not_null NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT chunk_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT chunk_partitioned_created_at_not_null NOT NULL,
+    CONSTRAINT chunk_check CHECK (((turn_id IS NOT NULL) OR (document_id IS NOT NULL))),
+    CONSTRAINT chunk_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.chunk_p08 (
+    context_id uuid CONSTRAINT chunk_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT chunk_partitioned_id_not_null NOT NULL,
+    turn_id uuid,
+    document_id uuid,
+    ordinal integer DEFAULT 0 CONSTRAINT chunk_partitioned_ordinal_not_null NOT NULL,
+    text text CONSTRAINT chunk_partitioned_text_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
+    embedding public.vector(384),
+    scope_path text DEFAULT ''::text CONSTRAINT chunk_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT chunk_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT chunk_partitioned_owner_subject_not_null NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT chunk_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT chunk_partitioned_created_at_not_null NOT NULL,
+    CONSTRAINT chunk_check CHECK (((turn_id IS NOT NULL) OR (document_id IS NOT NULL))),
+    CONSTRAINT chunk_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.chunk_p09 (
+    context_id uuid CONSTRAINT chunk_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT chunk_partitioned_id_not_null NOT NULL,
+    turn_id uuid,
+    document_id uuid,
+    ordinal integer DEFAULT 0 CONSTRAINT chunk_partitioned_ordinal_not_null NOT NULL,
+    text text CONSTRAINT chunk_partitioned_text_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
+    embedding public.vector(384),
+    scope_path text DEFAULT ''::text CONSTRAINT chunk_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT chunk_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT chunk_partitioned_owner_subject_not_null NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT chunk_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT chunk_partitioned_created_at_not_null NOT NULL,
+    CONSTRAINT chunk_check CHECK (((turn_id IS NOT NULL) OR (document_id IS NOT NULL))),
+    CONSTRAINT chunk_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.chunk_p10 (
+    context_id uuid CONSTRAINT chunk_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT chunk_partitioned_id_not_null NOT NULL,
+    turn_id uuid,
+    document_id uuid,
+    ordinal integer DEFAULT 0 CONSTRAINT chunk_partitioned_ordinal_not_null NOT NULL,
+    text text CONSTRAINT chunk_partitioned_text_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
+    embedding public.vector(384),
+    scope_path text DEFAULT ''::text CONSTRAINT chunk_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT chunk_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT chunk_partitioned_owner_subject_not_null NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT chunk_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT chunk_partitioned_created_at_not_null NOT NULL,
+    CONSTRAINT chunk_check CHECK (((turn_id IS NOT NULL) OR (document_id IS NOT NULL))),
+    CONSTRAINT chunk_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.chunk_p11 (
+    context_id uuid CONSTRAINT chunk_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT chunk_partitioned_id_not_null NOT NULL,
+    turn_id uuid,
+    document_id uuid,
+    ordinal integer DEFAULT 0 CONSTRAINT chunk_partitioned_ordinal_not_null NOT NULL,
+    text text CONSTRAINT chunk_partitioned_text_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
+    embedding public.vector(384),
+    scope_path text DEFAULT ''::text CONSTRAINT chunk_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT chunk_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT chunk_partitioned_owner_subject_not_null NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT chunk_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT chunk_partitioned_created_at_not_null NOT NULL,
+    CONSTRAINT chunk_check CHECK (((turn_id IS NOT NULL) OR (document_id IS NOT NULL))),
+    CONSTRAINT chunk_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.chunk_p12 (
+    context_id uuid CONSTRAINT chunk_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT chunk_partitioned_id_not_null NOT NULL,
+    turn_id uuid,
+    document_id uuid,
+    ordinal integer DEFAULT 0 CONSTRAINT chunk_partitioned_ordinal_not_null NOT NULL,
+    text text CONSTRAINT chunk_partitioned_text_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
+    embedding public.vector(384),
+    scope_path text DEFAULT ''::text CONSTRAINT chunk_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT chunk_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT chunk_partitioned_owner_subject_not_null NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT chunk_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT chunk_partitioned_created_at_not_null NOT NULL,
+    CONSTRAINT chunk_check CHECK (((turn_id IS NOT NULL) OR (document_id IS NOT NULL))),
+    CONSTRAINT chunk_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.chunk_p13 (
+    context_id uuid CONSTRAINT chunk_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT chunk_partitioned_id_not_null NOT NULL,
+    turn_id uuid,
+    document_id uuid,
+    ordinal integer DEFAULT 0 CONSTRAINT chunk_partitioned_ordinal_not_null NOT NULL,
+    text text CONSTRAINT chunk_partitioned_text_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
+    embedding public.vector(384),
+    scope_path text DEFAULT ''::text CONSTRAINT chunk_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT chunk_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT chunk_partitioned_owner_subject_not_null NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT chunk_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT chunk_partitioned_created_at_not_null NOT NULL,
+    CONSTRAINT chunk_check CHECK (((turn_id IS NOT NULL) OR (document_id IS NOT NULL))),
+    CONSTRAINT chunk_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.chunk_p14 (
+    context_id uuid CONSTRAINT chunk_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT chunk_partitioned_id_not_null NOT NULL,
+    turn_id uuid,
+    document_id uuid,
+    ordinal integer DEFAULT 0 CONSTRAINT chunk_partitioned_ordinal_not_null NOT NULL,
+    text text CONSTRAINT chunk_partitioned_text_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
+    embedding public.vector(384),
+    scope_path text DEFAULT ''::text CONSTRAINT chunk_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT chunk_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT chunk_partitioned_owner_subject_not_null NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT chunk_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT chunk_partitioned_created_at_not_null NOT NULL,
+    CONSTRAINT chunk_check CHECK (((turn_id IS NOT NULL) OR (document_id IS NOT NULL))),
+    CONSTRAINT chunk_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.chunk_p15 (
+    context_id uuid CONSTRAINT chunk_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT chunk_partitioned_id_not_null NOT NULL,
+    turn_id uuid,
+    document_id uuid,
+    ordinal integer DEFAULT 0 CONSTRAINT chunk_partitioned_ordinal_not_null NOT NULL,
+    text text CONSTRAINT chunk_partitioned_text_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
+    embedding public.vector(384),
+    scope_path text DEFAULT ''::text CONSTRAINT chunk_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT chunk_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT chunk_partitioned_owner_subject_not_null NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT chunk_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT chunk_partitioned_created_at_not_null NOT NULL,
     CONSTRAINT chunk_check CHECK (((turn_id IS NOT NULL) OR (document_id IS NOT NULL))),
     CONSTRAINT chunk_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 );
@@ -767,39 +1072,86 @@ CREATE TABLE public.memory_link (
 );
 
 CREATE TABLE public.memory_record (
-    context_id uuid NOT NULL,
-    id uuid NOT NULL,
-    kind text NOT NULL,
-    memory_category text DEFAULT 'context'::text NOT NULL,
-    scope_path text DEFAULT ''::text NOT NULL,
-    visibility text DEFAULT 'shared'::text NOT NULL,
-    owner_subject text NOT NULL,
-    content jsonb NOT NULL,
-    body text NOT NULL,
+    context_id uuid CONSTRAINT memory_record_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT memory_record_partitioned_id_not_null NOT NULL,
+    kind text CONSTRAINT memory_record_partitioned_kind_not_null NOT NULL,
+    memory_category text DEFAULT 'context'::text CONSTRAINT memory_record_partitioned_memory_category_not_null NOT NULL,
+    scope_path text DEFAULT ''::text CONSTRAINT memory_record_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT memory_record_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT memory_record_partitioned_owner_subject_not_null NOT NULL,
+    content jsonb CONSTRAINT memory_record_partitioned_content_not_null NOT NULL,
+    body text CONSTRAINT memory_record_partitioned_body_not_null NOT NULL,
     tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
     norm_name text,
     entity_id uuid,
     object_entity_id uuid,
     attr_key text,
-    source_kind text DEFAULT 'command'::text NOT NULL,
+    source_kind text DEFAULT 'command'::text CONSTRAINT memory_record_partitioned_source_kind_not_null NOT NULL,
     source_ref uuid,
     import_source_dir text,
-    provenance_rank integer DEFAULT 0 NOT NULL,
-    author_subject text NOT NULL,
-    derived_from uuid[] DEFAULT '{}'::uuid[] NOT NULL,
-    revision integer DEFAULT 1 NOT NULL,
+    provenance_rank integer DEFAULT 0 CONSTRAINT memory_record_partitioned_provenance_rank_not_null NOT NULL,
+    author_subject text CONSTRAINT memory_record_partitioned_author_subject_not_null NOT NULL,
+    derived_from uuid[] DEFAULT '{}'::uuid[] CONSTRAINT memory_record_partitioned_derived_from_not_null NOT NULL,
+    revision integer DEFAULT 1 CONSTRAINT memory_record_partitioned_revision_not_null NOT NULL,
     review_disposition text,
     review_revision integer,
     review_receipt_id uuid,
-    serving public.serving_state DEFAULT 'live'::public.serving_state NOT NULL,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT memory_record_partitioned_serving_not_null NOT NULL,
     hold_judgement_id uuid,
-    valid_from timestamp with time zone DEFAULT now() NOT NULL,
+    valid_from timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_valid_from_not_null NOT NULL,
     valid_to timestamp with time zone,
     superseded_by uuid,
     expires_at timestamp with time zone,
     deleted_at timestamp with time zone,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    modified_at timestamp with time zone DEFAULT now() NOT NULL,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_created_at_not_null NOT NULL,
+    modified_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_modified_at_not_null NOT NULL,
+    embedding public.vector(384),
+    embedding_revision integer,
+    CONSTRAINT memory_record_embedding_current CHECK ((((embedding IS NULL) AND (embedding_revision IS NULL)) OR ((embedding IS NOT NULL) AND (embedding_revision = revision)))),
+    CONSTRAINT memory_record_kind_check CHECK ((kind = ANY (ARRAY['entity'::text, 'attribute'::text, 'relation'::text, 'action'::text, 'instruction'::text, 'uncertainty'::text, 'note'::text]))),
+    CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
+    CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
+    CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+)
+PARTITION BY HASH (context_id);
+ALTER TABLE ONLY public.memory_record ALTER COLUMN embedding SET STORAGE PLAIN;
+
+CREATE TABLE public.memory_record_p00 (
+    context_id uuid CONSTRAINT memory_record_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT memory_record_partitioned_id_not_null NOT NULL,
+    kind text CONSTRAINT memory_record_partitioned_kind_not_null NOT NULL,
+    memory_category text DEFAULT 'context'::text CONSTRAINT memory_record_partitioned_memory_category_not_null NOT NULL,
+    scope_path text DEFAULT ''::text CONSTRAINT memory_record_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT memory_record_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT memory_record_partitioned_owner_subject_not_null NOT NULL,
+    content jsonb CONSTRAINT memory_record_partitioned_content_not_null NOT NULL,
+    body text CONSTRAINT memory_record_partitioned_body_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
+    norm_name text,
+    entity_id uuid,
+    object_entity_id uuid,
+    attr_key text,
+    source_kind text DEFAULT 'command'::text CONSTRAINT memory_record_partitioned_source_kind_not_null NOT NULL,
+    source_ref uuid,
+    import_source_dir text,
+    provenance_rank integer DEFAULT 0 CONSTRAINT memory_record_partitioned_provenance_rank_not_null NOT NULL,
+    author_subject text CONSTRAINT memory_record_partitioned_author_subject_not_null NOT NULL,
+    derived_from uuid[] DEFAULT '{}'::uuid[] CONSTRAINT memory_record_partitioned_derived_from_not_null NOT NULL,
+    revision integer DEFAULT 1 CONSTRAINT memory_record_partitioned_revision_not_null NOT NULL,
+    review_disposition text,
+    review_revision integer,
+    review_receipt_id uuid,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT memory_record_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    valid_from timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_valid_from_not_null NOT NULL,
+    valid_to timestamp with time zone,
+    superseded_by uuid,
+    expires_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_created_at_not_null NOT NULL,
+    modified_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_modified_at_not_null NOT NULL,
     embedding public.vector(384),
     embedding_revision integer,
     CONSTRAINT memory_record_embedding_current CHECK ((((embedding IS NULL) AND (embedding_revision IS NULL)) OR ((embedding IS NOT NULL) AND (embedding_revision = revision)))),
@@ -811,7 +1163,712 @@ CREATE TABLE public.memory_record (
     CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 )
 WITH (toast_tuple_target='8160');
-ALTER TABLE ONLY public.memory_record ALTER COLUMN embedding SET STORAGE PLAIN;
+ALTER TABLE ONLY public.memory_record_p00 ALTER COLUMN embedding SET STORAGE PLAIN;
+
+CREATE TABLE public.memory_record_p01 (
+    context_id uuid CONSTRAINT memory_record_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT memory_record_partitioned_id_not_null NOT NULL,
+    kind text CONSTRAINT memory_record_partitioned_kind_not_null NOT NULL,
+    memory_category text DEFAULT 'context'::text CONSTRAINT memory_record_partitioned_memory_category_not_null NOT NULL,
+    scope_path text DEFAULT ''::text CONSTRAINT memory_record_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT memory_record_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT memory_record_partitioned_owner_subject_not_null NOT NULL,
+    content jsonb CONSTRAINT memory_record_partitioned_content_not_null NOT NULL,
+    body text CONSTRAINT memory_record_partitioned_body_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
+    norm_name text,
+    entity_id uuid,
+    object_entity_id uuid,
+    attr_key text,
+    source_kind text DEFAULT 'command'::text CONSTRAINT memory_record_partitioned_source_kind_not_null NOT NULL,
+    source_ref uuid,
+    import_source_dir text,
+    provenance_rank integer DEFAULT 0 CONSTRAINT memory_record_partitioned_provenance_rank_not_null NOT NULL,
+    author_subject text CONSTRAINT memory_record_partitioned_author_subject_not_null NOT NULL,
+    derived_from uuid[] DEFAULT '{}'::uuid[] CONSTRAINT memory_record_partitioned_derived_from_not_null NOT NULL,
+    revision integer DEFAULT 1 CONSTRAINT memory_record_partitioned_revision_not_null NOT NULL,
+    review_disposition text,
+    review_revision integer,
+    review_receipt_id uuid,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT memory_record_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    valid_from timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_valid_from_not_null NOT NULL,
+    valid_to timestamp with time zone,
+    superseded_by uuid,
+    expires_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_created_at_not_null NOT NULL,
+    modified_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_modified_at_not_null NOT NULL,
+    embedding public.vector(384),
+    embedding_revision integer,
+    CONSTRAINT memory_record_embedding_current CHECK ((((embedding IS NULL) AND (embedding_revision IS NULL)) OR ((embedding IS NOT NULL) AND (embedding_revision = revision)))),
+    CONSTRAINT memory_record_kind_check CHECK ((kind = ANY (ARRAY['entity'::text, 'attribute'::text, 'relation'::text, 'action'::text, 'instruction'::text, 'uncertainty'::text, 'note'::text]))),
+    CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
+    CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
+    CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+)
+WITH (toast_tuple_target='8160');
+ALTER TABLE ONLY public.memory_record_p01 ALTER COLUMN embedding SET STORAGE PLAIN;
+
+CREATE TABLE public.memory_record_p02 (
+    context_id uuid CONSTRAINT memory_record_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT memory_record_partitioned_id_not_null NOT NULL,
+    kind text CONSTRAINT memory_record_partitioned_kind_not_null NOT NULL,
+    memory_category text DEFAULT 'context'::text CONSTRAINT memory_record_partitioned_memory_category_not_null NOT NULL,
+    scope_path text DEFAULT ''::text CONSTRAINT memory_record_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT memory_record_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT memory_record_partitioned_owner_subject_not_null NOT NULL,
+    content jsonb CONSTRAINT memory_record_partitioned_content_not_null NOT NULL,
+    body text CONSTRAINT memory_record_partitioned_body_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
+    norm_name text,
+    entity_id uuid,
+    object_entity_id uuid,
+    attr_key text,
+    source_kind text DEFAULT 'command'::text CONSTRAINT memory_record_partitioned_source_kind_not_null NOT NULL,
+    source_ref uuid,
+    import_source_dir text,
+    provenance_rank integer DEFAULT 0 CONSTRAINT memory_record_partitioned_provenance_rank_not_null NOT NULL,
+    author_subject text CONSTRAINT memory_record_partitioned_author_subject_not_null NOT NULL,
+    derived_from uuid[] DEFAULT '{}'::uuid[] CONSTRAINT memory_record_partitioned_derived_from_not_null NOT NULL,
+    revision integer DEFAULT 1 CONSTRAINT memory_record_partitioned_revision_not_null NOT NULL,
+    review_disposition text,
+    review_revision integer,
+    review_receipt_id uuid,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT memory_record_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    valid_from timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_valid_from_not_null NOT NULL,
+    valid_to timestamp with time zone,
+    superseded_by uuid,
+    expires_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_created_at_not_null NOT NULL,
+    modified_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_modified_at_not_null NOT NULL,
+    embedding public.vector(384),
+    embedding_revision integer,
+    CONSTRAINT memory_record_embedding_current CHECK ((((embedding IS NULL) AND (embedding_revision IS NULL)) OR ((embedding IS NOT NULL) AND (embedding_revision = revision)))),
+    CONSTRAINT memory_record_kind_check CHECK ((kind = ANY (ARRAY['entity'::text, 'attribute'::text, 'relation'::text, 'action'::text, 'instruction'::text, 'uncertainty'::text, 'note'::text]))),
+    CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
+    CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
+    CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+)
+WITH (toast_tuple_target='8160');
+ALTER TABLE ONLY public.memory_record_p02 ALTER COLUMN embedding SET STORAGE PLAIN;
+
+CREATE TABLE public.memory_record_p03 (
+    context_id uuid CONSTRAINT memory_record_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT memory_record_partitioned_id_not_null NOT NULL,
+    kind text CONSTRAINT memory_record_partitioned_kind_not_null NOT NULL,
+    memory_category text DEFAULT 'context'::text CONSTRAINT memory_record_partitioned_memory_category_not_null NOT NULL,
+    scope_path text DEFAULT ''::text CONSTRAINT memory_record_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT memory_record_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT memory_record_partitioned_owner_subject_not_null NOT NULL,
+    content jsonb CONSTRAINT memory_record_partitioned_content_not_null NOT NULL,
+    body text CONSTRAINT memory_record_partitioned_body_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
+    norm_name text,
+    entity_id uuid,
+    object_entity_id uuid,
+    attr_key text,
+    source_kind text DEFAULT 'command'::text CONSTRAINT memory_record_partitioned_source_kind_not_null NOT NULL,
+    source_ref uuid,
+    import_source_dir text,
+    provenance_rank integer DEFAULT 0 CONSTRAINT memory_record_partitioned_provenance_rank_not_null NOT NULL,
+    author_subject text CONSTRAINT memory_record_partitioned_author_subject_not_null NOT NULL,
+    derived_from uuid[] DEFAULT '{}'::uuid[] CONSTRAINT memory_record_partitioned_derived_from_not_null NOT NULL,
+    revision integer DEFAULT 1 CONSTRAINT memory_record_partitioned_revision_not_null NOT NULL,
+    review_disposition text,
+    review_revision integer,
+    review_receipt_id uuid,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT memory_record_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    valid_from timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_valid_from_not_null NOT NULL,
+    valid_to timestamp with time zone,
+    superseded_by uuid,
+    expires_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_created_at_not_null NOT NULL,
+    modified_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_modified_at_not_null NOT NULL,
+    embedding public.vector(384),
+    embedding_revision integer,
+    CONSTRAINT memory_record_embedding_current CHECK ((((embedding IS NULL) AND (embedding_revision IS NULL)) OR ((embedding IS NOT NULL) AND (embedding_revision = revision)))),
+    CONSTRAINT memory_record_kind_check CHECK ((kind = ANY (ARRAY['entity'::text, 'attribute'::text, 'relation'::text, 'action'::text, 'instruction'::text, 'uncertainty'::text, 'note'::text]))),
+    CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
+    CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
+    CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+)
+WITH (toast_tuple_target='8160');
+ALTER TABLE ONLY public.memory_record_p03 ALTER COLUMN embedding SET STORAGE PLAIN;
+
+CREATE TABLE public.memory_record_p04 (
+    context_id uuid CONSTRAINT memory_record_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT memory_record_partitioned_id_not_null NOT NULL,
+    kind text CONSTRAINT memory_record_partitioned_kind_not_null NOT NULL,
+    memory_category text DEFAULT 'context'::text CONSTRAINT memory_record_partitioned_memory_category_not_null NOT NULL,
+    scope_path text DEFAULT ''::text CONSTRAINT memory_record_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT memory_record_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT memory_record_partitioned_owner_subject_not_null NOT NULL,
+    content jsonb CONSTRAINT memory_record_partitioned_content_not_null NOT NULL,
+    body text CONSTRAINT memory_record_partitioned_body_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
+    norm_name text,
+    entity_id uuid,
+    object_entity_id uuid,
+    attr_key text,
+    source_kind text DEFAULT 'command'::text CONSTRAINT memory_record_partitioned_source_kind_not_null NOT NULL,
+    source_ref uuid,
+    import_source_dir text,
+    provenance_rank integer DEFAULT 0 CONSTRAINT memory_record_partitioned_provenance_rank_not_null NOT NULL,
+    author_subject text CONSTRAINT memory_record_partitioned_author_subject_not_null NOT NULL,
+    derived_from uuid[] DEFAULT '{}'::uuid[] CONSTRAINT memory_record_partitioned_derived_from_not_null NOT NULL,
+    revision integer DEFAULT 1 CONSTRAINT memory_record_partitioned_revision_not_null NOT NULL,
+    review_disposition text,
+    review_revision integer,
+    review_receipt_id uuid,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT memory_record_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    valid_from timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_valid_from_not_null NOT NULL,
+    valid_to timestamp with time zone,
+    superseded_by uuid,
+    expires_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_created_at_not_null NOT NULL,
+    modified_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_modified_at_not_null NOT NULL,
+    embedding public.vector(384),
+    embedding_revision integer,
+    CONSTRAINT memory_record_embedding_current CHECK ((((embedding IS NULL) AND (embedding_revision IS NULL)) OR ((embedding IS NOT NULL) AND (embedding_revision = revision)))),
+    CONSTRAINT memory_record_kind_check CHECK ((kind = ANY (ARRAY['entity'::text, 'attribute'::text, 'relation'::text, 'action'::text, 'instruction'::text, 'uncertainty'::text, 'note'::text]))),
+    CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
+    CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
+    CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+)
+WITH (toast_tuple_target='8160');
+ALTER TABLE ONLY public.memory_record_p04 ALTER COLUMN embedding SET STORAGE PLAIN;
+
+CREATE TABLE public.memory_record_p05 (
+    context_id uuid CONSTRAINT memory_record_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT memory_record_partitioned_id_not_null NOT NULL,
+    kind text CONSTRAINT memory_record_partitioned_kind_not_null NOT NULL,
+    memory_category text DEFAULT 'context'::text CONSTRAINT memory_record_partitioned_memory_category_not_null NOT NULL,
+    scope_path text DEFAULT ''::text CONSTRAINT memory_record_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT memory_record_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT memory_record_partitioned_owner_subject_not_null NOT NULL,
+    content jsonb CONSTRAINT memory_record_partitioned_content_not_null NOT NULL,
+    body text CONSTRAINT memory_record_partitioned_body_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
+    norm_name text,
+    entity_id uuid,
+    object_entity_id uuid,
+    attr_key text,
+    source_kind text DEFAULT 'command'::text CONSTRAINT memory_record_partitioned_source_kind_not_null NOT NULL,
+    source_ref uuid,
+    import_source_dir text,
+    provenance_rank integer DEFAULT 0 CONSTRAINT memory_record_partitioned_provenance_rank_not_null NOT NULL,
+    author_subject text CONSTRAINT memory_record_partitioned_author_subject_not_null NOT NULL,
+    derived_from uuid[] DEFAULT '{}'::uuid[] CONSTRAINT memory_record_partitioned_derived_from_not_null NOT NULL,
+    revision integer DEFAULT 1 CONSTRAINT memory_record_partitioned_revision_not_null NOT NULL,
+    review_disposition text,
+    review_revision integer,
+    review_receipt_id uuid,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT memory_record_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    valid_from timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_valid_from_not_null NOT NULL,
+    valid_to timestamp with time zone,
+    superseded_by uuid,
+    expires_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_created_at_not_null NOT NULL,
+    modified_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_modified_at_not_null NOT NULL,
+    embedding public.vector(384),
+    embedding_revision integer,
+    CONSTRAINT memory_record_embedding_current CHECK ((((embedding IS NULL) AND (embedding_revision IS NULL)) OR ((embedding IS NOT NULL) AND (embedding_revision = revision)))),
+    CONSTRAINT memory_record_kind_check CHECK ((kind = ANY (ARRAY['entity'::text, 'attribute'::text, 'relation'::text, 'action'::text, 'instruction'::text, 'uncertainty'::text, 'note'::text]))),
+    CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
+    CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
+    CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+)
+WITH (toast_tuple_target='8160');
+ALTER TABLE ONLY public.memory_record_p05 ALTER COLUMN embedding SET STORAGE PLAIN;
+
+CREATE TABLE public.memory_record_p06 (
+    context_id uuid CONSTRAINT memory_record_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT memory_record_partitioned_id_not_null NOT NULL,
+    kind text CONSTRAINT memory_record_partitioned_kind_not_null NOT NULL,
+    memory_category text DEFAULT 'context'::text CONSTRAINT memory_record_partitioned_memory_category_not_null NOT NULL,
+    scope_path text DEFAULT ''::text CONSTRAINT memory_record_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT memory_record_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT memory_record_partitioned_owner_subject_not_null NOT NULL,
+    content jsonb CONSTRAINT memory_record_partitioned_content_not_null NOT NULL,
+    body text CONSTRAINT memory_record_partitioned_body_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
+    norm_name text,
+    entity_id uuid,
+    object_entity_id uuid,
+    attr_key text,
+    source_kind text DEFAULT 'command'::text CONSTRAINT memory_record_partitioned_source_kind_not_null NOT NULL,
+    source_ref uuid,
+    import_source_dir text,
+    provenance_rank integer DEFAULT 0 CONSTRAINT memory_record_partitioned_provenance_rank_not_null NOT NULL,
+    author_subject text CONSTRAINT memory_record_partitioned_author_subject_not_null NOT NULL,
+    derived_from uuid[] DEFAULT '{}'::uuid[] CONSTRAINT memory_record_partitioned_derived_from_not_null NOT NULL,
+    revision integer DEFAULT 1 CONSTRAINT memory_record_partitioned_revision_not_null NOT NULL,
+    review_disposition text,
+    review_revision integer,
+    review_receipt_id uuid,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT memory_record_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    valid_from timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_valid_from_not_null NOT NULL,
+    valid_to timestamp with time zone,
+    superseded_by uuid,
+    expires_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_created_at_not_null NOT NULL,
+    modified_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_modified_at_not_null NOT NULL,
+    embedding public.vector(384),
+    embedding_revision integer,
+    CONSTRAINT memory_record_embedding_current CHECK ((((embedding IS NULL) AND (embedding_revision IS NULL)) OR ((embedding IS NOT NULL) AND (embedding_revision = revision)))),
+    CONSTRAINT memory_record_kind_check CHECK ((kind = ANY (ARRAY['entity'::text, 'attribute'::text, 'relation'::text, 'action'::text, 'instruction'::text, 'uncertainty'::text, 'note'::text]))),
+    CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
+    CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
+    CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+)
+WITH (toast_tuple_target='8160');
+ALTER TABLE ONLY public.memory_record_p06 ALTER COLUMN embedding SET STORAGE PLAIN;
+
+CREATE TABLE public.memory_record_p07 (
+    context_id uuid CONSTRAINT memory_record_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT memory_record_partitioned_id_not_null NOT NULL,
+    kind text CONSTRAINT memory_record_partitioned_kind_not_null NOT NULL,
+    memory_category text DEFAULT 'context'::text CONSTRAINT memory_record_partitioned_memory_category_not_null NOT NULL,
+    scope_path text DEFAULT ''::text CONSTRAINT memory_record_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT memory_record_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT memory_record_partitioned_owner_subject_not_null NOT NULL,
+    content jsonb CONSTRAINT memory_record_partitioned_content_not_null NOT NULL,
+    body text CONSTRAINT memory_record_partitioned_body_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
+    norm_name text,
+    entity_id uuid,
+    object_entity_id uuid,
+    attr_key text,
+    source_kind text DEFAULT 'command'::text CONSTRAINT memory_record_partitioned_source_kind_not_null NOT NULL,
+    source_ref uuid,
+    import_source_dir text,
+    provenance_rank integer DEFAULT 0 CONSTRAINT memory_record_partitioned_provenance_rank_not_null NOT NULL,
+    author_subject text CONSTRAINT memory_record_partitioned_author_subject_not_null NOT NULL,
+    derived_from uuid[] DEFAULT '{}'::uuid[] CONSTRAINT memory_record_partitioned_derived_from_not_null NOT NULL,
+    revision integer DEFAULT 1 CONSTRAINT memory_record_partitioned_revision_not_null NOT NULL,
+    review_disposition text,
+    review_revision integer,
+    review_receipt_id uuid,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT memory_record_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    valid_from timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_valid_from_not_null NOT NULL,
+    valid_to timestamp with time zone,
+    superseded_by uuid,
+    expires_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_created_at_not_null NOT NULL,
+    modified_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_modified_at_not_null NOT NULL,
+    embedding public.vector(384),
+    embedding_revision integer,
+    CONSTRAINT memory_record_embedding_current CHECK ((((embedding IS NULL) AND (embedding_revision IS NULL)) OR ((embedding IS NOT NULL) AND (embedding_revision = revision)))),
+    CONSTRAINT memory_record_kind_check CHECK ((kind = ANY (ARRAY['entity'::text, 'attribute'::text, 'relation'::text, 'action'::text, 'instruction'::text, 'uncertainty'::text, 'note'::text]))),
+    CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
+    CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
+    CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+)
+WITH (toast_tuple_target='8160');
+ALTER TABLE ONLY public.memory_record_p07 ALTER COLUMN embedding SET STORAGE PLAIN;
+
+CREATE TABLE public.memory_record_p08 (
+    context_id uuid CONSTRAINT memory_record_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT memory_record_partitioned_id_not_null NOT NULL,
+    kind text CONSTRAINT memory_record_partitioned_kind_not_null NOT NULL,
+    memory_category text DEFAULT 'context'::text CONSTRAINT memory_record_partitioned_memory_category_not_null NOT NULL,
+    scope_path text DEFAULT ''::text CONSTRAINT memory_record_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT memory_record_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT memory_record_partitioned_owner_subject_not_null NOT NULL,
+    content jsonb CONSTRAINT memory_record_partitioned_content_not_null NOT NULL,
+    body text CONSTRAINT memory_record_partitioned_body_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
+    norm_name text,
+    entity_id uuid,
+    object_entity_id uuid,
+    attr_key text,
+    source_kind text DEFAULT 'command'::text CONSTRAINT memory_record_partitioned_source_kind_not_null NOT NULL,
+    source_ref uuid,
+    import_source_dir text,
+    provenance_rank integer DEFAULT 0 CONSTRAINT memory_record_partitioned_provenance_rank_not_null NOT NULL,
+    author_subject text CONSTRAINT memory_record_partitioned_author_subject_not_null NOT NULL,
+    derived_from uuid[] DEFAULT '{}'::uuid[] CONSTRAINT memory_record_partitioned_derived_from_not_null NOT NULL,
+    revision integer DEFAULT 1 CONSTRAINT memory_record_partitioned_revision_not_null NOT NULL,
+    review_disposition text,
+    review_revision integer,
+    review_receipt_id uuid,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT memory_record_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    valid_from timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_valid_from_not_null NOT NULL,
+    valid_to timestamp with time zone,
+    superseded_by uuid,
+    expires_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_created_at_not_null NOT NULL,
+    modified_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_modified_at_not_null NOT NULL,
+    embedding public.vector(384),
+    embedding_revision integer,
+    CONSTRAINT memory_record_embedding_current CHECK ((((embedding IS NULL) AND (embedding_revision IS NULL)) OR ((embedding IS NOT NULL) AND (embedding_revision = revision)))),
+    CONSTRAINT memory_record_kind_check CHECK ((kind = ANY (ARRAY['entity'::text, 'attribute'::text, 'relation'::text, 'action'::text, 'instruction'::text, 'uncertainty'::text, 'note'::text]))),
+    CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
+    CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
+    CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+)
+WITH (toast_tuple_target='8160');
+ALTER TABLE ONLY public.memory_record_p08 ALTER COLUMN embedding SET STORAGE PLAIN;
+
+CREATE TABLE public.memory_record_p09 (
+    context_id uuid CONSTRAINT memory_record_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT memory_record_partitioned_id_not_null NOT NULL,
+    kind text CONSTRAINT memory_record_partitioned_kind_not_null NOT NULL,
+    memory_category text DEFAULT 'context'::text CONSTRAINT memory_record_partitioned_memory_category_not_null NOT NULL,
+    scope_path text DEFAULT ''::text CONSTRAINT memory_record_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT memory_record_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT memory_record_partitioned_owner_subject_not_null NOT NULL,
+    content jsonb CONSTRAINT memory_record_partitioned_content_not_null NOT NULL,
+    body text CONSTRAINT memory_record_partitioned_body_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
+    norm_name text,
+    entity_id uuid,
+    object_entity_id uuid,
+    attr_key text,
+    source_kind text DEFAULT 'command'::text CONSTRAINT memory_record_partitioned_source_kind_not_null NOT NULL,
+    source_ref uuid,
+    import_source_dir text,
+    provenance_rank integer DEFAULT 0 CONSTRAINT memory_record_partitioned_provenance_rank_not_null NOT NULL,
+    author_subject text CONSTRAINT memory_record_partitioned_author_subject_not_null NOT NULL,
+    derived_from uuid[] DEFAULT '{}'::uuid[] CONSTRAINT memory_record_partitioned_derived_from_not_null NOT NULL,
+    revision integer DEFAULT 1 CONSTRAINT memory_record_partitioned_revision_not_null NOT NULL,
+    review_disposition text,
+    review_revision integer,
+    review_receipt_id uuid,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT memory_record_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    valid_from timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_valid_from_not_null NOT NULL,
+    valid_to timestamp with time zone,
+    superseded_by uuid,
+    expires_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_created_at_not_null NOT NULL,
+    modified_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_modified_at_not_null NOT NULL,
+    embedding public.vector(384),
+    embedding_revision integer,
+    CONSTRAINT memory_record_embedding_current CHECK ((((embedding IS NULL) AND (embedding_revision IS NULL)) OR ((embedding IS NOT NULL) AND (embedding_revision = revision)))),
+    CONSTRAINT memory_record_kind_check CHECK ((kind = ANY (ARRAY['entity'::text, 'attribute'::text, 'relation'::text, 'action'::text, 'instruction'::text, 'uncertainty'::text, 'note'::text]))),
+    CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
+    CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
+    CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+)
+WITH (toast_tuple_target='8160');
+ALTER TABLE ONLY public.memory_record_p09 ALTER COLUMN embedding SET STORAGE PLAIN;
+
+CREATE TABLE public.memory_record_p10 (
+    context_id uuid CONSTRAINT memory_record_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT memory_record_partitioned_id_not_null NOT NULL,
+    kind text CONSTRAINT memory_record_partitioned_kind_not_null NOT NULL,
+    memory_category text DEFAULT 'context'::text CONSTRAINT memory_record_partitioned_memory_category_not_null NOT NULL,
+    scope_path text DEFAULT ''::text CONSTRAINT memory_record_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT memory_record_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT memory_record_partitioned_owner_subject_not_null NOT NULL,
+    content jsonb CONSTRAINT memory_record_partitioned_content_not_null NOT NULL,
+    body text CONSTRAINT memory_record_partitioned_body_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
+    norm_name text,
+    entity_id uuid,
+    object_entity_id uuid,
+    attr_key text,
+    source_kind text DEFAULT 'command'::text CONSTRAINT memory_record_partitioned_source_kind_not_null NOT NULL,
+    source_ref uuid,
+    import_source_dir text,
+    provenance_rank integer DEFAULT 0 CONSTRAINT memory_record_partitioned_provenance_rank_not_null NOT NULL,
+    author_subject text CONSTRAINT memory_record_partitioned_author_subject_not_null NOT NULL,
+    derived_from uuid[] DEFAULT '{}'::uuid[] CONSTRAINT memory_record_partitioned_derived_from_not_null NOT NULL,
+    revision integer DEFAULT 1 CONSTRAINT memory_record_partitioned_revision_not_null NOT NULL,
+    review_disposition text,
+    review_revision integer,
+    review_receipt_id uuid,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT memory_record_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    valid_from timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_valid_from_not_null NOT NULL,
+    valid_to timestamp with time zone,
+    superseded_by uuid,
+    expires_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_created_at_not_null NOT NULL,
+    modified_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_modified_at_not_null NOT NULL,
+    embedding public.vector(384),
+    embedding_revision integer,
+    CONSTRAINT memory_record_embedding_current CHECK ((((embedding IS NULL) AND (embedding_revision IS NULL)) OR ((embedding IS NOT NULL) AND (embedding_revision = revision)))),
+    CONSTRAINT memory_record_kind_check CHECK ((kind = ANY (ARRAY['entity'::text, 'attribute'::text, 'relation'::text, 'action'::text, 'instruction'::text, 'uncertainty'::text, 'note'::text]))),
+    CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
+    CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
+    CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+)
+WITH (toast_tuple_target='8160');
+ALTER TABLE ONLY public.memory_record_p10 ALTER COLUMN embedding SET STORAGE PLAIN;
+
+CREATE TABLE public.memory_record_p11 (
+    context_id uuid CONSTRAINT memory_record_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT memory_record_partitioned_id_not_null NOT NULL,
+    kind text CONSTRAINT memory_record_partitioned_kind_not_null NOT NULL,
+    memory_category text DEFAULT 'context'::text CONSTRAINT memory_record_partitioned_memory_category_not_null NOT NULL,
+    scope_path text DEFAULT ''::text CONSTRAINT memory_record_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT memory_record_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT memory_record_partitioned_owner_subject_not_null NOT NULL,
+    content jsonb CONSTRAINT memory_record_partitioned_content_not_null NOT NULL,
+    body text CONSTRAINT memory_record_partitioned_body_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
+    norm_name text,
+    entity_id uuid,
+    object_entity_id uuid,
+    attr_key text,
+    source_kind text DEFAULT 'command'::text CONSTRAINT memory_record_partitioned_source_kind_not_null NOT NULL,
+    source_ref uuid,
+    import_source_dir text,
+    provenance_rank integer DEFAULT 0 CONSTRAINT memory_record_partitioned_provenance_rank_not_null NOT NULL,
+    author_subject text CONSTRAINT memory_record_partitioned_author_subject_not_null NOT NULL,
+    derived_from uuid[] DEFAULT '{}'::uuid[] CONSTRAINT memory_record_partitioned_derived_from_not_null NOT NULL,
+    revision integer DEFAULT 1 CONSTRAINT memory_record_partitioned_revision_not_null NOT NULL,
+    review_disposition text,
+    review_revision integer,
+    review_receipt_id uuid,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT memory_record_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    valid_from timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_valid_from_not_null NOT NULL,
+    valid_to timestamp with time zone,
+    superseded_by uuid,
+    expires_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_created_at_not_null NOT NULL,
+    modified_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_modified_at_not_null NOT NULL,
+    embedding public.vector(384),
+    embedding_revision integer,
+    CONSTRAINT memory_record_embedding_current CHECK ((((embedding IS NULL) AND (embedding_revision IS NULL)) OR ((embedding IS NOT NULL) AND (embedding_revision = revision)))),
+    CONSTRAINT memory_record_kind_check CHECK ((kind = ANY (ARRAY['entity'::text, 'attribute'::text, 'relation'::text, 'action'::text, 'instruction'::text, 'uncertainty'::text, 'note'::text]))),
+    CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
+    CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
+    CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+)
+WITH (toast_tuple_target='8160');
+ALTER TABLE ONLY public.memory_record_p11 ALTER COLUMN embedding SET STORAGE PLAIN;
+
+CREATE TABLE public.memory_record_p12 (
+    context_id uuid CONSTRAINT memory_record_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT memory_record_partitioned_id_not_null NOT NULL,
+    kind text CONSTRAINT memory_record_partitioned_kind_not_null NOT NULL,
+    memory_category text DEFAULT 'context'::text CONSTRAINT memory_record_partitioned_memory_category_not_null NOT NULL,
+    scope_path text DEFAULT ''::text CONSTRAINT memory_record_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT memory_record_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT memory_record_partitioned_owner_subject_not_null NOT NULL,
+    content jsonb CONSTRAINT memory_record_partitioned_content_not_null NOT NULL,
+    body text CONSTRAINT memory_record_partitioned_body_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
+    norm_name text,
+    entity_id uuid,
+    object_entity_id uuid,
+    attr_key text,
+    source_kind text DEFAULT 'command'::text CONSTRAINT memory_record_partitioned_source_kind_not_null NOT NULL,
+    source_ref uuid,
+    import_source_dir text,
+    provenance_rank integer DEFAULT 0 CONSTRAINT memory_record_partitioned_provenance_rank_not_null NOT NULL,
+    author_subject text CONSTRAINT memory_record_partitioned_author_subject_not_null NOT NULL,
+    derived_from uuid[] DEFAULT '{}'::uuid[] CONSTRAINT memory_record_partitioned_derived_from_not_null NOT NULL,
+    revision integer DEFAULT 1 CONSTRAINT memory_record_partitioned_revision_not_null NOT NULL,
+    review_disposition text,
+    review_revision integer,
+    review_receipt_id uuid,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT memory_record_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    valid_from timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_valid_from_not_null NOT NULL,
+    valid_to timestamp with time zone,
+    superseded_by uuid,
+    expires_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_created_at_not_null NOT NULL,
+    modified_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_modified_at_not_null NOT NULL,
+    embedding public.vector(384),
+    embedding_revision integer,
+    CONSTRAINT memory_record_embedding_current CHECK ((((embedding IS NULL) AND (embedding_revision IS NULL)) OR ((embedding IS NOT NULL) AND (embedding_revision = revision)))),
+    CONSTRAINT memory_record_kind_check CHECK ((kind = ANY (ARRAY['entity'::text, 'attribute'::text, 'relation'::text, 'action'::text, 'instruction'::text, 'uncertainty'::text, 'note'::text]))),
+    CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
+    CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
+    CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+)
+WITH (toast_tuple_target='8160');
+ALTER TABLE ONLY public.memory_record_p12 ALTER COLUMN embedding SET STORAGE PLAIN;
+
+CREATE TABLE public.memory_record_p13 (
+    context_id uuid CONSTRAINT memory_record_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT memory_record_partitioned_id_not_null NOT NULL,
+    kind text CONSTRAINT memory_record_partitioned_kind_not_null NOT NULL,
+    memory_category text DEFAULT 'context'::text CONSTRAINT memory_record_partitioned_memory_category_not_null NOT NULL,
+    scope_path text DEFAULT ''::text CONSTRAINT memory_record_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT memory_record_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT memory_record_partitioned_owner_subject_not_null NOT NULL,
+    content jsonb CONSTRAINT memory_record_partitioned_content_not_null NOT NULL,
+    body text CONSTRAINT memory_record_partitioned_body_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
+    norm_name text,
+    entity_id uuid,
+    object_entity_id uuid,
+    attr_key text,
+    source_kind text DEFAULT 'command'::text CONSTRAINT memory_record_partitioned_source_kind_not_null NOT NULL,
+    source_ref uuid,
+    import_source_dir text,
+    provenance_rank integer DEFAULT 0 CONSTRAINT memory_record_partitioned_provenance_rank_not_null NOT NULL,
+    author_subject text CONSTRAINT memory_record_partitioned_author_subject_not_null NOT NULL,
+    derived_from uuid[] DEFAULT '{}'::uuid[] CONSTRAINT memory_record_partitioned_derived_from_not_null NOT NULL,
+    revision integer DEFAULT 1 CONSTRAINT memory_record_partitioned_revision_not_null NOT NULL,
+    review_disposition text,
+    review_revision integer,
+    review_receipt_id uuid,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT memory_record_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    valid_from timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_valid_from_not_null NOT NULL,
+    valid_to timestamp with time zone,
+    superseded_by uuid,
+    expires_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_created_at_not_null NOT NULL,
+    modified_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_modified_at_not_null NOT NULL,
+    embedding public.vector(384),
+    embedding_revision integer,
+    CONSTRAINT memory_record_embedding_current CHECK ((((embedding IS NULL) AND (embedding_revision IS NULL)) OR ((embedding IS NOT NULL) AND (embedding_revision = revision)))),
+    CONSTRAINT memory_record_kind_check CHECK ((kind = ANY (ARRAY['entity'::text, 'attribute'::text, 'relation'::text, 'action'::text, 'instruction'::text, 'uncertainty'::text, 'note'::text]))),
+    CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
+    CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
+    CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+)
+WITH (toast_tuple_target='8160');
+ALTER TABLE ONLY public.memory_record_p13 ALTER COLUMN embedding SET STORAGE PLAIN;
+
+CREATE TABLE public.memory_record_p14 (
+    context_id uuid CONSTRAINT memory_record_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT memory_record_partitioned_id_not_null NOT NULL,
+    kind text CONSTRAINT memory_record_partitioned_kind_not_null NOT NULL,
+    memory_category text DEFAULT 'context'::text CONSTRAINT memory_record_partitioned_memory_category_not_null NOT NULL,
+    scope_path text DEFAULT ''::text CONSTRAINT memory_record_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT memory_record_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT memory_record_partitioned_owner_subject_not_null NOT NULL,
+    content jsonb CONSTRAINT memory_record_partitioned_content_not_null NOT NULL,
+    body text CONSTRAINT memory_record_partitioned_body_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
+    norm_name text,
+    entity_id uuid,
+    object_entity_id uuid,
+    attr_key text,
+    source_kind text DEFAULT 'command'::text CONSTRAINT memory_record_partitioned_source_kind_not_null NOT NULL,
+    source_ref uuid,
+    import_source_dir text,
+    provenance_rank integer DEFAULT 0 CONSTRAINT memory_record_partitioned_provenance_rank_not_null NOT NULL,
+    author_subject text CONSTRAINT memory_record_partitioned_author_subject_not_null NOT NULL,
+    derived_from uuid[] DEFAULT '{}'::uuid[] CONSTRAINT memory_record_partitioned_derived_from_not_null NOT NULL,
+    revision integer DEFAULT 1 CONSTRAINT memory_record_partitioned_revision_not_null NOT NULL,
+    review_disposition text,
+    review_revision integer,
+    review_receipt_id uuid,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT memory_record_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    valid_from timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_valid_from_not_null NOT NULL,
+    valid_to timestamp with time zone,
+    superseded_by uuid,
+    expires_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_created_at_not_null NOT NULL,
+    modified_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_modified_at_not_null NOT NULL,
+    embedding public.vector(384),
+    embedding_revision integer,
+    CONSTRAINT memory_record_embedding_current CHECK ((((embedding IS NULL) AND (embedding_revision IS NULL)) OR ((embedding IS NOT NULL) AND (embedding_revision = revision)))),
+    CONSTRAINT memory_record_kind_check CHECK ((kind = ANY (ARRAY['entity'::text, 'attribute'::text, 'relation'::text, 'action'::text, 'instruction'::text, 'uncertainty'::text, 'note'::text]))),
+    CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
+    CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
+    CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+)
+WITH (toast_tuple_target='8160');
+ALTER TABLE ONLY public.memory_record_p14 ALTER COLUMN embedding SET STORAGE PLAIN;
+
+CREATE TABLE public.memory_record_p15 (
+    context_id uuid CONSTRAINT memory_record_partitioned_context_id_not_null NOT NULL,
+    id uuid CONSTRAINT memory_record_partitioned_id_not_null NOT NULL,
+    kind text CONSTRAINT memory_record_partitioned_kind_not_null NOT NULL,
+    memory_category text DEFAULT 'context'::text CONSTRAINT memory_record_partitioned_memory_category_not_null NOT NULL,
+    scope_path text DEFAULT ''::text CONSTRAINT memory_record_partitioned_scope_path_not_null NOT NULL,
+    visibility text DEFAULT 'shared'::text CONSTRAINT memory_record_partitioned_visibility_not_null NOT NULL,
+    owner_subject text CONSTRAINT memory_record_partitioned_owner_subject_not_null NOT NULL,
+    content jsonb CONSTRAINT memory_record_partitioned_content_not_null NOT NULL,
+    body text CONSTRAINT memory_record_partitioned_body_not_null NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
+    norm_name text,
+    entity_id uuid,
+    object_entity_id uuid,
+    attr_key text,
+    source_kind text DEFAULT 'command'::text CONSTRAINT memory_record_partitioned_source_kind_not_null NOT NULL,
+    source_ref uuid,
+    import_source_dir text,
+    provenance_rank integer DEFAULT 0 CONSTRAINT memory_record_partitioned_provenance_rank_not_null NOT NULL,
+    author_subject text CONSTRAINT memory_record_partitioned_author_subject_not_null NOT NULL,
+    derived_from uuid[] DEFAULT '{}'::uuid[] CONSTRAINT memory_record_partitioned_derived_from_not_null NOT NULL,
+    revision integer DEFAULT 1 CONSTRAINT memory_record_partitioned_revision_not_null NOT NULL,
+    review_disposition text,
+    review_revision integer,
+    review_receipt_id uuid,
+    serving public.serving_state DEFAULT 'live'::public.serving_state CONSTRAINT memory_record_partitioned_serving_not_null NOT NULL,
+    hold_judgement_id uuid,
+    valid_from timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_valid_from_not_null NOT NULL,
+    valid_to timestamp with time zone,
+    superseded_by uuid,
+    expires_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_created_at_not_null NOT NULL,
+    modified_at timestamp with time zone DEFAULT now() CONSTRAINT memory_record_partitioned_modified_at_not_null NOT NULL,
+    embedding public.vector(384),
+    embedding_revision integer,
+    CONSTRAINT memory_record_embedding_current CHECK ((((embedding IS NULL) AND (embedding_revision IS NULL)) OR ((embedding IS NOT NULL) AND (embedding_revision = revision)))),
+    CONSTRAINT memory_record_kind_check CHECK ((kind = ANY (ARRAY['entity'::text, 'attribute'::text, 'relation'::text, 'action'::text, 'instruction'::text, 'uncertainty'::text, 'note'::text]))),
+    CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
+    CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
+    CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+)
+WITH (toast_tuple_target='8160');
+ALTER TABLE ONLY public.memory_record_p15 ALTER COLUMN embedding SET STORAGE PLAIN;
 
 CREATE TABLE public.memory_revision (
     context_id uuid NOT NULL,
@@ -1010,6 +2067,70 @@ CREATE TABLE public.usage (
     completion_tokens bigint DEFAULT 0 NOT NULL
 );
 
+ALTER TABLE ONLY public.chunk ATTACH PARTITION public.chunk_p00 FOR VALUES WITH (modulus 16, remainder 0);
+
+ALTER TABLE ONLY public.chunk ATTACH PARTITION public.chunk_p01 FOR VALUES WITH (modulus 16, remainder 1);
+
+ALTER TABLE ONLY public.chunk ATTACH PARTITION public.chunk_p02 FOR VALUES WITH (modulus 16, remainder 2);
+
+ALTER TABLE ONLY public.chunk ATTACH PARTITION public.chunk_p03 FOR VALUES WITH (modulus 16, remainder 3);
+
+ALTER TABLE ONLY public.chunk ATTACH PARTITION public.chunk_p04 FOR VALUES WITH (modulus 16, remainder 4);
+
+ALTER TABLE ONLY public.chunk ATTACH PARTITION public.chunk_p05 FOR VALUES WITH (modulus 16, remainder 5);
+
+ALTER TABLE ONLY public.chunk ATTACH PARTITION public.chunk_p06 FOR VALUES WITH (modulus 16, remainder 6);
+
+ALTER TABLE ONLY public.chunk ATTACH PARTITION public.chunk_p07 FOR VALUES WITH (modulus 16, remainder 7);
+
+ALTER TABLE ONLY public.chunk ATTACH PARTITION public.chunk_p08 FOR VALUES WITH (modulus 16, remainder 8);
+
+ALTER TABLE ONLY public.chunk ATTACH PARTITION public.chunk_p09 FOR VALUES WITH (modulus 16, remainder 9);
+
+ALTER TABLE ONLY public.chunk ATTACH PARTITION public.chunk_p10 FOR VALUES WITH (modulus 16, remainder 10);
+
+ALTER TABLE ONLY public.chunk ATTACH PARTITION public.chunk_p11 FOR VALUES WITH (modulus 16, remainder 11);
+
+ALTER TABLE ONLY public.chunk ATTACH PARTITION public.chunk_p12 FOR VALUES WITH (modulus 16, remainder 12);
+
+ALTER TABLE ONLY public.chunk ATTACH PARTITION public.chunk_p13 FOR VALUES WITH (modulus 16, remainder 13);
+
+ALTER TABLE ONLY public.chunk ATTACH PARTITION public.chunk_p14 FOR VALUES WITH (modulus 16, remainder 14);
+
+ALTER TABLE ONLY public.chunk ATTACH PARTITION public.chunk_p15 FOR VALUES WITH (modulus 16, remainder 15);
+
+ALTER TABLE ONLY public.memory_record ATTACH PARTITION public.memory_record_p00 FOR VALUES WITH (modulus 16, remainder 0);
+
+ALTER TABLE ONLY public.memory_record ATTACH PARTITION public.memory_record_p01 FOR VALUES WITH (modulus 16, remainder 1);
+
+ALTER TABLE ONLY public.memory_record ATTACH PARTITION public.memory_record_p02 FOR VALUES WITH (modulus 16, remainder 2);
+
+ALTER TABLE ONLY public.memory_record ATTACH PARTITION public.memory_record_p03 FOR VALUES WITH (modulus 16, remainder 3);
+
+ALTER TABLE ONLY public.memory_record ATTACH PARTITION public.memory_record_p04 FOR VALUES WITH (modulus 16, remainder 4);
+
+ALTER TABLE ONLY public.memory_record ATTACH PARTITION public.memory_record_p05 FOR VALUES WITH (modulus 16, remainder 5);
+
+ALTER TABLE ONLY public.memory_record ATTACH PARTITION public.memory_record_p06 FOR VALUES WITH (modulus 16, remainder 6);
+
+ALTER TABLE ONLY public.memory_record ATTACH PARTITION public.memory_record_p07 FOR VALUES WITH (modulus 16, remainder 7);
+
+ALTER TABLE ONLY public.memory_record ATTACH PARTITION public.memory_record_p08 FOR VALUES WITH (modulus 16, remainder 8);
+
+ALTER TABLE ONLY public.memory_record ATTACH PARTITION public.memory_record_p09 FOR VALUES WITH (modulus 16, remainder 9);
+
+ALTER TABLE ONLY public.memory_record ATTACH PARTITION public.memory_record_p10 FOR VALUES WITH (modulus 16, remainder 10);
+
+ALTER TABLE ONLY public.memory_record ATTACH PARTITION public.memory_record_p11 FOR VALUES WITH (modulus 16, remainder 11);
+
+ALTER TABLE ONLY public.memory_record ATTACH PARTITION public.memory_record_p12 FOR VALUES WITH (modulus 16, remainder 12);
+
+ALTER TABLE ONLY public.memory_record ATTACH PARTITION public.memory_record_p13 FOR VALUES WITH (modulus 16, remainder 13);
+
+ALTER TABLE ONLY public.memory_record ATTACH PARTITION public.memory_record_p14 FOR VALUES WITH (modulus 16, remainder 14);
+
+ALTER TABLE ONLY public.memory_record ATTACH PARTITION public.memory_record_p15 FOR VALUES WITH (modulus 16, remainder 15);
+
 ALTER TABLE ONLY public.procrastinate_events ALTER COLUMN id SET DEFAULT nextval('public.procrastinate_events_id_seq'::regclass);
 
 ALTER TABLE ONLY public.procrastinate_jobs ALTER COLUMN id SET DEFAULT nextval('public.procrastinate_jobs_id_seq'::regclass);
@@ -1027,6 +2148,54 @@ ALTER TABLE ONLY public.change_event
 
 ALTER TABLE ONLY public.chunk
     ADD CONSTRAINT chunk_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.chunk_p00
+    ADD CONSTRAINT chunk_p00_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.chunk_p01
+    ADD CONSTRAINT chunk_p01_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.chunk_p02
+    ADD CONSTRAINT chunk_p02_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.chunk_p03
+    ADD CONSTRAINT chunk_p03_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.chunk_p04
+    ADD CONSTRAINT chunk_p04_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.chunk_p05
+    ADD CONSTRAINT chunk_p05_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.chunk_p06
+    ADD CONSTRAINT chunk_p06_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.chunk_p07
+    ADD CONSTRAINT chunk_p07_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.chunk_p08
+    ADD CONSTRAINT chunk_p08_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.chunk_p09
+    ADD CONSTRAINT chunk_p09_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.chunk_p10
+    ADD CONSTRAINT chunk_p10_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.chunk_p11
+    ADD CONSTRAINT chunk_p11_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.chunk_p12
+    ADD CONSTRAINT chunk_p12_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.chunk_p13
+    ADD CONSTRAINT chunk_p13_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.chunk_p14
+    ADD CONSTRAINT chunk_p14_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.chunk_p15
+    ADD CONSTRAINT chunk_p15_pkey PRIMARY KEY (context_id, id);
 
 ALTER TABLE ONLY public.conflict
     ADD CONSTRAINT conflict_pkey PRIMARY KEY (context_id, id);
@@ -1057,6 +2226,54 @@ ALTER TABLE ONLY public.memory_link
 
 ALTER TABLE ONLY public.memory_record
     ADD CONSTRAINT memory_record_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_record_p00
+    ADD CONSTRAINT memory_record_p00_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_record_p01
+    ADD CONSTRAINT memory_record_p01_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_record_p02
+    ADD CONSTRAINT memory_record_p02_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_record_p03
+    ADD CONSTRAINT memory_record_p03_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_record_p04
+    ADD CONSTRAINT memory_record_p04_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_record_p05
+    ADD CONSTRAINT memory_record_p05_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_record_p06
+    ADD CONSTRAINT memory_record_p06_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_record_p07
+    ADD CONSTRAINT memory_record_p07_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_record_p08
+    ADD CONSTRAINT memory_record_p08_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_record_p09
+    ADD CONSTRAINT memory_record_p09_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_record_p10
+    ADD CONSTRAINT memory_record_p10_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_record_p11
+    ADD CONSTRAINT memory_record_p11_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_record_p12
+    ADD CONSTRAINT memory_record_p12_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_record_p13
+    ADD CONSTRAINT memory_record_p13_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_record_p14
+    ADD CONSTRAINT memory_record_p14_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_record_p15
+    ADD CONSTRAINT memory_record_p15_pkey PRIMARY KEY (context_id, id);
 
 ALTER TABLE ONLY public.memory_revision
     ADD CONSTRAINT memory_revision_pkey PRIMARY KEY (context_id, record_id, revision);
@@ -1124,13 +2341,141 @@ CREATE INDEX audit_event_context ON public.audit_event USING btree (context_id, 
 
 CREATE INDEX change_event_record ON public.change_event USING btree (context_id, record_id, seq);
 
-CREATE INDEX chunk_context_tsv ON public.chunk USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+CREATE INDEX chunk_context_tsv ON ONLY public.chunk USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
 
-CREATE INDEX chunk_document ON public.chunk USING btree (context_id, document_id);
+CREATE INDEX chunk_document ON ONLY public.chunk USING btree (context_id, document_id);
 
-CREATE INDEX chunk_hold ON public.chunk USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+CREATE INDEX chunk_hold ON ONLY public.chunk USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
 
-CREATE INDEX chunk_turn ON public.chunk USING btree (context_id, turn_id);
+CREATE INDEX chunk_p00_context_id_document_id_idx ON public.chunk_p00 USING btree (context_id, document_id);
+
+CREATE INDEX chunk_p00_context_id_hold_judgement_id_idx ON public.chunk_p00 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX chunk_turn ON ONLY public.chunk USING btree (context_id, turn_id);
+
+CREATE INDEX chunk_p00_context_id_turn_id_idx ON public.chunk_p00 USING btree (context_id, turn_id);
+
+CREATE INDEX chunk_p00_expr_idx ON public.chunk_p00 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX chunk_p01_context_id_document_id_idx ON public.chunk_p01 USING btree (context_id, document_id);
+
+CREATE INDEX chunk_p01_context_id_hold_judgement_id_idx ON public.chunk_p01 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX chunk_p01_context_id_turn_id_idx ON public.chunk_p01 USING btree (context_id, turn_id);
+
+CREATE INDEX chunk_p01_expr_idx ON public.chunk_p01 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX chunk_p02_context_id_document_id_idx ON public.chunk_p02 USING btree (context_id, document_id);
+
+CREATE INDEX chunk_p02_context_id_hold_judgement_id_idx ON public.chunk_p02 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX chunk_p02_context_id_turn_id_idx ON public.chunk_p02 USING btree (context_id, turn_id);
+
+CREATE INDEX chunk_p02_expr_idx ON public.chunk_p02 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX chunk_p03_context_id_document_id_idx ON public.chunk_p03 USING btree (context_id, document_id);
+
+CREATE INDEX chunk_p03_context_id_hold_judgement_id_idx ON public.chunk_p03 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX chunk_p03_context_id_turn_id_idx ON public.chunk_p03 USING btree (context_id, turn_id);
+
+CREATE INDEX chunk_p03_expr_idx ON public.chunk_p03 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX chunk_p04_context_id_document_id_idx ON public.chunk_p04 USING btree (context_id, document_id);
+
+CREATE INDEX chunk_p04_context_id_hold_judgement_id_idx ON public.chunk_p04 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX chunk_p04_context_id_turn_id_idx ON public.chunk_p04 USING btree (context_id, turn_id);
+
+CREATE INDEX chunk_p04_expr_idx ON public.chunk_p04 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX chunk_p05_context_id_document_id_idx ON public.chunk_p05 USING btree (context_id, document_id);
+
+CREATE INDEX chunk_p05_context_id_hold_judgement_id_idx ON public.chunk_p05 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX chunk_p05_context_id_turn_id_idx ON public.chunk_p05 USING btree (context_id, turn_id);
+
+CREATE INDEX chunk_p05_expr_idx ON public.chunk_p05 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX chunk_p06_context_id_document_id_idx ON public.chunk_p06 USING btree (context_id, document_id);
+
+CREATE INDEX chunk_p06_context_id_hold_judgement_id_idx ON public.chunk_p06 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX chunk_p06_context_id_turn_id_idx ON public.chunk_p06 USING btree (context_id, turn_id);
+
+CREATE INDEX chunk_p06_expr_idx ON public.chunk_p06 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX chunk_p07_context_id_document_id_idx ON public.chunk_p07 USING btree (context_id, document_id);
+
+CREATE INDEX chunk_p07_context_id_hold_judgement_id_idx ON public.chunk_p07 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX chunk_p07_context_id_turn_id_idx ON public.chunk_p07 USING btree (context_id, turn_id);
+
+CREATE INDEX chunk_p07_expr_idx ON public.chunk_p07 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX chunk_p08_context_id_document_id_idx ON public.chunk_p08 USING btree (context_id, document_id);
+
+CREATE INDEX chunk_p08_context_id_hold_judgement_id_idx ON public.chunk_p08 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX chunk_p08_context_id_turn_id_idx ON public.chunk_p08 USING btree (context_id, turn_id);
+
+CREATE INDEX chunk_p08_expr_idx ON public.chunk_p08 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX chunk_p09_context_id_document_id_idx ON public.chunk_p09 USING btree (context_id, document_id);
+
+CREATE INDEX chunk_p09_context_id_hold_judgement_id_idx ON public.chunk_p09 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX chunk_p09_context_id_turn_id_idx ON public.chunk_p09 USING btree (context_id, turn_id);
+
+CREATE INDEX chunk_p09_expr_idx ON public.chunk_p09 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX chunk_p10_context_id_document_id_idx ON public.chunk_p10 USING btree (context_id, document_id);
+
+CREATE INDEX chunk_p10_context_id_hold_judgement_id_idx ON public.chunk_p10 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX chunk_p10_context_id_turn_id_idx ON public.chunk_p10 USING btree (context_id, turn_id);
+
+CREATE INDEX chunk_p10_expr_idx ON public.chunk_p10 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX chunk_p11_context_id_document_id_idx ON public.chunk_p11 USING btree (context_id, document_id);
+
+CREATE INDEX chunk_p11_context_id_hold_judgement_id_idx ON public.chunk_p11 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX chunk_p11_context_id_turn_id_idx ON public.chunk_p11 USING btree (context_id, turn_id);
+
+CREATE INDEX chunk_p11_expr_idx ON public.chunk_p11 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX chunk_p12_context_id_document_id_idx ON public.chunk_p12 USING btree (context_id, document_id);
+
+CREATE INDEX chunk_p12_context_id_hold_judgement_id_idx ON public.chunk_p12 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX chunk_p12_context_id_turn_id_idx ON public.chunk_p12 USING btree (context_id, turn_id);
+
+CREATE INDEX chunk_p12_expr_idx ON public.chunk_p12 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX chunk_p13_context_id_document_id_idx ON public.chunk_p13 USING btree (context_id, document_id);
+
+CREATE INDEX chunk_p13_context_id_hold_judgement_id_idx ON public.chunk_p13 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX chunk_p13_context_id_turn_id_idx ON public.chunk_p13 USING btree (context_id, turn_id);
+
+CREATE INDEX chunk_p13_expr_idx ON public.chunk_p13 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX chunk_p14_context_id_document_id_idx ON public.chunk_p14 USING btree (context_id, document_id);
+
+CREATE INDEX chunk_p14_context_id_hold_judgement_id_idx ON public.chunk_p14 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX chunk_p14_context_id_turn_id_idx ON public.chunk_p14 USING btree (context_id, turn_id);
+
+CREATE INDEX chunk_p14_expr_idx ON public.chunk_p14 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX chunk_p15_context_id_document_id_idx ON public.chunk_p15 USING btree (context_id, document_id);
+
+CREATE INDEX chunk_p15_context_id_hold_judgement_id_idx ON public.chunk_p15 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX chunk_p15_context_id_turn_id_idx ON public.chunk_p15 USING btree (context_id, turn_id);
+
+CREATE INDEX chunk_p15_expr_idx ON public.chunk_p15 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
 
 CREATE UNIQUE INDEX conflict_pair_guard ON public.conflict USING btree (context_id, LEAST(record_a, record_b), GREATEST(record_a, record_b)) WHERE ((origin <> 'challenge'::text) AND ((status = 'pending'::text) OR (decided_by IS NOT NULL)));
 
@@ -1150,23 +2495,311 @@ CREATE INDEX idx_procrastinate_workers_last_heartbeat ON public.procrastinate_wo
 
 CREATE INDEX judgement_recent ON public.judgement USING btree (context_id, created_at DESC, id DESC);
 
-CREATE INDEX memory_record_context_tsv ON public.memory_record USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+CREATE INDEX memory_record_context_tsv ON ONLY public.memory_record USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
 
-CREATE INDEX memory_record_entity_attr ON public.memory_record USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
+CREATE INDEX memory_record_entity_attr ON ONLY public.memory_record USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
 
-CREATE INDEX memory_record_entity_name ON public.memory_record USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
+CREATE INDEX memory_record_entity_name ON ONLY public.memory_record USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
 
-CREATE INDEX memory_record_hold ON public.memory_record USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+CREATE INDEX memory_record_hold ON ONLY public.memory_record USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
 
-CREATE INDEX memory_record_kind ON public.memory_record USING btree (context_id, kind, serving);
+CREATE INDEX memory_record_kind ON ONLY public.memory_record USING btree (context_id, kind, serving);
 
-CREATE INDEX memory_record_modified ON public.memory_record USING btree (context_id, modified_at DESC, id DESC);
+CREATE INDEX memory_record_modified ON ONLY public.memory_record USING btree (context_id, modified_at DESC, id DESC);
 
-CREATE INDEX memory_record_note_ident ON public.memory_record USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
+CREATE INDEX memory_record_note_ident ON ONLY public.memory_record USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
 
-CREATE INDEX memory_record_object_entity ON public.memory_record USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+CREATE INDEX memory_record_object_entity ON ONLY public.memory_record USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
 
-CREATE INDEX memory_record_source ON public.memory_record USING btree (context_id, source_kind, source_ref);
+CREATE INDEX memory_record_p00_context_id_entity_id_attr_key_idx ON public.memory_record_p00 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p00_context_id_hold_judgement_id_idx ON public.memory_record_p00 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX memory_record_p00_context_id_kind_norm_name_idx ON public.memory_record_p00 USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
+
+CREATE INDEX memory_record_p00_context_id_kind_serving_idx ON public.memory_record_p00 USING btree (context_id, kind, serving);
+
+CREATE INDEX memory_record_p00_context_id_modified_at_id_idx ON public.memory_record_p00 USING btree (context_id, modified_at DESC, id DESC);
+
+CREATE INDEX memory_record_p00_context_id_norm_name_idx ON public.memory_record_p00 USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
+
+CREATE INDEX memory_record_p00_context_id_object_entity_id_idx ON public.memory_record_p00 USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_source ON ONLY public.memory_record USING btree (context_id, source_kind, source_ref);
+
+CREATE INDEX memory_record_p00_context_id_source_kind_source_ref_idx ON public.memory_record_p00 USING btree (context_id, source_kind, source_ref);
+
+CREATE INDEX memory_record_p00_expr_idx ON public.memory_record_p00 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p01_context_id_entity_id_attr_key_idx ON public.memory_record_p01 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p01_context_id_hold_judgement_id_idx ON public.memory_record_p01 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX memory_record_p01_context_id_kind_norm_name_idx ON public.memory_record_p01 USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
+
+CREATE INDEX memory_record_p01_context_id_kind_serving_idx ON public.memory_record_p01 USING btree (context_id, kind, serving);
+
+CREATE INDEX memory_record_p01_context_id_modified_at_id_idx ON public.memory_record_p01 USING btree (context_id, modified_at DESC, id DESC);
+
+CREATE INDEX memory_record_p01_context_id_norm_name_idx ON public.memory_record_p01 USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
+
+CREATE INDEX memory_record_p01_context_id_object_entity_id_idx ON public.memory_record_p01 USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p01_context_id_source_kind_source_ref_idx ON public.memory_record_p01 USING btree (context_id, source_kind, source_ref);
+
+CREATE INDEX memory_record_p01_expr_idx ON public.memory_record_p01 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p02_context_id_entity_id_attr_key_idx ON public.memory_record_p02 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p02_context_id_hold_judgement_id_idx ON public.memory_record_p02 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX memory_record_p02_context_id_kind_norm_name_idx ON public.memory_record_p02 USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
+
+CREATE INDEX memory_record_p02_context_id_kind_serving_idx ON public.memory_record_p02 USING btree (context_id, kind, serving);
+
+CREATE INDEX memory_record_p02_context_id_modified_at_id_idx ON public.memory_record_p02 USING btree (context_id, modified_at DESC, id DESC);
+
+CREATE INDEX memory_record_p02_context_id_norm_name_idx ON public.memory_record_p02 USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
+
+CREATE INDEX memory_record_p02_context_id_object_entity_id_idx ON public.memory_record_p02 USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p02_context_id_source_kind_source_ref_idx ON public.memory_record_p02 USING btree (context_id, source_kind, source_ref);
+
+CREATE INDEX memory_record_p02_expr_idx ON public.memory_record_p02 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p03_context_id_entity_id_attr_key_idx ON public.memory_record_p03 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p03_context_id_hold_judgement_id_idx ON public.memory_record_p03 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX memory_record_p03_context_id_kind_norm_name_idx ON public.memory_record_p03 USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
+
+CREATE INDEX memory_record_p03_context_id_kind_serving_idx ON public.memory_record_p03 USING btree (context_id, kind, serving);
+
+CREATE INDEX memory_record_p03_context_id_modified_at_id_idx ON public.memory_record_p03 USING btree (context_id, modified_at DESC, id DESC);
+
+CREATE INDEX memory_record_p03_context_id_norm_name_idx ON public.memory_record_p03 USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
+
+CREATE INDEX memory_record_p03_context_id_object_entity_id_idx ON public.memory_record_p03 USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p03_context_id_source_kind_source_ref_idx ON public.memory_record_p03 USING btree (context_id, source_kind, source_ref);
+
+CREATE INDEX memory_record_p03_expr_idx ON public.memory_record_p03 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p04_context_id_entity_id_attr_key_idx ON public.memory_record_p04 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p04_context_id_hold_judgement_id_idx ON public.memory_record_p04 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX memory_record_p04_context_id_kind_norm_name_idx ON public.memory_record_p04 USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
+
+CREATE INDEX memory_record_p04_context_id_kind_serving_idx ON public.memory_record_p04 USING btree (context_id, kind, serving);
+
+CREATE INDEX memory_record_p04_context_id_modified_at_id_idx ON public.memory_record_p04 USING btree (context_id, modified_at DESC, id DESC);
+
+CREATE INDEX memory_record_p04_context_id_norm_name_idx ON public.memory_record_p04 USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
+
+CREATE INDEX memory_record_p04_context_id_object_entity_id_idx ON public.memory_record_p04 USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p04_context_id_source_kind_source_ref_idx ON public.memory_record_p04 USING btree (context_id, source_kind, source_ref);
+
+CREATE INDEX memory_record_p04_expr_idx ON public.memory_record_p04 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p05_context_id_entity_id_attr_key_idx ON public.memory_record_p05 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p05_context_id_hold_judgement_id_idx ON public.memory_record_p05 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX memory_record_p05_context_id_kind_norm_name_idx ON public.memory_record_p05 USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
+
+CREATE INDEX memory_record_p05_context_id_kind_serving_idx ON public.memory_record_p05 USING btree (context_id, kind, serving);
+
+CREATE INDEX memory_record_p05_context_id_modified_at_id_idx ON public.memory_record_p05 USING btree (context_id, modified_at DESC, id DESC);
+
+CREATE INDEX memory_record_p05_context_id_norm_name_idx ON public.memory_record_p05 USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
+
+CREATE INDEX memory_record_p05_context_id_object_entity_id_idx ON public.memory_record_p05 USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p05_context_id_source_kind_source_ref_idx ON public.memory_record_p05 USING btree (context_id, source_kind, source_ref);
+
+CREATE INDEX memory_record_p05_expr_idx ON public.memory_record_p05 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p06_context_id_entity_id_attr_key_idx ON public.memory_record_p06 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p06_context_id_hold_judgement_id_idx ON public.memory_record_p06 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX memory_record_p06_context_id_kind_norm_name_idx ON public.memory_record_p06 USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
+
+CREATE INDEX memory_record_p06_context_id_kind_serving_idx ON public.memory_record_p06 USING btree (context_id, kind, serving);
+
+CREATE INDEX memory_record_p06_context_id_modified_at_id_idx ON public.memory_record_p06 USING btree (context_id, modified_at DESC, id DESC);
+
+CREATE INDEX memory_record_p06_context_id_norm_name_idx ON public.memory_record_p06 USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
+
+CREATE INDEX memory_record_p06_context_id_object_entity_id_idx ON public.memory_record_p06 USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p06_context_id_source_kind_source_ref_idx ON public.memory_record_p06 USING btree (context_id, source_kind, source_ref);
+
+CREATE INDEX memory_record_p06_expr_idx ON public.memory_record_p06 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p07_context_id_entity_id_attr_key_idx ON public.memory_record_p07 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p07_context_id_hold_judgement_id_idx ON public.memory_record_p07 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX memory_record_p07_context_id_kind_norm_name_idx ON public.memory_record_p07 USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
+
+CREATE INDEX memory_record_p07_context_id_kind_serving_idx ON public.memory_record_p07 USING btree (context_id, kind, serving);
+
+CREATE INDEX memory_record_p07_context_id_modified_at_id_idx ON public.memory_record_p07 USING btree (context_id, modified_at DESC, id DESC);
+
+CREATE INDEX memory_record_p07_context_id_norm_name_idx ON public.memory_record_p07 USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
+
+CREATE INDEX memory_record_p07_context_id_object_entity_id_idx ON public.memory_record_p07 USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p07_context_id_source_kind_source_ref_idx ON public.memory_record_p07 USING btree (context_id, source_kind, source_ref);
+
+CREATE INDEX memory_record_p07_expr_idx ON public.memory_record_p07 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p08_context_id_entity_id_attr_key_idx ON public.memory_record_p08 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p08_context_id_hold_judgement_id_idx ON public.memory_record_p08 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX memory_record_p08_context_id_kind_norm_name_idx ON public.memory_record_p08 USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
+
+CREATE INDEX memory_record_p08_context_id_kind_serving_idx ON public.memory_record_p08 USING btree (context_id, kind, serving);
+
+CREATE INDEX memory_record_p08_context_id_modified_at_id_idx ON public.memory_record_p08 USING btree (context_id, modified_at DESC, id DESC);
+
+CREATE INDEX memory_record_p08_context_id_norm_name_idx ON public.memory_record_p08 USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
+
+CREATE INDEX memory_record_p08_context_id_object_entity_id_idx ON public.memory_record_p08 USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p08_context_id_source_kind_source_ref_idx ON public.memory_record_p08 USING btree (context_id, source_kind, source_ref);
+
+CREATE INDEX memory_record_p08_expr_idx ON public.memory_record_p08 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p09_context_id_entity_id_attr_key_idx ON public.memory_record_p09 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p09_context_id_hold_judgement_id_idx ON public.memory_record_p09 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX memory_record_p09_context_id_kind_norm_name_idx ON public.memory_record_p09 USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
+
+CREATE INDEX memory_record_p09_context_id_kind_serving_idx ON public.memory_record_p09 USING btree (context_id, kind, serving);
+
+CREATE INDEX memory_record_p09_context_id_modified_at_id_idx ON public.memory_record_p09 USING btree (context_id, modified_at DESC, id DESC);
+
+CREATE INDEX memory_record_p09_context_id_norm_name_idx ON public.memory_record_p09 USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
+
+CREATE INDEX memory_record_p09_context_id_object_entity_id_idx ON public.memory_record_p09 USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p09_context_id_source_kind_source_ref_idx ON public.memory_record_p09 USING btree (context_id, source_kind, source_ref);
+
+CREATE INDEX memory_record_p09_expr_idx ON public.memory_record_p09 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p10_context_id_entity_id_attr_key_idx ON public.memory_record_p10 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p10_context_id_hold_judgement_id_idx ON public.memory_record_p10 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX memory_record_p10_context_id_kind_norm_name_idx ON public.memory_record_p10 USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
+
+CREATE INDEX memory_record_p10_context_id_kind_serving_idx ON public.memory_record_p10 USING btree (context_id, kind, serving);
+
+CREATE INDEX memory_record_p10_context_id_modified_at_id_idx ON public.memory_record_p10 USING btree (context_id, modified_at DESC, id DESC);
+
+CREATE INDEX memory_record_p10_context_id_norm_name_idx ON public.memory_record_p10 USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
+
+CREATE INDEX memory_record_p10_context_id_object_entity_id_idx ON public.memory_record_p10 USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p10_context_id_source_kind_source_ref_idx ON public.memory_record_p10 USING btree (context_id, source_kind, source_ref);
+
+CREATE INDEX memory_record_p10_expr_idx ON public.memory_record_p10 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p11_context_id_entity_id_attr_key_idx ON public.memory_record_p11 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p11_context_id_hold_judgement_id_idx ON public.memory_record_p11 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX memory_record_p11_context_id_kind_norm_name_idx ON public.memory_record_p11 USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
+
+CREATE INDEX memory_record_p11_context_id_kind_serving_idx ON public.memory_record_p11 USING btree (context_id, kind, serving);
+
+CREATE INDEX memory_record_p11_context_id_modified_at_id_idx ON public.memory_record_p11 USING btree (context_id, modified_at DESC, id DESC);
+
+CREATE INDEX memory_record_p11_context_id_norm_name_idx ON public.memory_record_p11 USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
+
+CREATE INDEX memory_record_p11_context_id_object_entity_id_idx ON public.memory_record_p11 USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p11_context_id_source_kind_source_ref_idx ON public.memory_record_p11 USING btree (context_id, source_kind, source_ref);
+
+CREATE INDEX memory_record_p11_expr_idx ON public.memory_record_p11 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p12_context_id_entity_id_attr_key_idx ON public.memory_record_p12 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p12_context_id_hold_judgement_id_idx ON public.memory_record_p12 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX memory_record_p12_context_id_kind_norm_name_idx ON public.memory_record_p12 USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
+
+CREATE INDEX memory_record_p12_context_id_kind_serving_idx ON public.memory_record_p12 USING btree (context_id, kind, serving);
+
+CREATE INDEX memory_record_p12_context_id_modified_at_id_idx ON public.memory_record_p12 USING btree (context_id, modified_at DESC, id DESC);
+
+CREATE INDEX memory_record_p12_context_id_norm_name_idx ON public.memory_record_p12 USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
+
+CREATE INDEX memory_record_p12_context_id_object_entity_id_idx ON public.memory_record_p12 USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p12_context_id_source_kind_source_ref_idx ON public.memory_record_p12 USING btree (context_id, source_kind, source_ref);
+
+CREATE INDEX memory_record_p12_expr_idx ON public.memory_record_p12 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p13_context_id_entity_id_attr_key_idx ON public.memory_record_p13 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p13_context_id_hold_judgement_id_idx ON public.memory_record_p13 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX memory_record_p13_context_id_kind_norm_name_idx ON public.memory_record_p13 USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
+
+CREATE INDEX memory_record_p13_context_id_kind_serving_idx ON public.memory_record_p13 USING btree (context_id, kind, serving);
+
+CREATE INDEX memory_record_p13_context_id_modified_at_id_idx ON public.memory_record_p13 USING btree (context_id, modified_at DESC, id DESC);
+
+CREATE INDEX memory_record_p13_context_id_norm_name_idx ON public.memory_record_p13 USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
+
+CREATE INDEX memory_record_p13_context_id_object_entity_id_idx ON public.memory_record_p13 USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p13_context_id_source_kind_source_ref_idx ON public.memory_record_p13 USING btree (context_id, source_kind, source_ref);
+
+CREATE INDEX memory_record_p13_expr_idx ON public.memory_record_p13 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p14_context_id_entity_id_attr_key_idx ON public.memory_record_p14 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p14_context_id_hold_judgement_id_idx ON public.memory_record_p14 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX memory_record_p14_context_id_kind_norm_name_idx ON public.memory_record_p14 USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
+
+CREATE INDEX memory_record_p14_context_id_kind_serving_idx ON public.memory_record_p14 USING btree (context_id, kind, serving);
+
+CREATE INDEX memory_record_p14_context_id_modified_at_id_idx ON public.memory_record_p14 USING btree (context_id, modified_at DESC, id DESC);
+
+CREATE INDEX memory_record_p14_context_id_norm_name_idx ON public.memory_record_p14 USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
+
+CREATE INDEX memory_record_p14_context_id_object_entity_id_idx ON public.memory_record_p14 USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p14_context_id_source_kind_source_ref_idx ON public.memory_record_p14 USING btree (context_id, source_kind, source_ref);
+
+CREATE INDEX memory_record_p14_expr_idx ON public.memory_record_p14 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p15_context_id_entity_id_attr_key_idx ON public.memory_record_p15 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p15_context_id_hold_judgement_id_idx ON public.memory_record_p15 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX memory_record_p15_context_id_kind_norm_name_idx ON public.memory_record_p15 USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
+
+CREATE INDEX memory_record_p15_context_id_kind_serving_idx ON public.memory_record_p15 USING btree (context_id, kind, serving);
+
+CREATE INDEX memory_record_p15_context_id_modified_at_id_idx ON public.memory_record_p15 USING btree (context_id, modified_at DESC, id DESC);
+
+CREATE INDEX memory_record_p15_context_id_norm_name_idx ON public.memory_record_p15 USING btree (context_id, norm_name) WHERE (kind = 'entity'::text);
+
+CREATE INDEX memory_record_p15_context_id_object_entity_id_idx ON public.memory_record_p15 USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p15_context_id_source_kind_source_ref_idx ON public.memory_record_p15 USING btree (context_id, source_kind, source_ref);
+
+CREATE INDEX memory_record_p15_expr_idx ON public.memory_record_p15 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
 
 CREATE INDEX pass_run_recent ON public.pass_run USING btree (context_id, stage, created_at DESC);
 
@@ -1189,6 +2822,486 @@ CREATE UNIQUE INDEX review_receipt_idempotency ON public.review_receipt USING bt
 CREATE INDEX turn_hold ON public.turn USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
 
 CREATE INDEX turn_session ON public.turn USING btree (context_id, session_id, created_at);
+
+ALTER INDEX public.chunk_document ATTACH PARTITION public.chunk_p00_context_id_document_id_idx;
+
+ALTER INDEX public.chunk_hold ATTACH PARTITION public.chunk_p00_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.chunk_turn ATTACH PARTITION public.chunk_p00_context_id_turn_id_idx;
+
+ALTER INDEX public.chunk_context_tsv ATTACH PARTITION public.chunk_p00_expr_idx;
+
+ALTER INDEX public.chunk_pkey ATTACH PARTITION public.chunk_p00_pkey;
+
+ALTER INDEX public.chunk_document ATTACH PARTITION public.chunk_p01_context_id_document_id_idx;
+
+ALTER INDEX public.chunk_hold ATTACH PARTITION public.chunk_p01_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.chunk_turn ATTACH PARTITION public.chunk_p01_context_id_turn_id_idx;
+
+ALTER INDEX public.chunk_context_tsv ATTACH PARTITION public.chunk_p01_expr_idx;
+
+ALTER INDEX public.chunk_pkey ATTACH PARTITION public.chunk_p01_pkey;
+
+ALTER INDEX public.chunk_document ATTACH PARTITION public.chunk_p02_context_id_document_id_idx;
+
+ALTER INDEX public.chunk_hold ATTACH PARTITION public.chunk_p02_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.chunk_turn ATTACH PARTITION public.chunk_p02_context_id_turn_id_idx;
+
+ALTER INDEX public.chunk_context_tsv ATTACH PARTITION public.chunk_p02_expr_idx;
+
+ALTER INDEX public.chunk_pkey ATTACH PARTITION public.chunk_p02_pkey;
+
+ALTER INDEX public.chunk_document ATTACH PARTITION public.chunk_p03_context_id_document_id_idx;
+
+ALTER INDEX public.chunk_hold ATTACH PARTITION public.chunk_p03_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.chunk_turn ATTACH PARTITION public.chunk_p03_context_id_turn_id_idx;
+
+ALTER INDEX public.chunk_context_tsv ATTACH PARTITION public.chunk_p03_expr_idx;
+
+ALTER INDEX public.chunk_pkey ATTACH PARTITION public.chunk_p03_pkey;
+
+ALTER INDEX public.chunk_document ATTACH PARTITION public.chunk_p04_context_id_document_id_idx;
+
+ALTER INDEX public.chunk_hold ATTACH PARTITION public.chunk_p04_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.chunk_turn ATTACH PARTITION public.chunk_p04_context_id_turn_id_idx;
+
+ALTER INDEX public.chunk_context_tsv ATTACH PARTITION public.chunk_p04_expr_idx;
+
+ALTER INDEX public.chunk_pkey ATTACH PARTITION public.chunk_p04_pkey;
+
+ALTER INDEX public.chunk_document ATTACH PARTITION public.chunk_p05_context_id_document_id_idx;
+
+ALTER INDEX public.chunk_hold ATTACH PARTITION public.chunk_p05_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.chunk_turn ATTACH PARTITION public.chunk_p05_context_id_turn_id_idx;
+
+ALTER INDEX public.chunk_context_tsv ATTACH PARTITION public.chunk_p05_expr_idx;
+
+ALTER INDEX public.chunk_pkey ATTACH PARTITION public.chunk_p05_pkey;
+
+ALTER INDEX public.chunk_document ATTACH PARTITION public.chunk_p06_context_id_document_id_idx;
+
+ALTER INDEX public.chunk_hold ATTACH PARTITION public.chunk_p06_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.chunk_turn ATTACH PARTITION public.chunk_p06_context_id_turn_id_idx;
+
+ALTER INDEX public.chunk_context_tsv ATTACH PARTITION public.chunk_p06_expr_idx;
+
+ALTER INDEX public.chunk_pkey ATTACH PARTITION public.chunk_p06_pkey;
+
+ALTER INDEX public.chunk_document ATTACH PARTITION public.chunk_p07_context_id_document_id_idx;
+
+ALTER INDEX public.chunk_hold ATTACH PARTITION public.chunk_p07_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.chunk_turn ATTACH PARTITION public.chunk_p07_context_id_turn_id_idx;
+
+ALTER INDEX public.chunk_context_tsv ATTACH PARTITION public.chunk_p07_expr_idx;
+
+ALTER INDEX public.chunk_pkey ATTACH PARTITION public.chunk_p07_pkey;
+
+ALTER INDEX public.chunk_document ATTACH PARTITION public.chunk_p08_context_id_document_id_idx;
+
+ALTER INDEX public.chunk_hold ATTACH PARTITION public.chunk_p08_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.chunk_turn ATTACH PARTITION public.chunk_p08_context_id_turn_id_idx;
+
+ALTER INDEX public.chunk_context_tsv ATTACH PARTITION public.chunk_p08_expr_idx;
+
+ALTER INDEX public.chunk_pkey ATTACH PARTITION public.chunk_p08_pkey;
+
+ALTER INDEX public.chunk_document ATTACH PARTITION public.chunk_p09_context_id_document_id_idx;
+
+ALTER INDEX public.chunk_hold ATTACH PARTITION public.chunk_p09_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.chunk_turn ATTACH PARTITION public.chunk_p09_context_id_turn_id_idx;
+
+ALTER INDEX public.chunk_context_tsv ATTACH PARTITION public.chunk_p09_expr_idx;
+
+ALTER INDEX public.chunk_pkey ATTACH PARTITION public.chunk_p09_pkey;
+
+ALTER INDEX public.chunk_document ATTACH PARTITION public.chunk_p10_context_id_document_id_idx;
+
+ALTER INDEX public.chunk_hold ATTACH PARTITION public.chunk_p10_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.chunk_turn ATTACH PARTITION public.chunk_p10_context_id_turn_id_idx;
+
+ALTER INDEX public.chunk_context_tsv ATTACH PARTITION public.chunk_p10_expr_idx;
+
+ALTER INDEX public.chunk_pkey ATTACH PARTITION public.chunk_p10_pkey;
+
+ALTER INDEX public.chunk_document ATTACH PARTITION public.chunk_p11_context_id_document_id_idx;
+
+ALTER INDEX public.chunk_hold ATTACH PARTITION public.chunk_p11_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.chunk_turn ATTACH PARTITION public.chunk_p11_context_id_turn_id_idx;
+
+ALTER INDEX public.chunk_context_tsv ATTACH PARTITION public.chunk_p11_expr_idx;
+
+ALTER INDEX public.chunk_pkey ATTACH PARTITION public.chunk_p11_pkey;
+
+ALTER INDEX public.chunk_document ATTACH PARTITION public.chunk_p12_context_id_document_id_idx;
+
+ALTER INDEX public.chunk_hold ATTACH PARTITION public.chunk_p12_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.chunk_turn ATTACH PARTITION public.chunk_p12_context_id_turn_id_idx;
+
+ALTER INDEX public.chunk_context_tsv ATTACH PARTITION public.chunk_p12_expr_idx;
+
+ALTER INDEX public.chunk_pkey ATTACH PARTITION public.chunk_p12_pkey;
+
+ALTER INDEX public.chunk_document ATTACH PARTITION public.chunk_p13_context_id_document_id_idx;
+
+ALTER INDEX public.chunk_hold ATTACH PARTITION public.chunk_p13_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.chunk_turn ATTACH PARTITION public.chunk_p13_context_id_turn_id_idx;
+
+ALTER INDEX public.chunk_context_tsv ATTACH PARTITION public.chunk_p13_expr_idx;
+
+ALTER INDEX public.chunk_pkey ATTACH PARTITION public.chunk_p13_pkey;
+
+ALTER INDEX public.chunk_document ATTACH PARTITION public.chunk_p14_context_id_document_id_idx;
+
+ALTER INDEX public.chunk_hold ATTACH PARTITION public.chunk_p14_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.chunk_turn ATTACH PARTITION public.chunk_p14_context_id_turn_id_idx;
+
+ALTER INDEX public.chunk_context_tsv ATTACH PARTITION public.chunk_p14_expr_idx;
+
+ALTER INDEX public.chunk_pkey ATTACH PARTITION public.chunk_p14_pkey;
+
+ALTER INDEX public.chunk_document ATTACH PARTITION public.chunk_p15_context_id_document_id_idx;
+
+ALTER INDEX public.chunk_hold ATTACH PARTITION public.chunk_p15_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.chunk_turn ATTACH PARTITION public.chunk_p15_context_id_turn_id_idx;
+
+ALTER INDEX public.chunk_context_tsv ATTACH PARTITION public.chunk_p15_expr_idx;
+
+ALTER INDEX public.chunk_pkey ATTACH PARTITION public.chunk_p15_pkey;
+
+ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p00_context_id_entity_id_attr_key_idx;
+
+ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p00_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.memory_record_note_ident ATTACH PARTITION public.memory_record_p00_context_id_kind_norm_name_idx;
+
+ALTER INDEX public.memory_record_kind ATTACH PARTITION public.memory_record_p00_context_id_kind_serving_idx;
+
+ALTER INDEX public.memory_record_modified ATTACH PARTITION public.memory_record_p00_context_id_modified_at_id_idx;
+
+ALTER INDEX public.memory_record_entity_name ATTACH PARTITION public.memory_record_p00_context_id_norm_name_idx;
+
+ALTER INDEX public.memory_record_object_entity ATTACH PARTITION public.memory_record_p00_context_id_object_entity_id_idx;
+
+ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p00_context_id_source_kind_source_ref_idx;
+
+ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p00_expr_idx;
+
+ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p00_pkey;
+
+ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p01_context_id_entity_id_attr_key_idx;
+
+ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p01_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.memory_record_note_ident ATTACH PARTITION public.memory_record_p01_context_id_kind_norm_name_idx;
+
+ALTER INDEX public.memory_record_kind ATTACH PARTITION public.memory_record_p01_context_id_kind_serving_idx;
+
+ALTER INDEX public.memory_record_modified ATTACH PARTITION public.memory_record_p01_context_id_modified_at_id_idx;
+
+ALTER INDEX public.memory_record_entity_name ATTACH PARTITION public.memory_record_p01_context_id_norm_name_idx;
+
+ALTER INDEX public.memory_record_object_entity ATTACH PARTITION public.memory_record_p01_context_id_object_entity_id_idx;
+
+ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p01_context_id_source_kind_source_ref_idx;
+
+ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p01_expr_idx;
+
+ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p01_pkey;
+
+ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p02_context_id_entity_id_attr_key_idx;
+
+ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p02_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.memory_record_note_ident ATTACH PARTITION public.memory_record_p02_context_id_kind_norm_name_idx;
+
+ALTER INDEX public.memory_record_kind ATTACH PARTITION public.memory_record_p02_context_id_kind_serving_idx;
+
+ALTER INDEX public.memory_record_modified ATTACH PARTITION public.memory_record_p02_context_id_modified_at_id_idx;
+
+ALTER INDEX public.memory_record_entity_name ATTACH PARTITION public.memory_record_p02_context_id_norm_name_idx;
+
+ALTER INDEX public.memory_record_object_entity ATTACH PARTITION public.memory_record_p02_context_id_object_entity_id_idx;
+
+ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p02_context_id_source_kind_source_ref_idx;
+
+ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p02_expr_idx;
+
+ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p02_pkey;
+
+ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p03_context_id_entity_id_attr_key_idx;
+
+ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p03_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.memory_record_note_ident ATTACH PARTITION public.memory_record_p03_context_id_kind_norm_name_idx;
+
+ALTER INDEX public.memory_record_kind ATTACH PARTITION public.memory_record_p03_context_id_kind_serving_idx;
+
+ALTER INDEX public.memory_record_modified ATTACH PARTITION public.memory_record_p03_context_id_modified_at_id_idx;
+
+ALTER INDEX public.memory_record_entity_name ATTACH PARTITION public.memory_record_p03_context_id_norm_name_idx;
+
+ALTER INDEX public.memory_record_object_entity ATTACH PARTITION public.memory_record_p03_context_id_object_entity_id_idx;
+
+ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p03_context_id_source_kind_source_ref_idx;
+
+ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p03_expr_idx;
+
+ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p03_pkey;
+
+ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p04_context_id_entity_id_attr_key_idx;
+
+ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p04_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.memory_record_note_ident ATTACH PARTITION public.memory_record_p04_context_id_kind_norm_name_idx;
+
+ALTER INDEX public.memory_record_kind ATTACH PARTITION public.memory_record_p04_context_id_kind_serving_idx;
+
+ALTER INDEX public.memory_record_modified ATTACH PARTITION public.memory_record_p04_context_id_modified_at_id_idx;
+
+ALTER INDEX public.memory_record_entity_name ATTACH PARTITION public.memory_record_p04_context_id_norm_name_idx;
+
+ALTER INDEX public.memory_record_object_entity ATTACH PARTITION public.memory_record_p04_context_id_object_entity_id_idx;
+
+ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p04_context_id_source_kind_source_ref_idx;
+
+ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p04_expr_idx;
+
+ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p04_pkey;
+
+ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p05_context_id_entity_id_attr_key_idx;
+
+ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p05_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.memory_record_note_ident ATTACH PARTITION public.memory_record_p05_context_id_kind_norm_name_idx;
+
+ALTER INDEX public.memory_record_kind ATTACH PARTITION public.memory_record_p05_context_id_kind_serving_idx;
+
+ALTER INDEX public.memory_record_modified ATTACH PARTITION public.memory_record_p05_context_id_modified_at_id_idx;
+
+ALTER INDEX public.memory_record_entity_name ATTACH PARTITION public.memory_record_p05_context_id_norm_name_idx;
+
+ALTER INDEX public.memory_record_object_entity ATTACH PARTITION public.memory_record_p05_context_id_object_entity_id_idx;
+
+ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p05_context_id_source_kind_source_ref_idx;
+
+ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p05_expr_idx;
+
+ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p05_pkey;
+
+ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p06_context_id_entity_id_attr_key_idx;
+
+ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p06_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.memory_record_note_ident ATTACH PARTITION public.memory_record_p06_context_id_kind_norm_name_idx;
+
+ALTER INDEX public.memory_record_kind ATTACH PARTITION public.memory_record_p06_context_id_kind_serving_idx;
+
+ALTER INDEX public.memory_record_modified ATTACH PARTITION public.memory_record_p06_context_id_modified_at_id_idx;
+
+ALTER INDEX public.memory_record_entity_name ATTACH PARTITION public.memory_record_p06_context_id_norm_name_idx;
+
+ALTER INDEX public.memory_record_object_entity ATTACH PARTITION public.memory_record_p06_context_id_object_entity_id_idx;
+
+ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p06_context_id_source_kind_source_ref_idx;
+
+ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p06_expr_idx;
+
+ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p06_pkey;
+
+ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p07_context_id_entity_id_attr_key_idx;
+
+ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p07_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.memory_record_note_ident ATTACH PARTITION public.memory_record_p07_context_id_kind_norm_name_idx;
+
+ALTER INDEX public.memory_record_kind ATTACH PARTITION public.memory_record_p07_context_id_kind_serving_idx;
+
+ALTER INDEX public.memory_record_modified ATTACH PARTITION public.memory_record_p07_context_id_modified_at_id_idx;
+
+ALTER INDEX public.memory_record_entity_name ATTACH PARTITION public.memory_record_p07_context_id_norm_name_idx;
+
+ALTER INDEX public.memory_record_object_entity ATTACH PARTITION public.memory_record_p07_context_id_object_entity_id_idx;
+
+ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p07_context_id_source_kind_source_ref_idx;
+
+ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p07_expr_idx;
+
+ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p07_pkey;
+
+ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p08_context_id_entity_id_attr_key_idx;
+
+ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p08_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.memory_record_note_ident ATTACH PARTITION public.memory_record_p08_context_id_kind_norm_name_idx;
+
+ALTER INDEX public.memory_record_kind ATTACH PARTITION public.memory_record_p08_context_id_kind_serving_idx;
+
+ALTER INDEX public.memory_record_modified ATTACH PARTITION public.memory_record_p08_context_id_modified_at_id_idx;
+
+ALTER INDEX public.memory_record_entity_name ATTACH PARTITION public.memory_record_p08_context_id_norm_name_idx;
+
+ALTER INDEX public.memory_record_object_entity ATTACH PARTITION public.memory_record_p08_context_id_object_entity_id_idx;
+
+ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p08_context_id_source_kind_source_ref_idx;
+
+ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p08_expr_idx;
+
+ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p08_pkey;
+
+ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p09_context_id_entity_id_attr_key_idx;
+
+ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p09_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.memory_record_note_ident ATTACH PARTITION public.memory_record_p09_context_id_kind_norm_name_idx;
+
+ALTER INDEX public.memory_record_kind ATTACH PARTITION public.memory_record_p09_context_id_kind_serving_idx;
+
+ALTER INDEX public.memory_record_modified ATTACH PARTITION public.memory_record_p09_context_id_modified_at_id_idx;
+
+ALTER INDEX public.memory_record_entity_name ATTACH PARTITION public.memory_record_p09_context_id_norm_name_idx;
+
+ALTER INDEX public.memory_record_object_entity ATTACH PARTITION public.memory_record_p09_context_id_object_entity_id_idx;
+
+ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p09_context_id_source_kind_source_ref_idx;
+
+ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p09_expr_idx;
+
+ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p09_pkey;
+
+ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p10_context_id_entity_id_attr_key_idx;
+
+ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p10_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.memory_record_note_ident ATTACH PARTITION public.memory_record_p10_context_id_kind_norm_name_idx;
+
+ALTER INDEX public.memory_record_kind ATTACH PARTITION public.memory_record_p10_context_id_kind_serving_idx;
+
+ALTER INDEX public.memory_record_modified ATTACH PARTITION public.memory_record_p10_context_id_modified_at_id_idx;
+
+ALTER INDEX public.memory_record_entity_name ATTACH PARTITION public.memory_record_p10_context_id_norm_name_idx;
+
+ALTER INDEX public.memory_record_object_entity ATTACH PARTITION public.memory_record_p10_context_id_object_entity_id_idx;
+
+ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p10_context_id_source_kind_source_ref_idx;
+
+ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p10_expr_idx;
+
+ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p10_pkey;
+
+ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p11_context_id_entity_id_attr_key_idx;
+
+ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p11_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.memory_record_note_ident ATTACH PARTITION public.memory_record_p11_context_id_kind_norm_name_idx;
+
+ALTER INDEX public.memory_record_kind ATTACH PARTITION public.memory_record_p11_context_id_kind_serving_idx;
+
+ALTER INDEX public.memory_record_modified ATTACH PARTITION public.memory_record_p11_context_id_modified_at_id_idx;
+
+ALTER INDEX public.memory_record_entity_name ATTACH PARTITION public.memory_record_p11_context_id_norm_name_idx;
+
+ALTER INDEX public.memory_record_object_entity ATTACH PARTITION public.memory_record_p11_context_id_object_entity_id_idx;
+
+ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p11_context_id_source_kind_source_ref_idx;
+
+ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p11_expr_idx;
+
+ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p11_pkey;
+
+ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p12_context_id_entity_id_attr_key_idx;
+
+ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p12_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.memory_record_note_ident ATTACH PARTITION public.memory_record_p12_context_id_kind_norm_name_idx;
+
+ALTER INDEX public.memory_record_kind ATTACH PARTITION public.memory_record_p12_context_id_kind_serving_idx;
+
+ALTER INDEX public.memory_record_modified ATTACH PARTITION public.memory_record_p12_context_id_modified_at_id_idx;
+
+ALTER INDEX public.memory_record_entity_name ATTACH PARTITION public.memory_record_p12_context_id_norm_name_idx;
+
+ALTER INDEX public.memory_record_object_entity ATTACH PARTITION public.memory_record_p12_context_id_object_entity_id_idx;
+
+ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p12_context_id_source_kind_source_ref_idx;
+
+ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p12_expr_idx;
+
+ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p12_pkey;
+
+ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p13_context_id_entity_id_attr_key_idx;
+
+ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p13_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.memory_record_note_ident ATTACH PARTITION public.memory_record_p13_context_id_kind_norm_name_idx;
+
+ALTER INDEX public.memory_record_kind ATTACH PARTITION public.memory_record_p13_context_id_kind_serving_idx;
+
+ALTER INDEX public.memory_record_modified ATTACH PARTITION public.memory_record_p13_context_id_modified_at_id_idx;
+
+ALTER INDEX public.memory_record_entity_name ATTACH PARTITION public.memory_record_p13_context_id_norm_name_idx;
+
+ALTER INDEX public.memory_record_object_entity ATTACH PARTITION public.memory_record_p13_context_id_object_entity_id_idx;
+
+ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p13_context_id_source_kind_source_ref_idx;
+
+ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p13_expr_idx;
+
+ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p13_pkey;
+
+ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p14_context_id_entity_id_attr_key_idx;
+
+ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p14_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.memory_record_note_ident ATTACH PARTITION public.memory_record_p14_context_id_kind_norm_name_idx;
+
+ALTER INDEX public.memory_record_kind ATTACH PARTITION public.memory_record_p14_context_id_kind_serving_idx;
+
+ALTER INDEX public.memory_record_modified ATTACH PARTITION public.memory_record_p14_context_id_modified_at_id_idx;
+
+ALTER INDEX public.memory_record_entity_name ATTACH PARTITION public.memory_record_p14_context_id_norm_name_idx;
+
+ALTER INDEX public.memory_record_object_entity ATTACH PARTITION public.memory_record_p14_context_id_object_entity_id_idx;
+
+ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p14_context_id_source_kind_source_ref_idx;
+
+ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p14_expr_idx;
+
+ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p14_pkey;
+
+ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p15_context_id_entity_id_attr_key_idx;
+
+ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p15_context_id_hold_judgement_id_idx;
+
+ALTER INDEX public.memory_record_note_ident ATTACH PARTITION public.memory_record_p15_context_id_kind_norm_name_idx;
+
+ALTER INDEX public.memory_record_kind ATTACH PARTITION public.memory_record_p15_context_id_kind_serving_idx;
+
+ALTER INDEX public.memory_record_modified ATTACH PARTITION public.memory_record_p15_context_id_modified_at_id_idx;
+
+ALTER INDEX public.memory_record_entity_name ATTACH PARTITION public.memory_record_p15_context_id_norm_name_idx;
+
+ALTER INDEX public.memory_record_object_entity ATTACH PARTITION public.memory_record_p15_context_id_object_entity_id_idx;
+
+ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p15_context_id_source_kind_source_ref_idx;
+
+ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p15_expr_idx;
+
+ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p15_pkey;
 
 CREATE TRIGGER audit_event_no_update BEFORE DELETE OR UPDATE ON public.audit_event FOR EACH ROW EXECUTE FUNCTION public.audit_event_append_only();
 
@@ -1236,7 +3349,7 @@ ALTER TABLE ONLY public.memory_embedding
 ALTER TABLE ONLY public.memory_link
     ADD CONSTRAINT memory_link_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
 
-ALTER TABLE ONLY public.memory_record
+ALTER TABLE public.memory_record
     ADD CONSTRAINT memory_record_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.memory_revision

@@ -5,7 +5,8 @@ searched by `search_vector` / `recall_chunks_vector`, which walk it with pgvecto
 scan and fall back to an exact scan should the walk leave fewer than `limit` eligible rows;
 one without is searched by the `_exact` statements, which are prepared. `profile` tells
 which a Context has and how large each index is (the walk depth follows the size).
-Indexes are built CONCURRENTLY (writes go on), outside any transaction.
+Indexes are built CONCURRENTLY (writes go on), outside any transaction, each on the partition
+of its table that holds the Context (migration 0022).
 """
 
 from __future__ import annotations
@@ -53,14 +54,26 @@ async def build_index(conn: Conn, context_id: uuid.UUID) -> str:
         ("create_context_vector_index", index_name(context_id)),
         ("create_context_chunk_index", chunk_index_name(context_id)),
     ):
+        table = "memory_record" if block == "create_context_vector_index" else "chunk"
         if known.get(name) is False:
             drop = sql.SQL(q("drop_context_vector_index"))
             await conn.execute(drop.format(name=sql.Identifier(name)))
         create = sql.SQL(q(block)).format(
-            name=sql.Identifier(name), context_id=sql.Literal(str(context_id))
+            name=sql.Identifier(name),
+            table=sql.Identifier(await partition(conn, table, context_id)),
+            context_id=sql.Literal(str(context_id)),
         )
         await conn.execute(create)
     return index_name(context_id)
+
+
+async def partition(conn: Conn, table: str, context_id: uuid.UUID) -> str:
+    """The partition of `table` that holds the Context's rows (the table itself where it is
+    not partitioned), where its own index belongs: planning then weighs it only for the
+    Contexts of that partition."""
+    cur = await conn.execute(q("context_partition"), {"table": table, "context_id": context_id})
+    row = await cur.fetchone()
+    return str(row["name"]) if row is not None else table
 
 
 @dataclass(frozen=True)

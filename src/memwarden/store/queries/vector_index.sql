@@ -23,23 +23,38 @@ WHERE NOT (
 ORDER BY c.id
 
 -- context_vector_indexes --
+-- Each lives on the partition that holds its Context (0022), so every leaf is looked at.
 SELECT i.indexrelid::regclass::text AS name, i.indisvalid AS valid
 FROM pg_index i
-WHERE (i.indrelid = 'memory_record'::regclass
+WHERE (i.indrelid IN (SELECT relid FROM pg_partition_tree('memory_record'))
        AND i.indexrelid::regclass::text LIKE 'memory\_record\_vec\_%%')
-   OR (i.indrelid = 'chunk'::regclass AND i.indexrelid::regclass::text LIKE 'chunk\_vec\_%%')
+   OR (i.indrelid IN (SELECT relid FROM pg_partition_tree('chunk'))
+       AND i.indexrelid::regclass::text LIKE 'chunk\_vec\_%%')
 ORDER BY 1
+
+-- context_partition --
+-- The leaf of a table hash-partitioned by context_id (0022) that holds a Context's rows: the
+-- one whose bound the Context's id satisfies. No row for a table that is not partitioned.
+SELECT c.relname AS name
+FROM pg_inherits i
+JOIN pg_class c ON c.oid = i.inhrelid
+CROSS JOIN LATERAL regexp_match(pg_get_expr(c.relpartbound, c.oid),
+                                'modulus (\d+), remainder (\d+)') AS b(m)
+WHERE i.inhparent = %(table)s::regclass
+  AND satisfies_hash_partition(i.inhparent, b.m[1]::int, b.m[2]::int, %(context_id)s::uuid)
 
 -- drop_context_vector_index --
 DROP INDEX CONCURRENTLY IF EXISTS {name}
 
 -- create_context_vector_index --
-CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON memory_record
+-- On the Context's partition of memory_record (context_partition): an index on the parent
+-- would be made on every partition.
+CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON {table}
 USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)
 WHERE context_id = {context_id}::uuid
 
 -- create_context_chunk_index --
-CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON chunk
+CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON {table}
 USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)
 WHERE context_id = {context_id}::uuid
 

@@ -1,0 +1,134 @@
+"""memory_record and chunk are partitioned by a hash of context_id (migration 0022): a
+Context's statements plan and lock its own partition only, so the per-Context indexes of
+other partitions cost its queries nothing, however many Contexts have one."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+import numpy as np
+
+from memwarden.domain.ids import new_id
+from memwarden.retrieval.indexing import index_large_contexts
+from memwarden.retrieval.search import search_memory
+from memwarden.store import vector_index
+from memwarden.store.bulk import BulkRecord, copy_chunks, copy_records
+from tests.support.services import ServiceHarness
+
+DIM = 384
+
+
+def _load(svc: ServiceHarness, ctx: Any, count: int) -> None:
+    rng = np.random.default_rng(count)
+    vectors = rng.standard_normal((count, DIM)).astype(np.float32)
+    bodies = [f"a harvest note, number {n}" for n in range(count)]
+    rows = [BulkRecord(new_id(), "note", b, v) for b, v in zip(bodies, vectors, strict=True)]
+
+    async def go() -> None:
+        assert ctx.caller.principal_id is not None
+        async with svc.services.db.transaction() as conn:
+            await copy_records(conn, ctx.id, rows)
+            texts = zip(bodies, vectors, strict=True)
+            await copy_chunks(conn, ctx.id, ctx.caller.principal_id, texts)
+
+    svc.run(go())
+
+
+def _partition(svc: ServiceHarness, table: str, context_id: uuid.UUID) -> str:
+    async def go() -> str:
+        async with svc.services.db.connection() as conn:
+            return await vector_index.partition(conn, table, context_id)
+
+    return svc.run(go())
+
+
+def _apart(svc: ServiceHarness) -> tuple[Any, Any]:
+    """Two Contexts whose rows live in different partitions."""
+    first = svc.make_context()
+    home = _partition(svc, "memory_record", first.id)
+    for _ in range(40):  # 16 partitions: a miss 40 times running is about 1 in 10^47
+        second = svc.make_context()
+        if _partition(svc, "memory_record", second.id) != home:
+            return first, second
+    raise AssertionError("every Context landed in the same partition: is the table partitioned?")
+
+
+def _table_of(svc: ServiceHarness, index: str) -> str:
+    async def go() -> str:
+        async with svc.services.db.connection() as conn:
+            cur = await conn.execute(
+                "SELECT indrelid::regclass::text AS t FROM pg_index"
+                " WHERE indexrelid = %s::regclass",
+                (index,),
+            )
+            row = await cur.fetchone()
+            assert row is not None
+            return str(row["t"])
+
+    return svc.run(go())
+
+
+def test_each_context_lives_in_one_partition_and_its_own_indexes_are_built_there(
+    svc: ServiceHarness,
+) -> None:
+    ctx = svc.make_context()
+    _load(svc, ctx, 60)
+    assert svc.run(index_large_contexts(svc.services.db, threshold=50)) == [ctx.id]
+    records, chunks = (_partition(svc, t, ctx.id) for t in ("memory_record", "chunk"))
+    assert records.startswith("memory_record_p") and chunks.startswith("chunk_p")
+    assert _table_of(svc, vector_index.index_name(ctx.id)) == records
+    assert _table_of(svc, vector_index.chunk_index_name(ctx.id)) == chunks
+
+    async def homes() -> set[tuple[str, str]]:
+        async with svc.services.db.connection() as conn:
+            found: set[tuple[str, str]] = set()
+            for table in ("memory_record", "chunk"):
+                cur = await conn.execute(
+                    f"SELECT DISTINCT tableoid::regclass::text AS t FROM {table}"
+                    " WHERE context_id = %s",
+                    (ctx.id,),
+                )
+                found |= {(table, r["t"]) for r in await cur.fetchall()}
+            return found
+
+    assert svc.run(homes()) == {("memory_record", records), ("chunk", chunks)}
+
+
+def test_a_query_neither_plans_nor_locks_another_partitions_context_indexes(
+    svc: ServiceHarness,
+) -> None:
+    mine, other = _apart(svc)
+    for ctx in (mine, other):
+        _load(svc, ctx, 60)
+    assert set(svc.run(index_large_contexts(svc.services.db, threshold=50))) == {
+        mine.id,
+        other.id,
+    }
+    vector = np.random.default_rng(1).standard_normal(DIM).tolist()
+
+    async def locked_during_a_search() -> set[str]:
+        async with svc.services.db.transaction() as conn:
+            found = await search_memory(
+                conn,
+                context_id=mine.id,
+                prefixes=("",),
+                subject=mine.caller.subject,
+                vector=vector,
+                query="harvest",
+            )
+            assert found.hits
+            cur = await conn.execute(
+                "SELECT relation::regclass::text AS name FROM pg_locks"
+                " WHERE pid = pg_backend_pid() AND locktype = 'relation'"
+            )
+            return {r["name"] for r in await cur.fetchall()}
+
+    locked = svc.run(locked_during_a_search())
+    assert vector_index.index_name(mine.id) in locked  # its own walk
+    assert vector_index.index_name(other.id) not in locked
+    assert vector_index.chunk_index_name(other.id) not in locked
+    assert {n for n in locked if re.fullmatch(r"memory_record_p\d+", n)} == {
+        _partition(svc, "memory_record", mine.id)
+    }
