@@ -46,6 +46,24 @@ def q(name: str) -> str:
 # Contexts exactly.
 UNPREPARED = frozenset({"search_vector", "recall_chunks_vector"})
 
+# /query's prepared statements on the tables partitioned by Context (migration 0022). One
+# generic plan serves every Context: run-time pruning keeps the caller's partition. Left
+# to itself, the plan cache prices that plan over all 16 partitions against a custom plan
+# over one and plans at every call instead (about 0.3 ms a statement), so run_all asks for
+# the generic plan while these run (store/batch.py).
+GENERIC = frozenset(
+    {
+        "search_lexical",
+        "search_vector_exact",
+        "recall_chunks_lexical",
+        "recall_chunks_vector_exact",
+        "recall_history_lexical",
+        "recall_history_vector",
+        "recall_record_rows",
+        "recall_chunk_rows",
+    }
+)
+
 
 def prepare_flag(name: str) -> bool | None:
     """psycopg's `prepare` argument for a block: False for UNPREPARED, else its default."""

@@ -9,12 +9,17 @@ import uuid
 from typing import Any
 
 import numpy as np
+import psycopg
+import pytest
 
 from memwarden.domain.ids import new_id
 from memwarden.retrieval.indexing import index_large_contexts
 from memwarden.retrieval.search import search_memory
 from memwarden.store import vector_index
+from memwarden.store.batch import Statement, run_all
 from memwarden.store.bulk import BulkRecord, copy_chunks, copy_records
+from memwarden.store.queries import q
+from memwarden.store.search import SearchFilter, lexical_statement, vector_statement
 from tests.support.services import ServiceHarness
 
 DIM = 384
@@ -132,3 +137,64 @@ def test_a_query_neither_plans_nor_locks_another_partitions_context_indexes(
     assert {n for n in locked if re.fullmatch(r"memory_record_p\d+", n)} == {
         _partition(svc, "memory_record", mine.id)
     }
+
+
+def _plan_counts(svc: ServiceHarness, statements: list[Statement], runs: int) -> dict[str, Any]:
+    """Run `statements` through run_all `runs` times on one connection: each one's generic
+    and custom plan counts once psycopg prepared it, and the plan cache mode after."""
+
+    async def go() -> dict[str, Any]:
+        async with svc.services.db.connection() as conn:
+            for _ in range(runs):
+                await run_all(conn, statements)
+            counts: dict[str, Any] = {}
+            for name, _ in statements:
+                head = q(name).split("%")[0]  # as sent: psycopg numbers the parameters
+                cur = await conn.execute(
+                    "SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+                    " WHERE starts_with(statement, %s)",
+                    (head,),
+                )
+                counts[name] = await cur.fetchone()
+            cur = await conn.execute("SELECT current_setting('plan_cache_mode') AS mode")
+            counts["mode"] = (await cur.fetchone())["mode"]
+            return counts
+
+    return svc.run(go())
+
+
+def test_querys_statements_on_the_partitioned_tables_reuse_one_generic_plan(
+    svc: ServiceHarness,
+) -> None:
+    # Left to the plan cache, a generic plan over every partition loses to a custom one over
+    # the caller's, and each call would be planned again.
+    ctx = svc.make_context()
+    _load(svc, ctx, 30)
+    where = SearchFilter(ctx.id, ("",), ctx.caller.subject)
+    vector = np.random.default_rng(2).standard_normal(DIM).tolist()
+    statements = [
+        lexical_statement(where, "harvest", 20),
+        vector_statement(where, vector, 20, indexed=False),
+    ]
+    counts = _plan_counts(svc, statements, runs=9)
+    for name, _ in statements:
+        assert counts[name] is not None, f"{name} was never prepared"
+        assert counts[name]["generic_plans"] >= 3 and counts[name]["custom_plans"] == 0
+    assert counts["mode"] == "auto"  # reset: the walks that follow need custom plans
+
+
+def test_a_failed_batch_leaves_the_plan_cache_to_its_own_choice(svc: ServiceHarness) -> None:
+    # Holds because the batch is one pipeline, one implicit transaction whose rollback undoes
+    # the setting; sent apart from its statements, the setting would outlive the failure.
+    ctx = svc.make_context()
+    where = SearchFilter(ctx.id, ("",), ctx.caller.subject)
+    bad = lexical_statement(where, "harvest", -1)  # LIMIT must not be negative
+
+    async def go() -> str:
+        async with svc.services.db.connection() as conn:
+            with pytest.raises(psycopg.errors.InvalidRowCountInLimitClause):
+                await run_all(conn, [bad, lexical_statement(where, "harvest", 5)])
+            cur = await conn.execute("SELECT current_setting('plan_cache_mode') AS mode")
+            return str((await cur.fetchone())["mode"])
+
+    assert svc.run(go()) == "auto"

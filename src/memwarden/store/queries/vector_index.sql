@@ -86,3 +86,8 @@ SELECT (SELECT c.reltuples FROM pg_class c JOIN pg_index i ON i.indexrelid = c.o
 -- How many candidates an HNSW walk keeps per step on this connection, for the statements
 -- that follow it (store/vector_index.py: walk_depth).
 SELECT set_config('hnsw.ef_search', %(ef_search)s, false) AS ef_search
+
+-- set_plan_cache_mode --
+-- Generic plans for the statements that follow it on this connection, or back to the
+-- plan cache's own choice ('auto'); store/batch.py sets and resets it around GENERIC.
+SELECT set_config('plan_cache_mode', %(mode)s, false) AS plan_cache_mode
