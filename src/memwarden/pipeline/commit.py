@@ -140,7 +140,7 @@ async def run(
 ) -> Written:
     """Both steps: `texts` and the draft embedded first, then `commit` in one transaction."""
     vectors = await draft(services, write, texts)
-    async with services.db.transaction() as conn:
+    async with services.db.transaction(generic_plans=True) as conn:
         written = await commit(
             conn, services, write, vectors, source_rows=source_rows, finish=finish
         )

@@ -133,7 +133,7 @@ async def write_facts(
 ) -> dict[str, Any]:
     with request_deadline(services.settings.request_deadline_s):
         prepared = await prepare_facts(services, caller, context_id, item, source, session)
-        async with services.db.transaction() as conn:
+        async with services.db.transaction(generic_plans=True) as conn:
             body = await prepared.commit(conn)
     if prepared.written is not None:
         await commit.scan_after(services, context_id, prepared.written)
@@ -151,7 +151,7 @@ async def _candidates(
     if not ids:
         return []
     config = prepared.write.request.config.hygiene
-    async with services.db.connection() as conn:
+    async with services.db.transaction(generic_plans=True) as conn:
         return await supersede_candidates(conn, context_id, ids, config)
 
 

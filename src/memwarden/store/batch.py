@@ -16,8 +16,8 @@ from memwarden.store.queries import GENERIC, prepare_flag, q
 Row = dict[str, Any]
 Statement = tuple[str, dict[str, Any]]  # (query block name, parameters)
 
-GENERIC_PLANS: Statement = ("set_plan_cache_mode", {"mode": "force_generic_plan"})
-PLANNER_CHOICE: Statement = ("set_plan_cache_mode", {"mode": "auto"})
+GENERIC_PLANS: Statement = ("set_plan_cache_mode", {"mode": "force_generic_plan", "local": False})
+PLANNER_CHOICE: Statement = ("set_plan_cache_mode", {"mode": "auto", "local": False})
 
 
 def with_plan_modes(statements: Sequence[Statement]) -> list[tuple[Statement, bool]]:

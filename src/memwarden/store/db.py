@@ -18,6 +18,9 @@ from memwarden.store.errors import PoolExhausted, translated
 from memwarden.store.migrate import apply_migrations
 from memwarden.store.queries import q
 
+# set_plan_cache_mode's parameters for generic plans until the transaction ends.
+GENERIC_IN_TRANSACTION = {"mode": "force_generic_plan", "local": True}
+
 Conn = psycopg.AsyncConnection[dict[str, Any]]
 
 
@@ -82,10 +85,16 @@ class Database:
             self.server = None
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Conn]:
-        """A unique violation (at a statement or at commit) leaves as `DuplicateRow`."""
+    async def transaction(self, *, generic_plans: bool = False) -> AsyncIterator[Conn]:
+        """A unique violation (at a statement or at commit) leaves as `DuplicateRow`.
+
+        `generic_plans`: every prepared statement in it reuses its generic plan, for the
+        use cases whose statements all read one Context of the tables partitioned by
+        Context (store/queries.py, GENERIC); the setting ends with the transaction."""
         with translated(), _budgeted():
             async with self.pool.connection() as conn, conn.transaction():
+                if generic_plans:
+                    await conn.execute(q("set_plan_cache_mode"), GENERIC_IN_TRANSACTION)
                 yield conn
 
     @asynccontextmanager

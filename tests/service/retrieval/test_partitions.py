@@ -20,6 +20,7 @@ from memwarden.store.batch import Statement, run_all
 from memwarden.store.bulk import BulkRecord, copy_chunks, copy_records
 from memwarden.store.queries import q
 from memwarden.store.search import SearchFilter, lexical_statement, vector_statement
+from tests.service import usecases
 from tests.support.services import ServiceHarness
 
 DIM = 384
@@ -198,3 +199,29 @@ def test_a_failed_batch_leaves_the_plan_cache_to_its_own_choice(svc: ServiceHarn
             return str((await cur.fetchone())["mode"])
 
     assert svc.run(go()) == "auto"
+
+
+def test_a_write_transaction_reuses_generic_plans_and_leaves_none_behind(
+    svc: ServiceHarness,
+) -> None:
+    # A turn's statements read and write one Context of the partitioned tables; planned
+    # anew at every call they cost each write a few milliseconds.
+    ctx = svc.make_context()
+    for n in range(9):
+        usecases.facts(svc, ctx, f"Alice moved to Lyon in {2000 + n}.", infer="none")
+
+    async def go() -> tuple[Any, str]:
+        async with svc.services.db.connection() as conn:  # the one the writes used
+            cur = await conn.execute(
+                "SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+                " WHERE starts_with(statement, %s)",
+                (q("ingest_insert_turn").split("%")[0],),
+            )
+            plans = await cur.fetchone()
+            cur = await conn.execute("SELECT current_setting('plan_cache_mode') AS mode")
+            return plans, str((await cur.fetchone())["mode"])
+
+    plans, mode = svc.run(go())
+    assert plans is not None, "the turn insert was never prepared on this connection"
+    assert plans["custom_plans"] == 0 and plans["generic_plans"] >= 3
+    assert mode == "auto"

@@ -88,6 +88,8 @@ SELECT (SELECT c.reltuples FROM pg_class c JOIN pg_index i ON i.indexrelid = c.o
 SELECT set_config('hnsw.ef_search', %(ef_search)s, false) AS ef_search
 
 -- set_plan_cache_mode --
--- Generic plans for the statements that follow it on this connection, or back to the
--- plan cache's own choice ('auto'); store/batch.py sets and resets it around GENERIC.
-SELECT set_config('plan_cache_mode', %(mode)s, false) AS plan_cache_mode
+-- Generic plans for the statements that follow it ('force_generic_plan'), or back to the
+-- plan cache's own choice ('auto'), on this connection or (`local`) until the transaction
+-- ends. store/batch.py sets and resets it around GENERIC; write transactions set it for
+-- all their statements (store/db.py).
+SELECT set_config('plan_cache_mode', %(mode)s, %(local)s) AS plan_cache_mode
