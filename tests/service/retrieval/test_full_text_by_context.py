@@ -4,42 +4,16 @@ the GIN index walks the caller's rows, not every Context's matches of a common w
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
-import numpy as np
-
-from memwarden.domain.ids import new_id
-from memwarden.store.bulk import BulkRecord, copy_chunks, copy_records
 from memwarden.store.queries import q
 from memwarden.store.recall import Reader, chunks_lexical
 from memwarden.store.search import SearchFilter, lexical_statement
 from tests.service import usecases
+from tests.support.bulk_texts import load_texts
 from tests.support.services import ServiceHarness
 
 DIM = 384
-
-
-def _load(
-    svc: ServiceHarness, ctx: Any, bodies: list[str], *, chunks: bool = False
-) -> list[uuid.UUID]:
-    """Records (and, with `chunks`, one chunk each) holding `bodies`; their ids."""
-    rng = np.random.default_rng(len(bodies))
-    vectors = rng.standard_normal((len(bodies), DIM)).astype(np.float32)
-    rows = [BulkRecord(new_id(), "attribute", b, v) for b, v in zip(bodies, vectors, strict=True)]
-
-    async def go() -> None:
-        assert ctx.caller.principal_id is not None
-        async with svc.services.db.transaction() as conn:
-            await copy_records(conn, ctx.id, rows)
-            if chunks:
-                texts = zip(bodies, vectors, strict=True)
-                await copy_chunks(conn, ctx.id, ctx.caller.principal_id, texts)
-            await conn.execute("ANALYZE memory_record")
-            await conn.execute("ANALYZE chunk")
-
-    svc.run(go())
-    return [r.id for r in rows]
 
 
 def _plan(svc: ServiceHarness, name: str, params: dict[str, Any]) -> str:
@@ -75,9 +49,11 @@ def test_full_text_over_records_and_chunks_walks_the_index_that_leads_with_the_c
     # neither its thousand rows (the Context's btree) nor every Context's matches (a GIN
     # index on the words alone) need be read to find those two.
     big, small = svc.make_context(), svc.make_context()
-    _load(svc, big, [f"the orchard keeps apple trees, row {n}" for n in range(3000)], chunks=True)
+    load_texts(
+        svc, big, [f"the orchard keeps apple trees, row {n}" for n in range(3000)], chunks=True
+    )
     pears = [f"a pear for later, number {n}" for n in range(1000)]
-    _load(svc, small, ["an apple a day", "apple pie", *pears], chunks=True)
+    load_texts(svc, small, ["an apple a day", "apple pie", *pears], chunks=True)
     where = SearchFilter(small.id, ("",), small.caller.subject)
     name, params = lexical_statement(where, "apple", 50)
     assert _walks(_plan(svc, name, params), _leaves(svc, "memory_record_context_tsv"))
@@ -88,8 +64,8 @@ def test_full_text_over_records_and_chunks_walks_the_index_that_leads_with_the_c
 
 def test_a_lexical_query_finds_its_own_contexts_matches_only(svc: ServiceHarness) -> None:
     mine, other = svc.make_context(), svc.make_context()
-    _load(svc, other, [f"apple harvest {n}" for n in range(50)])
-    wanted = _load(svc, mine, ["apple harvest in Lyon", "pear harvest in Porto"])
+    load_texts(svc, other, [f"apple harvest {n}" for n in range(50)])
+    wanted = load_texts(svc, mine, ["apple harvest in Lyon", "pear harvest in Porto"])
     hits = usecases.query(svc, mine, "apple", mode="lexical")
     assert {h["id"] for h in hits} == {str(wanted[0])}
 
@@ -98,5 +74,5 @@ def test_a_query_of_stop_words_only_matches_nothing(svc: ServiceHarness) -> None
     # Its text-search query is empty; joined with the Context's lexeme it would ask for the
     # lexeme alone and match every row of the Context.
     ctx = svc.make_context()
-    _load(svc, ctx, ["apple harvest in Lyon", "pear harvest in Porto"])
+    load_texts(svc, ctx, ["apple harvest in Lyon", "pear harvest in Porto"])
     assert usecases.query(svc, ctx, "the and of", mode="lexical") == []

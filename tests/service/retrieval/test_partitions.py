@@ -12,34 +12,22 @@ import numpy as np
 import psycopg
 import pytest
 
-from memwarden.domain.ids import new_id
 from memwarden.retrieval.indexing import index_large_contexts
 from memwarden.retrieval.search import search_memory
 from memwarden.store import vector_index
 from memwarden.store.batch import Statement, run_all
-from memwarden.store.bulk import BulkRecord, copy_chunks, copy_records
 from memwarden.store.queries import q
 from memwarden.store.search import SearchFilter, lexical_statement, vector_statement
 from tests.service import usecases
+from tests.support.bulk_texts import load_texts
 from tests.support.services import ServiceHarness
 
 DIM = 384
 
 
 def _load(svc: ServiceHarness, ctx: Any, count: int) -> None:
-    rng = np.random.default_rng(count)
-    vectors = rng.standard_normal((count, DIM)).astype(np.float32)
     bodies = [f"a harvest note, number {n}" for n in range(count)]
-    rows = [BulkRecord(new_id(), "note", b, v) for b, v in zip(bodies, vectors, strict=True)]
-
-    async def go() -> None:
-        assert ctx.caller.principal_id is not None
-        async with svc.services.db.transaction() as conn:
-            await copy_records(conn, ctx.id, rows)
-            texts = zip(bodies, vectors, strict=True)
-            await copy_chunks(conn, ctx.id, ctx.caller.principal_id, texts)
-
-    svc.run(go())
+    load_texts(svc, ctx, bodies, chunks=True, kind="note")
 
 
 def _partition(svc: ServiceHarness, table: str, context_id: uuid.UUID) -> str:

@@ -15,7 +15,6 @@ matches AS (
     SELECT r.id, r.tsv
     FROM memory_record r, query
     WHERE r.context_id = %(context_id)s
-     
       AND (r.tsv || context_lexeme(r.context_id)) @@ query.in_context
       AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
                           r.valid_to, r.derived_from, now())
