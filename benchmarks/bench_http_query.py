@@ -26,6 +26,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,7 @@ from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.embedding import _CACHE
 from memwarden.logging_setup import configure_logging
+from memwarden.retrieval import vector_plan
 from memwarden.retrieval.indexing import index_large_contexts
 from memwarden.retrieval.query import QueryInput, run_query
 from memwarden.retrieval.search import search_memory
@@ -207,28 +209,40 @@ async def in_process(svc: Any, queries: list) -> dict[str, Any]:
     }
 
 
+@contextlib.contextmanager
+def fixed_walk_depth(ef: int) -> Iterator[None]:
+    """Every index size walked at depth `ef` while inside (restored after)."""
+    saved = vector_plan.DEPTHS, vector_plan.DEEPEST
+    vector_plan.DEPTHS, vector_plan.DEEPEST = (), ef
+    try:
+        yield
+    finally:
+        vector_plan.DEPTHS, vector_plan.DEEPEST = saved
+
+
 async def sweep(svc: Any, queries: list, values: list[int]) -> list[dict[str, Any]]:
     """The record vector list alone at several hnsw.ef_search values: recall@10 and time."""
     out = []
     for ef in values:
         took, recall = [], []
-        async with svc.db.connection() as conn:
-            await conn.execute("SELECT set_config('hnsw.ef_search', %s, false)", (str(ef),))
-            for caller, _, _, qvec, vectors, records in queries:
-                t0 = time.perf_counter()
-                found = await search_memory(
-                    conn,
-                    context_id=caller.context_id,
-                    prefixes=("",),
-                    subject=caller.subject,
-                    vector=qvec,
-                    limit=10,
-                )
-                took.append((time.perf_counter() - t0) * 1000)
-                exact = np.argsort(-(vectors @ np.asarray(qvec, dtype=np.float32)))[:10]
-                want = {records[i][0] for i in exact}
-                recall.append(len(want & {h.record_id for h in found.hits}) / 10)
-            await conn.execute("SELECT set_config('hnsw.ef_search', '100', false)")
+        # Recall sets the walk depth from the index's size before every walk, so a depth
+        # set on the connection alone would be overwritten: every size gets `ef` here.
+        with fixed_walk_depth(ef):
+            async with svc.db.connection() as conn:
+                for caller, _, _, qvec, vectors, records in queries:
+                    t0 = time.perf_counter()
+                    found = await search_memory(
+                        conn,
+                        context_id=caller.context_id,
+                        prefixes=("",),
+                        subject=caller.subject,
+                        vector=qvec,
+                        limit=10,
+                    )
+                    took.append((time.perf_counter() - t0) * 1000)
+                    exact = np.argsort(-(vectors @ np.asarray(qvec, dtype=np.float32)))[:10]
+                    want = {records[i][0] for i in exact}
+                    recall.append(len(want & {h.record_id for h in found.hits}) / 10)
         out.append({"ef_search": ef, **ms(took), "recall_at_10": round(float(np.mean(recall)), 4)})
     return out
 

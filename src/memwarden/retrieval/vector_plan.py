@@ -4,9 +4,10 @@ A Context without its own index is scanned exactly by prepared statements (one g
 plan serves every small Context). One with an index is walked by statements planned per
 call (a generic plan cannot use a partial index), at a depth (`hnsw.ef_search`) that grows
 with the index: recall@10 against an exact scan of the same Context, measured on the
-benchmark corpus (docs/benchmarks.md, "walk depth"), was 1.0 at 10,000 rows with depth
-100, and at 100,000 rows 0.94 with 100, 0.96 with 200, 0.97 with 400. A deeper walk also
-costs more, and at 10,000 rows a depth of 400 made the planner prefer the exact scan.
+benchmark corpus (docs/benchmarks.md, "walk depth"), was 1.0 at 10,000 and 20,000 rows
+with depth 100; at 50,000 rows 0.96 with 100 and 0.98 with 200; at 100,000 rows 0.86
+with 100, 0.92 with 200 and 0.98 with 400. A deeper walk also costs more, and at 10,000
+rows a depth of 400 made the planner prefer the exact scan.
 
 A Context's profile is read from the catalog and kept `PROFILE_TTL_S` per process: an
 index built meanwhile is used that much later (the exact scan answers the same until
@@ -27,7 +28,7 @@ from memwarden.store.vector_index import VectorProfile
 
 PROFILE_TTL_S = 30.0
 # (rows below which, depth): the first that fits; past the last, DEEPEST.
-DEPTHS = ((50_000, 100), (500_000, 200))
+DEPTHS = ((20_000, 100), (50_000, 200))
 DEEPEST = 400
 
 

@@ -186,19 +186,12 @@ def test_a_context_at_the_threshold_is_walked_through_its_index_at_recalls_depth
 
 
 def test_the_walk_depth_grows_with_the_index_and_nothing_is_set_without_one() -> None:
-    assert [walk_depth_for(n) for n in (-1, 0, 49_999, 50_000, 499_999, 500_000, 5e6)] == [
-        100,
-        100,
-        100,
-        200,
-        200,
-        400,
-        400,
-    ]
+    sizes = (-1, 0, 19_999, 20_000, 49_999, 50_000, 100_000, 5e6)
+    assert [walk_depth_for(n) for n in sizes] == [100, 100, 100, 200, 200, 400, 400, 400]
     assert plan_for(vector_index.VectorProfile(None, None)) == VectorPlan(False, False, None)
     walked = plan_for(vector_index.VectorProfile(120_000.0, 30_000.0))
     assert (walked.records_indexed, walked.chunks_indexed) == (True, True)
-    assert walked.depth == ("set_walk_depth", {"ef_search": "200"})
+    assert walked.depth == ("set_walk_depth", {"ef_search": "400"})
     chunks_only = plan_for(vector_index.VectorProfile(None, 8_000.0))
     assert chunks_only == VectorPlan(False, True, ("set_walk_depth", {"ef_search": "100"}))
 
