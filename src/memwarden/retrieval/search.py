@@ -68,7 +68,7 @@ async def search_memory(
 ) -> SearchResult:
     """Ranked, servable records inside `prefixes` that `subject` may see.
 
-    Text alone ranks by ts_rank_cd; a vector alone by cosine similarity over embeddings of
+    Text alone ranks by ts_rank; a vector alone by cosine similarity over embeddings of
     current revisions; both fuse by reciprocal rank; neither lists the newest records.
     """
     where = SearchFilter(

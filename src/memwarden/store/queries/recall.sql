@@ -5,7 +5,8 @@
 -- the caller's read prefixes and private ownership.
 
 -- recall_chunks_lexical --
--- Matches are capped before ts_rank_cd scores them (its cost grows with every match).
+-- Matches are capped before ts_rank scores them (its cost grows with every match); ts_rank
+-- favours rows holding more of the words over rows repeating one (search_lexical).
 -- `in_context` asks for the words and the Context's own lexeme (migration 0021,
 -- context_words: no words, no match), so the GIN index walks the Context's rows only.
 WITH query AS (
@@ -22,7 +23,7 @@ matches AS (
                           %(subject)s)
     LIMIT %(match_cap)s
 )
-SELECT m.id, ts_rank_cd(m.tsv, query.tsq, 32) AS score
+SELECT m.id, ts_rank(m.tsv, query.tsq, 32) AS score
 FROM matches m, query
 ORDER BY score DESC, m.id
 LIMIT %(limit)s
@@ -98,7 +99,7 @@ matches AS (
       AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
     LIMIT %(match_cap)s
 )
-SELECT m.id, ts_rank_cd(m.tsv, query.tsq, 32) AS score
+SELECT m.id, ts_rank(m.tsv, query.tsq, 32) AS score
 FROM matches m, query
 ORDER BY score DESC, m.id
 LIMIT %(limit)s

@@ -4,7 +4,9 @@
 -- vector candidates or fusion.
 
 -- search_lexical --
--- Matches are capped before ts_rank_cd scores them (full-text cost grows with matches).
+-- Matches are capped before ts_rank scores them (full-text cost grows with matches). ts_rank,
+-- not ts_rank_cd: it favours rows holding more of the query's words over rows repeating
+-- one, and costs less per row (docs/benchmarks.md, "Full-text ranking").
 -- `in_context` asks for the words and the Context's own lexeme (migration 0021,
 -- context_words: no words, no match), so the GIN index walks the Context's rows only.
 WITH query AS (
@@ -25,7 +27,7 @@ matches AS (
       AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
     LIMIT %(match_cap)s
 )
-SELECT m.id, ts_rank_cd(m.tsv, query.tsq, 32) AS score
+SELECT m.id, ts_rank(m.tsv, query.tsq, 32) AS score
 FROM matches m, query
 ORDER BY score DESC, m.id
 LIMIT %(limit)s
