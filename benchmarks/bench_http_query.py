@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import httpx
 import structlog
 from _harness import STDERR, percentile, services
-from bench_query import DIM, KINDS, unit, vocabulary
+from bench_query import DIM, KINDS, exact_10, unit, vector_hits, vocabulary
 from pydantic import TypeAdapter
 from rich.console import Console
 from rich.table import Table
@@ -52,7 +52,6 @@ from memwarden.logging_setup import configure_logging
 from memwarden.retrieval import vector_plan
 from memwarden.retrieval.indexing import index_large_contexts
 from memwarden.retrieval.query import QueryInput, run_query
-from memwarden.retrieval.search import search_memory
 from memwarden.store.bulk import BulkRecord, copy_chunks, copy_records
 
 ADMIN = Caller(None, None, "admin", None, {}, is_admin=True)
@@ -187,18 +186,9 @@ async def in_process(svc: Any, queries: list) -> dict[str, Any]:
             log.info("request", method="POST", path="/api/v1/x/query", status=200, ms=1.0)
             logging_ms.append((time.perf_counter() - t0) * 1000)
             configure_logging("WARNING", json=False)
-        exact = np.argsort(-(vectors @ np.asarray(qvec, dtype=np.float32)))[:10]
-        want = {records[i][0] for i in exact}
         async with svc.db.connection() as conn:
-            found = await search_memory(
-                conn,
-                context_id=caller.context_id,
-                prefixes=("",),
-                subject=caller.subject,
-                vector=qvec,
-                limit=10,
-            )
-        recall.append(len(want & {h.record_id for h in found.hits}) / 10)
+            got = await vector_hits(conn, caller, qvec)
+        recall.append(len(exact_10(qvec, vectors, records) & got) / 10)
     return {
         "auth": ms(auth),
         "in_process": ms(full),
@@ -231,18 +221,9 @@ async def sweep(svc: Any, queries: list, values: list[int]) -> list[dict[str, An
             async with svc.db.connection() as conn:
                 for caller, _, _, qvec, vectors, records in queries:
                     t0 = time.perf_counter()
-                    found = await search_memory(
-                        conn,
-                        context_id=caller.context_id,
-                        prefixes=("",),
-                        subject=caller.subject,
-                        vector=qvec,
-                        limit=10,
-                    )
+                    got = await vector_hits(conn, caller, qvec)
                     took.append((time.perf_counter() - t0) * 1000)
-                    exact = np.argsort(-(vectors @ np.asarray(qvec, dtype=np.float32)))[:10]
-                    want = {records[i][0] for i in exact}
-                    recall.append(len(want & {h.record_id for h in found.hits}) / 10)
+                    recall.append(len(exact_10(qvec, vectors, records) & got) / 10)
         out.append({"ef_search": ef, **ms(took), "recall_at_10": round(float(np.mean(recall)), 4)})
     return out
 

@@ -73,6 +73,25 @@ def unit(rows: np.ndarray) -> np.ndarray:
     return rows / np.linalg.norm(rows, axis=1, keepdims=True)
 
 
+def exact_10(qvec: list, vectors: Any, records: list) -> set:
+    """The ids of the Context's 10 nearest records to `qvec`, by an exact numpy scan."""
+    exact = np.argsort(-(vectors @ np.asarray(qvec, dtype=np.float32)))[:10]
+    return {records[i][0] for i in exact}
+
+
+async def vector_hits(conn: Any, caller: Any, qvec: list) -> set:
+    """The 10 records the vector search returns (its walk or exact scan, as recall runs it)."""
+    found = await search_memory(
+        conn,
+        context_id=caller.context_id,
+        prefixes=("",),
+        subject=caller.subject,
+        vector=qvec,
+        limit=10,
+    )
+    return {h.record_id for h in found.hits}
+
+
 async def load(svc: Any, size: int, contexts: int, rng: random.Random, np_rng: Any) -> list:
     words, weights = vocabulary()
     callers = [await make_caller(svc, f"ctx-{n}") for n in range(contexts)]
@@ -161,18 +180,9 @@ async def measure(svc: Any, data: list, queries: int, rng: random.Random, np_rng
             t0 = time.perf_counter()
             await embed_texts(svc, [text])
             embed_ms.append((time.perf_counter() - t0) * 1000)
-        exact = np.argsort(-(vectors @ np.asarray(qvec, dtype=np.float32)))[:10]
-        want = {records[i][0] for i in exact}
         async with svc.db.connection() as conn:
-            found = await search_memory(
-                conn,
-                context_id=caller.context_id,
-                prefixes=("",),
-                subject=caller.subject,
-                vector=qvec,
-                limit=10,
-            )
-        recall.append(len(want & {h.record_id for h in found.hits}) / 10)
+            got = await vector_hits(conn, caller, qvec)
+        recall.append(len(exact_10(qvec, vectors, records) & got) / 10)
 
     def stats(values: list[float]) -> dict[str, float]:
         return {f"p{q}_ms": round(percentile(values, q), 2) for q in (50, 95, 99)}
