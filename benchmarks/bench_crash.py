@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _harness import STDERR
-from rich.console import Console
+from _tables import table_console
 from rich.table import Table
 
 from tests.support.crash import run_rounds
@@ -78,7 +78,7 @@ def main() -> int:
             str(sum(r["requeued_documents"] for r in rows)),
             f"{min(restarts):.1f}-{max(restarts):.1f} (median {statistics.median(restarts):.1f})",
         )
-        Console().print(table)
+        table_console().print(table)
         for row in rows:
             for problem in row["problems"]:
                 print(f"round {row['round']}: {problem}")

@@ -27,8 +27,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _harness import STDERR, percentile, services
+from _tables import table_console
 from bench_query import load
-from rich.console import Console
 from rich.table import Table
 
 from memwarden.admin.keys import create_key
@@ -166,7 +166,7 @@ def main() -> None:
             f"{r['p95_ms']:.1f}",
             f"{r['max_ms']:.1f}",
         )
-    Console().print(table)
+    table_console().print(table)
 
 
 if __name__ == "__main__":

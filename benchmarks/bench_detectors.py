@@ -103,10 +103,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps({**evaluation, "cost": by_set}, indent=2))
         return 0
 
-    from rich.console import Console
+    from _tables import table_console
     from rich.table import Table
 
-    console = Console()
+    console = table_console()
     console.print(render_table(report, title="Detector evaluation: shared sets"))
     console.print(render_table(own_report, title="Detector evaluation: evals/judge, test split"))
     cost = Table(title="Detector cost (scan(), one thread)")

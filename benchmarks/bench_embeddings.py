@@ -94,7 +94,7 @@ def run(
 
 
 def print_table(result: dict[str, Any]) -> None:
-    from rich.console import Console
+    from _tables import table_console
     from rich.table import Table
 
     table = Table(title=f"Local embedder: {result['model']} ({result['threads']} threads)")
@@ -115,7 +115,7 @@ def print_table(result: dict[str, Any]) -> None:
     ]
     for name, value in rows:
         table.add_row(name, str(value))
-    Console().print(table)
+    table_console().print(table)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _harness import STDERR
-from rich.console import Console
+from _tables import table_console
 from rich.table import Table
 
 from memwarden.settings import Settings
@@ -108,7 +108,7 @@ def main() -> int:
                 str(len(row["failures"])),
                 str(row["seconds"]),
             )
-        Console().print(table)
+        table_console().print(table)
         for row in rows:
             for failure in row["failures"]:
                 print(f"{row['credential']}: {failure}")

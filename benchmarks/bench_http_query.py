@@ -37,9 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import httpx
 import structlog
 from _harness import STDERR, percentile, services
+from _tables import table_console
 from bench_query import DIM, KINDS, exact_10, unit, vector_hits, vocabulary
 from pydantic import TypeAdapter
-from rich.console import Console
 from rich.table import Table
 from starlette.responses import JSONResponse
 
@@ -306,7 +306,7 @@ def main() -> None:
     for label, name in rows:
         v = r[name]
         table.add_row(label, str(v["p50"]), str(v["p95"]), str(v["p99"]))
-    Console().print(table)
+    table_console().print(table)
     for row in r["ef_search_sweep"]:
         STDERR.print(
             f"hnsw.ef_search {row['ef_search']}: record vector list p50/p95 {row['p50']}/"

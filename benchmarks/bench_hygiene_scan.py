@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import psycopg
 from _harness import STDERR, make_caller, percentile, services
+from _tables import table_console
 from psycopg.types.json import Jsonb
-from rich.console import Console
 from rich.table import Table
 
 from memwarden.config import ContextConfig
@@ -136,7 +136,7 @@ def main() -> None:
         table.add_column(column)
     for row in rows:
         table.add_row(*(str(v) for v in row.values()))
-    Console().print(table)
+    table_console().print(table)
 
 
 if __name__ == "__main__":

@@ -151,10 +151,10 @@ def main() -> None:
     if args.json:
         print(json.dumps({"detectors": detectors, "gate": gate}, indent=2))
         return
-    from rich.console import Console
+    from _tables import table_console
     from rich.table import Table
 
-    console = Console()
+    console = table_console()
     table = Table(title="Detectors (whole text, as the input gate runs them)")
     for col in ("KiB", "detect ms", "µs per KiB", "redact ms"):
         table.add_column(col, justify="right")

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import httpx
 import psutil
 from _harness import STDERR, make_caller, peak_rss_mb, services
-from rich.console import Console
+from _tables import table_console
 from rich.table import Table
 
 from memwarden import embedding
@@ -296,7 +296,7 @@ def uploads_main(n: int, as_json: bool) -> None:
             str(r["hwm_after_mb"]),
             str(r["rss_after_mb"]),
         )
-    Console().print(table)
+    table_console().print(table)
 
 
 def main() -> None:
@@ -354,7 +354,7 @@ def main() -> None:
                 )
             )
         )
-    Console().print(table)
+    table_console().print(table)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import httpx
 import psutil
 from _harness import STDERR, percentile
-from rich.console import Console
+from _tables import table_console
 from rich.table import Table
 
 from memwarden.store.embedded import embedded_url, start_embedded
@@ -305,7 +305,7 @@ def main() -> None:
     if args.json:
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
         return
-    console = Console()
+    console = table_console()
     load = Table(
         "clients",
         "req/s",

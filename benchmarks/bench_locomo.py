@@ -24,7 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _harness import STDERR, make_caller, peak_rss_mb, services
-from rich.console import Console
+from _tables import table_console
 from rich.progress import Progress
 from rich.table import Table
 
@@ -176,7 +176,7 @@ def main() -> None:
         table.add_row(
             mode, str(r["@5"]), str(r["@10"]), str(r["@20"]), str(result["query_ms_p50"][mode])
         )
-    console = Console()
+    console = table_console()
     console.print(table)
     console.print(
         f"hybrid recall@10 by category: {result['hybrid_recall_at_10_by_category']} "

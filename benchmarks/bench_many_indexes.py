@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _tables import table_console
 from rich.console import Console
 from rich.progress import track
 from rich.table import Table
@@ -104,7 +105,7 @@ async def run(contexts: int, per_context: int, stages: list[int], queries: int) 
             f"{p95(plan_ms):.2f}",
             f"{statistics.median(exec_ms):.2f}",
         )
-    Console(width=120).print(table)
+    table_console().print(table)
     for stage, seconds in build_s.items():
         print(f"indexing up to {stage:,} Contexts: {seconds:.0f} s")
     for (stage, probe), held in locks.items():

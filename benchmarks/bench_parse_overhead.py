@@ -22,7 +22,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from rich.console import Console
+from _tables import table_console
 from rich.table import Table
 
 from memwarden.child_pool import ChildPool
@@ -123,7 +123,7 @@ def report(results: dict[str, Any]) -> None:
             str(row["bytes"]),
             *(f"{row[w][q]:.2f}" for w in ("before", "after") for q in ("p50", "p95")),
         )
-    console = Console()
+    console = table_console()
     console.print(table)
     console.print(f"starting one child (cold, modules imported): {results['child_start_ms']} ms")
 

@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from _harness import STDERR, make_caller, services
+from _tables import table_console
 from bench_write import turns
 from psycopg.types.json import Jsonb
-from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
@@ -171,7 +171,7 @@ def main() -> None:
                 str(again["calls"]),
                 str(again["written"]),
             )
-    console = Console(width=150)
+    console = table_console()
     console.print(table)
     console.print(
         f"memories: offline {results['offline']['memories']}, model {results['model']['memories']}"

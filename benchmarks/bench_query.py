@@ -25,8 +25,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _harness import STDERR, make_caller, peak_rss_mb, percentile, services
+from _tables import table_console
 from psycopg.types.json import Jsonb
-from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
@@ -250,7 +250,7 @@ def main() -> None:
             str(r["embedding"]["p50_ms"]),
             str(r["recall_at_10"]),
         )
-    Console().print(table)
+    table_console().print(table)
 
 
 if __name__ == "__main__":

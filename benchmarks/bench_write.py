@@ -21,7 +21,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _harness import STDERR, make_caller, peak_rss_mb, percentile, services
-from rich.console import Console
+from _tables import table_console
 from rich.progress import track
 from rich.table import Table
 
@@ -150,7 +150,7 @@ def main() -> None:
             str(r["turns_per_s"]),
             str(r["model_calls_per_turn"]),
         )
-    console = Console()
+    console = table_console()
     console.print(table)
     console.print(
         f"memory records: {result['memory_records']}, "

@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import psycopg
 from _harness import STDERR, make_caller, percentile, services
+from _tables import table_console
 from bench_write import InstantModel
 from psycopg.types.json import Jsonb
-from rich.console import Console
 from rich.table import Table
 
 from memwarden.domain.ids import new_id
@@ -178,7 +178,7 @@ def main() -> None:
     for column in row:
         table.add_column(column)
     table.add_row(*(str(v) for v in row.values()))
-    Console().print(table)
+    table_console().print(table)
 
 
 if __name__ == "__main__":
