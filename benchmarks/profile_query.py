@@ -29,6 +29,7 @@ from memwarden.retrieval.query import or_query
 from memwarden.retrieval.search import candidate_count
 from memwarden.retrieval.vector_plan import VectorPlan, plan_for
 from memwarden.store import vector_index
+from memwarden.store.batch import Statement
 from memwarden.store.queries import q
 from memwarden.store.recall import MATCH_CAP
 
@@ -70,27 +71,32 @@ async def explain(conn: Any, name: str, params: dict) -> dict:
 
 async def query_statements(
     conn: Any, picked: tuple[Any, list, Any], rng: random.Random, np_rng: Any
-) -> dict[str, dict]:
-    """One query's statements on one of bench_query's Contexts, by name, with the walk
-    depth recall would set for the Context's index already set on `conn`."""
+) -> dict[str, tuple[Statement | None, dict]]:
+    """One query's statements on one of bench_query's Contexts, by name: the walk depth
+    recall sets before it (None for all but the walks) and its parameters."""
     caller, records, vectors = picked
     ann = plan_for(await vector_index.profile(conn, caller.context_id))
-    if ann.depth is not None:  # recall's walk depth for this Context's index
-        await conn.execute(q(ann.depth[0]), ann.depth[1])
     target = rng.randrange(len(records))
     text = or_query(" ".join(rng.sample(records[target][1].split(), 3)))
     noisy = vectors[target] + np_rng.standard_normal(384).astype(np.float32) * 0.05
     qvec = (noisy / np.linalg.norm(noisy)).tolist()
     ids = [rid for rid, _ in rng.sample(records, min(10, len(records)))]
-    return statements(caller, text, qvec, ids, ann)
+    depths = {"search_vector": ann.depth, "recall_chunks_vector": ann.chunk_depth}
+    found = statements(caller, text, qvec, ids, ann)
+    return {name: (depths.get(name), params) for name, params in found.items()}
 
 
 async def explain_query(
     conn: Any, picked: tuple[Any, list, Any], rng: random.Random, np_rng: Any
 ) -> dict[str, dict]:
-    """Each statement of one query under EXPLAIN ANALYZE: its plan, by name."""
-    found = await query_statements(conn, picked, rng, np_rng)
-    return {name: await explain(conn, name, params) for name, params in found.items()}
+    """Each statement of one query under EXPLAIN ANALYZE (a walk at its index's depth):
+    its plan, by name."""
+    out = {}
+    for name, (depth, params) in (await query_statements(conn, picked, rng, np_rng)).items():
+        if depth is not None:
+            await conn.execute(q(depth[0]), depth[1])
+        out[name] = await explain(conn, name, params)
+    return out
 
 
 async def query_locks(
@@ -100,7 +106,9 @@ async def query_locks(
     statement locks the tables and indexes it planned around), rolled back after."""
     found = await query_statements(conn, picked, rng, np_rng)
     async with conn.transaction(force_rollback=True):
-        for name, params in found.items():
+        for name, (depth, params) in found.items():
+            if depth is not None:
+                await conn.execute(q(depth[0]), depth[1])
             await conn.execute(q(name), params, prepare=False)
         cur = await conn.execute(
             "SELECT count(*) AS locks FROM pg_locks"

@@ -77,7 +77,7 @@ Ranking = list[tuple[uuid.UUID, int]]
 
 
 @dataclass(frozen=True)
-class _Plan:
+class QueryPlan:
     """What one query searches: memory kinds (None: all), chunks or not, how deep."""
 
     memory: SearchFilter | None
@@ -88,7 +88,7 @@ class _Plan:
     categories: Sequence[str] | None
 
 
-def _plan(who: Reader, req: QueryInput) -> _Plan:
+def query_plan(who: Reader, req: QueryInput) -> QueryPlan:
     kinds = [k for k in req.kinds or () if k != "chunk"] or None
     memory = None
     if not req.kinds or kinds:
@@ -102,15 +102,17 @@ def _plan(who: Reader, req: QueryInput) -> _Plan:
             categories,
         )
     chunks = (not req.kinds or "chunk" in req.kinds) and not req.categories
-    return _Plan(
+    return QueryPlan(
         memory, chunks, candidate_count(req.limit), req.include_superseded, kinds, req.categories
     )
 
 
-Candidates = list[tuple[bool, Statement]]  # (lists chunks, statement), in fusion order
+# (lists chunks, statement), in fusion order; None instead of a bool marks a setting for
+# the statements after it (a walk depth), whose rows are dropped.
+Candidates = list[tuple[bool | None, Statement]]
 
 
-def _lexical(who: Reader, p: _Plan, text: str) -> Candidates:
+def lexical_candidates(who: Reader, p: QueryPlan, text: str) -> Candidates:
     out: Candidates = []
     if p.memory is not None:
         out.append((False, memory_search.lexical_statement(p.memory, text, p.pool)))
@@ -121,9 +123,13 @@ def _lexical(who: Reader, p: _Plan, text: str) -> Candidates:
     return out
 
 
-def _dense(who: Reader, p: _Plan, vector: list[float], ann: VectorPlan) -> Candidates:
+def dense_candidates(who: Reader, p: QueryPlan, vector: list[float], ann: VectorPlan) -> Candidates:
+    """The vector lists; each index walk is preceded by the depth its own index needs (a
+    small chunk index walked at a large record index's depth is read whole instead)."""
     out: Candidates = []
     if p.memory is not None:
+        if ann.depth is not None:
+            out.append((None, ann.depth))
         statement = memory_search.vector_statement(
             p.memory, vector, p.pool, indexed=ann.records_indexed
         )
@@ -131,29 +137,23 @@ def _dense(who: Reader, p: _Plan, vector: list[float], ann: VectorPlan) -> Candi
         if p.history:
             out.append((False, store.history_vector(who, vector, p.pool, p.kinds, p.categories)))
     if p.chunks:
+        if ann.chunk_depth is not None:
+            out.append((None, ann.chunk_depth))
         out.append((True, store.chunks_vector(who, vector, p.pool, indexed=ann.chunks_indexed)))
     return out
 
 
-async def _rank(
-    conn: Conn,
-    candidates: Candidates,
-    chunk_ids: set[uuid.UUID],
-    first: Statement | None = None,
-) -> list[Ranking]:
-    """Run the candidate queries in one round trip, after `first` (a setting, its rows
-    dropped) when given; note which ids are chunks."""
+async def _rank(conn: Conn, candidates: Candidates, chunk_ids: set[uuid.UUID]) -> list[Ranking]:
+    """Run the candidate queries in one round trip; note which ids are chunks."""
     if not candidates:
         return []
-    statements = [statement for _, statement in candidates]
-    results = await run_all(conn, [first, *statements] if first else statements)
-    if first:
-        results = results[1:]
-    found = [store.candidate_ids(rows) for rows in results]
-    for (chunks, _), ids in zip(candidates, found, strict=True):
+    results = await run_all(conn, [statement for _, statement in candidates])
+    lists = [(chunks, rows) for (chunks, _), rows in zip(candidates, results, strict=True)]
+    found = [(chunks, store.candidate_ids(rows)) for chunks, rows in lists if chunks is not None]
+    for chunks, ids in found:
         if chunks:
             chunk_ids.update(ids)
-    return [_ranked(ids) for ids in found]
+    return [_ranked(ids) for _, ids in found]
 
 
 async def _vector(services: Services, req: QueryInput, sink: Bookings) -> list[float] | None:
@@ -176,22 +176,21 @@ async def run_query(
     text = or_query(req.query) if req.mode != "vector" else ""
     if not text and req.mode == "lexical":
         return {"query": req.query, "hits": []}
-    p = _plan(who, req)
+    p = query_plan(who, req)
     sink = Bookings()  # a billed embedder's tokens for the query (a local one books none)
     embedding = asyncio.ensure_future(_vector(services, req, sink))
     chunk_ids: set[uuid.UUID] = set()
     async with services.db.connection() as conn:
-        lexical = _lexical(who, p, text) if text else []
+        lexical = lexical_candidates(who, p, text) if text else []
         lists: list[Ranking] = []
         if req.vector is None:  # the query embeds in a thread meanwhile
             lists, lexical = await _rank(conn, lexical, chunk_ids), []
         vector = await embedding
         dense: Candidates = []
-        depth = None
         if vector is not None:
             ann = await vector_plan(services, conn, who.context_id)
-            dense, depth = _dense(who, p, vector, ann), ann.depth
-        lists += await _rank(conn, lexical + dense, chunk_ids, depth)
+            dense = dense_candidates(who, p, vector, ann)
+        lists += await _rank(conn, lexical + dense, chunk_ids)
         top = fuse_ranks(lists)[: req.limit]
         record_ids = [i for i, _ in top if i not in chunk_ids]
         records, chunks = await _read_hits(conn, who, req, top, record_ids)

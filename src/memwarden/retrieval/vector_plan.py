@@ -42,18 +42,27 @@ def walk_depth_for(rows: float) -> int:
 
 @dataclass(frozen=True)
 class VectorPlan:
-    """Whether records and chunks are walked (else scanned exactly), and the statement that
-    sets the walk depth (None when nothing is walked)."""
+    """Whether records and chunks are walked (else scanned exactly), and for each walked
+    index the statement that sets its walk depth (None for a list scanned exactly): each
+    index is walked at the depth its own size needs."""
 
     records_indexed: bool
     chunks_indexed: bool
     depth: Statement | None
+    chunk_depth: Statement | None
+
+
+def _depth(rows: float | None) -> Statement | None:
+    return None if rows is None else store.walk_depth(walk_depth_for(rows))
 
 
 def plan_for(found: VectorProfile) -> VectorPlan:
-    sizes = [rows for rows in (found.records, found.chunks) if rows is not None]
-    depth = store.walk_depth(walk_depth_for(max(sizes))) if sizes else None
-    return VectorPlan(found.records is not None, found.chunks is not None, depth)
+    return VectorPlan(
+        found.records is not None,
+        found.chunks is not None,
+        _depth(found.records),
+        _depth(found.chunks),
+    )
 
 
 async def vector_plan(services: Services, conn: Conn, context_id: uuid.UUID) -> VectorPlan:

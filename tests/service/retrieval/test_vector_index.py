@@ -11,6 +11,7 @@ import numpy as np
 
 from memwarden.domain.ids import new_id
 from memwarden.retrieval.indexing import VECTOR_INDEX_THRESHOLD, index_large_contexts
+from memwarden.retrieval.query import QueryInput, dense_candidates, query_plan
 from memwarden.retrieval.search import search_memory
 from memwarden.retrieval.vector_plan import VectorPlan, plan_for, walk_depth_for
 from memwarden.store import vector_index
@@ -188,12 +189,31 @@ def test_a_context_at_the_threshold_is_walked_through_its_index_at_recalls_depth
 def test_the_walk_depth_grows_with_the_index_and_nothing_is_set_without_one() -> None:
     sizes = (-1, 0, 19_999, 20_000, 49_999, 50_000, 100_000, 5e6)
     assert [walk_depth_for(n) for n in sizes] == [100, 100, 100, 200, 200, 400, 400, 400]
-    assert plan_for(vector_index.VectorProfile(None, None)) == VectorPlan(False, False, None)
-    walked = plan_for(vector_index.VectorProfile(120_000.0, 30_000.0))
-    assert (walked.records_indexed, walked.chunks_indexed) == (True, True)
-    assert walked.depth == ("set_walk_depth", {"ef_search": "400"})
+    assert plan_for(vector_index.VectorProfile(None, None)) == VectorPlan(False, False, None, None)
     chunks_only = plan_for(vector_index.VectorProfile(None, 8_000.0))
-    assert chunks_only == VectorPlan(False, True, ("set_walk_depth", {"ef_search": "100"}))
+    assert chunks_only == VectorPlan(False, True, None, ("set_walk_depth", {"ef_search": "100"}))
+
+
+def test_each_index_is_walked_at_the_depth_its_own_size_needs() -> None:
+    # A Context of 120,000 records with 6,000 chunks: at the records' depth (400) the
+    # planner reads all 6,000 chunks rather than walk their index (it scanned a 5,000-row
+    # index at 400), so the chunk walk gets the depth of its own index, set just before it.
+    ann = plan_for(vector_index.VectorProfile(120_000.0, 6_000.0))
+    assert (ann.records_indexed, ann.chunks_indexed) == (True, True)
+    assert ann.depth == ("set_walk_depth", {"ef_search": "400"})
+    assert ann.chunk_depth == ("set_walk_depth", {"ef_search": "100"})
+    who = Reader(uuid.uuid4(), ("",), "s")
+    plan = query_plan(who, QueryInput("apples", limit=10))
+    sent = [
+        (role, name, params.get("ef_search"))
+        for role, (name, params) in dense_candidates(who, plan, [0.0] * DIM, ann)
+    ]
+    assert sent == [
+        (None, "set_walk_depth", "400"),
+        (False, "search_vector", None),
+        (None, "set_walk_depth", "100"),
+        (True, "recall_chunks_vector", None),
+    ]
 
 
 def test_a_small_contexts_exact_scan_is_prepared_and_an_index_walk_never_is(
@@ -256,8 +276,8 @@ def test_a_context_with_fewer_chunks_than_records_walks_its_chunk_index_too(
         async with svc.services.db.connection() as conn:
             await conn.execute("ANALYZE chunk")
             ann = plan_for(await vector_index.profile(conn, ctx.id))
-            assert ann.chunks_indexed and ann.depth is not None
-            await conn.execute(q(ann.depth[0]), ann.depth[1])
+            assert ann.chunks_indexed and ann.chunk_depth is not None
+            await conn.execute(q(ann.chunk_depth[0]), ann.chunk_depth[1])
             who = Reader(ctx.id, ("",), ctx.caller.subject)
             name, params = chunks_vector(who, chunks[0].tolist(), 50, indexed=True)
             cur = await conn.execute("EXPLAIN " + q(name), params, prepare=False)
