@@ -148,8 +148,11 @@ async def _rank(conn: Conn, candidates: Candidates, chunk_ids: set[uuid.UUID]) -
     if not candidates:
         return []
     results = await run_all(conn, [statement for _, statement in candidates])
-    lists = [(chunks, rows) for (chunks, _), rows in zip(candidates, results, strict=True)]
-    found = [(chunks, store.candidate_ids(rows)) for chunks, rows in lists if chunks is not None]
+    found = [
+        (chunks, store.candidate_ids(rows))
+        for (chunks, _), rows in zip(candidates, results, strict=True)
+        if chunks is not None
+    ]
     for chunks, ids in found:
         if chunks:
             chunk_ids.update(ids)

@@ -62,8 +62,8 @@ def test_a_chunk_holding_more_of_the_words_outranks_one_repeating_a_single_word(
 ) -> None:
     ctx = svc.make_context()
     load_texts(svc, ctx, TEXTS, chunks=True)
-    name, params = chunks_lexical(Reader(ctx.id, ("",), ctx.caller.subject), "", 10)
-    ranked = _rows(svc, name, {**params, "query": or_query("coffee tea")})
+    who = Reader(ctx.id, ("",), ctx.caller.subject)
+    ranked = _rows(svc, *chunks_lexical(who, or_query("coffee tea"), 10))
     texts = {r["id"]: r["text"] for r in _chunk_texts(svc, ctx.id)}
     assert [texts[i] for i in ranked] == TEXTS[1::-1]
 
