@@ -2054,6 +2054,7 @@ CREATE TABLE public.turn (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     extraction_windows integer DEFAULT 0 NOT NULL,
     extraction_failed jsonb DEFAULT '[]'::jsonb NOT NULL,
+    speaker text,
     CONSTRAINT turn_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 );
 
