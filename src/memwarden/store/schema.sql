@@ -932,7 +932,7 @@ CREATE TABLE public.conflict (
     dismissed_because text,
     CONSTRAINT conflict_action_check CHECK ((action = ANY (ARRAY['queued'::text, 'auto_resolved'::text, 'dismissed'::text, 'kept_both'::text, 'linked'::text]))),
     CONSTRAINT conflict_confidence_check CHECK (((confidence >= (0)::double precision) AND (confidence <= (1)::double precision))),
-    CONSTRAINT conflict_dismissed_because_check CHECK ((dismissed_because = ANY (ARRAY['stale'::text, 'rejudged'::text]))),
+    CONSTRAINT conflict_dismissed_because_check CHECK ((dismissed_because = ANY (ARRAY['stale'::text, 'rejudged'::text, 'cross_project'::text]))),
     CONSTRAINT conflict_judging_path_check CHECK ((judging_path = ANY (ARRAY['adjudication'::text, 'hygiene'::text]))),
     CONSTRAINT conflict_loser_check CHECK ((loser = ANY (ARRAY['a'::text, 'b'::text]))),
     CONSTRAINT conflict_origin_check CHECK ((origin = ANY (ARRAY['scan'::text, 'challenge'::text, 'pass'::text]))),
@@ -1015,6 +1015,7 @@ CREATE TABLE public.hygiene_run (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     started_at timestamp with time zone,
     finished_at timestamp with time zone,
+    owed uuid[] DEFAULT '{}'::uuid[] NOT NULL,
     CONSTRAINT hygiene_run_kind_check CHECK ((kind = ANY (ARRAY['scan'::text, 'nightly'::text, 'write'::text]))),
     CONSTRAINT hygiene_run_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'done'::text, 'failed'::text])))
 );
