@@ -53,7 +53,8 @@ class PairSide:
     """One memory of a pair, as the adjudicator sees it.
 
     `entity` is the normalised subject name (None when the row has no subject), `key` the
-    attribute key or relation label, `value` the attribute value or relation object.
+    attribute key or relation label, `value` the attribute value or relation object;
+    `owner` the principal who wrote it (None: not known, as for evaluation texts).
     """
 
     id: str
@@ -65,6 +66,7 @@ class PairSide:
     at: datetime
     project: ProjectRef | None
     rank: Rank
+    owner: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +102,23 @@ def judging_path(rank_a: Rank, rank_b: Rank) -> JudgingPath:
 
 # --- offline -------------------------------------------------------------------------
 
+# The bare first person a rule extractor or a model wrote as a subject ("I", "the user"):
+# it names whoever wrote the fact, so two principals' `user` are two people. (A speaker's
+# own entity carries its speaker in its name and needs no such rule.)
+FIRST_PERSON_NAMES: Final = frozenset({"user", "the user", "me", "myself", "i", "speaker"})
+
+
+def different_speakers(a: PairSide, b: PairSide) -> bool:
+    """Both sides about the bare first person, written by two different principals: two
+    people's facts, never one another's duplicate or replacement."""
+    names = {normalise_name(x.entity) if x.entity else "" for x in (a, b)}
+    return (
+        names <= FIRST_PERSON_NAMES
+        and a.owner is not None
+        and b.owner is not None
+        and a.owner != b.owner
+    )
+
 
 def _multi_valued(kind: str, key: str) -> bool:
     if kind == "relation":
@@ -119,13 +138,16 @@ def adjudicate_offline(a: PairSide, b: PairSide) -> Adjudication | None:
     Same subject and key: the same normalised value is a duplicate; a different value of a
     single-valued key is superseded by the newer side (equal times: undecided), while a
     multi-valued key (likes, skills, ...) holds both, so they are complementary. Same
-    subject, another key: complementary. Different subjects: unrelated. No subject on a
-    side: undecided.
+    subject, another key: complementary. Different subjects (two principals' bare first
+    person too): unrelated. No subject on a side, or an entity against a fact about it (the
+    fact belongs to the entity; it neither complements nor repeats it): undecided.
     """
     if not a.entity or not b.entity:
         return None
-    if normalise_name(a.entity) != normalise_name(b.entity):
+    if different_speakers(a, b) or normalise_name(a.entity) != normalise_name(b.entity):
         return _offline("unrelated", UNRELATED_CONFIDENCE)
+    if (a.kind == "entity") != (b.kind == "entity"):
+        return None
     key_a = normalise_key(a.key) if a.key else None
     key_b = normalise_key(b.key) if b.key else None
     if key_a is None and key_b is None:

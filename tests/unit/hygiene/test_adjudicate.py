@@ -298,3 +298,34 @@ def test_a_context_model_on_an_unknown_provider_is_an_adjudication_error() -> No
     with pytest.raises(AdjudicationError, match="adjudication model cannot be used"):
         choose_adjudicator(models, config, "adjudication")
     assert choose_adjudicator(models, config, "hygiene") is None
+
+
+def test_the_offline_adjudicator_never_calls_an_entity_and_its_own_attribute_complementary() -> (
+    None
+):
+    entity = side("falcon", kind="entity")
+    attribute = side("falcon", "status", "beta", at=T1)
+    assert adjudicate_offline(entity, attribute) is None
+    assert adjudicate_offline(attribute, entity) is None
+
+
+def _spoken(owner: str, at: datetime = T0) -> PairSide:
+    return PairSide(
+        owner,
+        "attribute",
+        "user likes hiking",
+        "user",
+        "likes",
+        "hiking",
+        at,
+        None,
+        Rank.PROVISIONAL,
+        owner=owner,
+    )
+
+
+def test_two_principals_first_person_facts_are_about_two_people() -> None:
+    found = adjudicate_offline(_spoken("olga"), _spoken("bob", T1))
+    assert found is not None and found.verdict == "unrelated"
+    same = adjudicate_offline(_spoken("olga"), _spoken("olga", T1))
+    assert same is not None and same.verdict == "duplicate"
