@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from memwarden.text import StorableText
 
@@ -16,7 +16,7 @@ Resolution = Literal["keep_both", "keep_a", "keep_b"]
 class ScanBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    rejudge: bool = False
+    rejudge: StrictBool = False  # JSON true or false only: "yes" or 1 is a 400
 
 
 class ResolveBody(BaseModel):

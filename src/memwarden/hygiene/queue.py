@@ -2,8 +2,10 @@
 
 Each is one transaction. A queue item is decided once: the item's row is locked, so of N
 concurrent decisions exactly one wins and the others answer 409. Resolving with `keep_a`
-or `keep_b` supersedes the other memory through the write path's own supersede (history
-kept); `restore` undoes an automatic resolution; `challenge` puts a memory in front of a
+or `keep_b` retires the other memory only as the replacement rule allows
+(`retirement.retire`, history kept), else 409 `replacement_refused` naming the rule's
+reason and nothing changes; `restore` undoes an automatic resolution (a scan's, or a
+consolidation merge with the facts it carried); `challenge` puts a memory in front of a
 person without invalidating it.
 """
 
@@ -16,21 +18,25 @@ from memwarden.admin.access import require_capability, require_key
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.provenance import Rank
+from memwarden.domain.replacement import MESSAGES
 from memwarden.embedding import embed_texts, embedder_name, text_for
 from memwarden.errors import Conflict, Forbidden, InvalidInput, NotFound
 from memwarden.hygiene.contract import QueueStatus, Resolution
 from memwarden.paging import id_cursor, split_page
+from memwarden.retirement import retire
 from memwarden.services import Services
 from memwarden.store import hygiene as store
 from memwarden.store import ingest as ingest_store
 from memwarden.store import memory as memory_store
 from memwarden.store.audit import audit, change
 from memwarden.store.db import Conn
-from memwarden.store.hygiene import NewConflict, QueueRow
+from memwarden.store.hygiene import MergeRetired, NewConflict, QueueRow
 from memwarden.usage import Bookings
 
 MAX_PAGE = 100
 REVIEW = "memory_review"
+# Grants by which a key may know that a record exists (it could read or act on it).
+SEEING = ("memory_read", "memory_write", REVIEW)
 
 
 def _iso(value: Any) -> str | None:
@@ -159,6 +165,21 @@ async def resolve(
                 "it through the memory contract",
                 field="resolution",
             )
+        if resolution != "keep_both":
+            winner, loser = (
+                (locked.record_a, locked.record_b)
+                if resolution == "keep_a"
+                else (locked.record_b, locked.record_a)
+            )
+            done = await retire(conn, context_id, loser, winner, caller.subject, by_person=True)
+            if done.refused is not None:
+                raise Conflict(
+                    f"{resolution} cannot be applied: {MESSAGES[done.refused]}",
+                    code="replacement_refused",
+                    extra={"reason": done.refused},
+                )
+            if done.event is not None:
+                await ingest_store.change_events(conn, context_id, [done.event])
         await store.decide_conflict(
             conn,
             context_id,
@@ -167,17 +188,6 @@ async def resolve(
             resolution=resolution,
             decided_by=caller.subject,
         )
-        if resolution != "keep_both":
-            winner, loser = (
-                (locked.record_a, locked.record_b)
-                if resolution == "keep_a"
-                else (locked.record_b, locked.record_a)
-            )
-            event = await ingest_store.supersede_recorded(
-                conn, context_id, loser, winner, caller.subject
-            )
-            if event is not None:
-                await ingest_store.change_events(conn, context_id, [event])
         await _audit(conn, caller, context_id, "hygiene.resolve", "conflict", conflict_id)
         item = await _item(conn, caller, context_id, conflict_id)
     return {"item": render(item)}
@@ -187,56 +197,121 @@ async def restore(
     services: Services, caller: Caller, context_id: uuid.UUID, record_id: uuid.UUID
 ) -> dict[str, Any]:
     """Undo an automatic resolution: the superseded memory is live again (a new revision
-    with its vector), and the pair counts as decided by a person (never auto-resolved
-    again). 409 when there is no automatic resolution to undo."""
+    with its vector), and the pair counts as decided by a person (never auto-resolved or
+    merged again). Undoing a consolidation merge of an entity also brings back the facts
+    the merge retired (each live again with its vector) and retires what the merge wrote
+    (the survivor's restatements of them and its alias), with history. 409 when there is no
+    automatic resolution to undo."""
     require_capability(caller, context_id, REVIEW)
     async with services.db.connection() as conn:
         target = await _reviewable(conn, caller, context_id, record_id, (REVIEW,))
+        plan = await _merge_plan(conn, context_id, target)
+    records = [(target.id, target.kind, target.content, target.body)]
+    records += [(r.id, r.kind, r.content, r.body) for r in plan.retired]
     sink = Bookings()
-    text = text_for(target.kind, target.content, target.body)
-    [vector] = await embed_texts(services, [text], sink)
+    vectors = await embed_texts(services, [text_for(k, c, b) for _, k, c, b in records], sink)
     async with services.db.transaction() as conn:
         resolution = await store.lock_auto_resolution(conn, context_id, record_id)
         if resolution is None:
             raise Conflict(
                 "no automatic resolution of this memory to undo", code="nothing_to_restore"
             )
-        restored = await store.restore_record(conn, context_id, record_id)
-        if restored is None:
-            raise Conflict("the memory is no longer superseded", code="nothing_to_restore")
+        revision = None
+        for (rid, *_), vector in zip(records, vectors, strict=True):
+            back = await _restore_one(conn, services, caller, context_id, rid, vector)
+            if rid == record_id:
+                if back is None:
+                    raise Conflict("the memory is no longer superseded", code="nothing_to_restore")
+                revision = back
+        if resolution.origin == "pass":
+            await _retire_merge_output(conn, caller, context_id, plan)
+        await store.settle_pending_pair(conn, context_id, resolution.id)
         await store.mark_restored(conn, context_id, resolution.id, caller.subject)
-        await memory_store.insert_revision(
-            conn,
-            context_id=context_id,
-            record_id=record_id,
-            revision=restored.revision,
-            op="restore",
-            content=restored.content,
-            actor_subject=caller.subject,
-        )
-        await ingest_store.insert_embeddings(
-            conn,
-            [
-                {
-                    "context_id": context_id,
-                    "record_id": record_id,
-                    "revision": restored.revision,
-                    "embedding": vector,
-                    "model": embedder_name(services),
-                }
-            ],
-        )
-        await change(
-            conn,
-            context_id=context_id,
-            record_id=record_id,
-            revision=restored.revision,
-            kind=restored.kind,
-            entry_type="restored",
-        )
         await sink.write(conn, context_id)
         await _audit(conn, caller, context_id, "hygiene.restore", "record", record_id)
-    return {"record_id": str(record_id), "revision": restored.revision, "serving": "live"}
+    return {"record_id": str(record_id), "revision": revision, "serving": "live"}
+
+
+class _MergePlan:
+    """What undoing a consolidation merge of an entity touches: the facts it retired and the
+    pass's own records to retire (restatement -> the fact it restated; an alias -> None)."""
+
+    def __init__(self, retired: list[MergeRetired], aliases: list[uuid.UUID]) -> None:
+        self.retired = retired
+        self.output: dict[uuid.UUID, uuid.UUID | None] = dict.fromkeys(aliases)
+        for r in retired:
+            if r.by_pass and r.superseded_by is not None:
+                self.output.setdefault(r.superseded_by, r.id)
+
+
+async def _merge_plan(conn: Conn, context_id: uuid.UUID, target: store.RestoreTarget) -> _MergePlan:
+    resolution = await store.auto_resolution(conn, context_id, target.id)
+    if resolution is None or resolution.origin != "pass" or target.kind != "entity":
+        return _MergePlan([], [])
+    aliases = await store.merge_aliases(conn, context_id, target.id, resolution.winner)
+    retired = await store.merge_retired(conn, context_id, target.id, aliases)
+    return _MergePlan(retired, aliases)
+
+
+async def _retire_merge_output(
+    conn: Conn, caller: Caller, context_id: uuid.UUID, plan: _MergePlan
+) -> None:
+    """The merge's restatements retire in favour of the fact each restated (live again); an
+    alias, or a restatement the rule will not let its fact replace, ends with no
+    replacement."""
+    events = []
+    for record, restated in plan.output.items():
+        done = await retire(conn, context_id, record, restated, caller.subject, by_person=True)
+        if done.refused is not None:
+            done = await retire(conn, context_id, record, None, caller.subject)
+        if done.event is not None:
+            events.append(done.event)
+    await ingest_store.change_events(conn, context_id, events)
+
+
+async def _restore_one(
+    conn: Conn,
+    services: Services,
+    caller: Caller,
+    context_id: uuid.UUID,
+    record_id: uuid.UUID,
+    vector: Any,
+) -> int | None:
+    """One superseded record live again at a new revision with its vector and a `restored`
+    feed entry; None when it was no longer superseded."""
+    restored = await store.restore_record(conn, context_id, record_id)
+    if restored is None:
+        return None
+    await memory_store.insert_revision(
+        conn,
+        context_id=context_id,
+        record_id=record_id,
+        revision=restored.revision,
+        op="restore",
+        content=restored.content,
+        actor_subject=caller.subject,
+    )
+    await ingest_store.insert_embeddings(
+        conn,
+        [
+            {
+                "context_id": context_id,
+                "record_id": record_id,
+                "revision": restored.revision,
+                "embedding": vector,
+                "model": embedder_name(services),
+            }
+        ],
+    )
+    await change(
+        conn,
+        context_id=context_id,
+        record_id=record_id,
+        revision=restored.revision,
+        kind=restored.kind,
+        entry_type="restored",
+    )
+    return restored.revision
 
 
 async def challenge(
@@ -247,17 +322,17 @@ async def challenge(
     reason: str,
 ) -> dict[str, Any]:
     """Flag a memory wrong against the world for a person; nothing is invalidated. A memory
-    already awaiting a person's look answers its pending item (created: false)."""
+    already awaiting a person's look answers its pending item (created: false). The item
+    (the memory's text, every challenger's reason) is shown only to a caller who may review
+    the memory; any other challenger gets the item's id and an acknowledgement."""
     require_key(caller)
     if not (caller.can_any("memory_write") or caller.can_any(REVIEW)):
         raise Forbidden("needs memory_write or memory_review", code="missing_grant")
     async with services.db.transaction() as conn:
-        await _reviewable(conn, caller, context_id, record_id, ("memory_write", REVIEW))
+        target = await _reviewable(conn, caller, context_id, record_id, ("memory_write", REVIEW))
         existing = await store.pending_challenge(conn, context_id, record_id)
         created = existing is None
         if existing is None:
-            found = await store.members(conn, context_id, [record_id])
-            revision = found[0].revision if found else None
             existing = new_id()
             await store.insert_conflict(
                 conn,
@@ -270,22 +345,25 @@ async def challenge(
                     confidence=1.0,
                     origin="challenge",
                     action="queued",
-                    revision_a=revision,
-                    revision_b=revision,
+                    revision_a=target.revision,
+                    revision_b=target.revision,
                     reason=reason,
                 ),
             )
             await _audit(conn, caller, context_id, "hygiene.challenge", "conflict", existing)
-        rows = await store.queue(
-            conn,
-            context_id,
-            prefixes=("",),
-            subject=caller.subject,
-            status=None,
-            limit=1,
-            id=existing,
-        )
-    return {"item": render(rows[0]), "created": created}
+        item = None
+        if caller.can(REVIEW, target.scope_path):
+            rows = await store.queue(
+                conn,
+                context_id,
+                prefixes=("",),
+                subject=caller.subject,
+                status=None,
+                limit=1,
+                id=existing,
+            )
+            item = render(rows[0])
+    return {"id": str(existing), "status": "pending", "created": created, "item": item}
 
 
 async def _reviewable(
@@ -296,7 +374,9 @@ async def _reviewable(
     capabilities: tuple[str, ...],
 ) -> store.RestoreTarget:
     """The record, if the caller holds one of `capabilities` over its scope (and it is
-    shared or the caller's own): 404 for an unknown or unseen one, 403 without the grant."""
+    shared or the caller's own). 404 for an unknown record and for one the caller could not
+    know of (no grant that reads or acts on its scope), so that an id outside a key's scope
+    answers as a random one does; 403 for one it can see without the grant."""
     require_key(caller)
     if caller.context_id != context_id:
         raise Forbidden("the credential does not belong to this Context")
@@ -306,6 +386,8 @@ async def _reviewable(
     if row.visibility == "private" and row.owner_subject != caller.subject:
         raise NotFound("memory record not found")
     if not any(caller.can(c, row.scope_path) for c in capabilities):
+        if not any(caller.can(c, row.scope_path) for c in SEEING):
+            raise NotFound("memory record not found")
         raise Forbidden(
             f"needs {' or '.join(capabilities)} covering the record's scope", code="missing_grant"
         )

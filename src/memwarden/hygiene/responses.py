@@ -48,7 +48,7 @@ class QueueMemory(Described):
 
 class QueueItem(Described):
     id: str
-    origin: str = Field(description="How it came: a scan's pair or a `challenge`.")
+    origin: str = Field(description="How it came: a scan's pair, a `challenge`, a `pass`.")
     status: str
     verdict: str | None
     direction: str | None
@@ -79,8 +79,12 @@ class QueueResolved(Described):
 
 
 class QueueChallenged(Described):
-    item: QueueItem
+    id: str = Field(description="The challenge's queue item.")
+    status: str
     created: bool = Field(description="False when the record was already challenged.")
+    item: QueueItem | None = Field(
+        description="The item in full for a caller who may review the memory, else null."
+    )
 
 
 class MemoryRestored(Described):

@@ -54,15 +54,21 @@ async def _defer(services: Services, context_id: uuid.UUID, run_id: uuid.UUID) -
         await deferrer.defer_async(context_id=str(context_id), run_id=str(run_id))
 
 
+def _require_whole_context_review(caller: Caller, context_id: uuid.UUID) -> None:
+    require_capability(caller, context_id, "memory_review")
+    if not caller.can_whole_context("memory_review"):
+        raise Forbidden(
+            "hygiene runs need memory_review over the whole Context", code="missing_grant"
+        )
+
+
 async def start_scan(
     services: Services, caller: Caller, context_id: uuid.UUID, *, rejudge: bool = False
 ) -> dict[str, Any]:
     """A full cycle as a job (202 `{"runId"}`); 409 while another full cycle is queued or
     running for the Context. Needs memory_review over the whole Context: a cycle looks at
     every record."""
-    require_capability(caller, context_id, "memory_review")
-    if not caller.can_whole_context("memory_review"):
-        raise Forbidden("a scan needs memory_review over the whole Context", code="missing_grant")
+    _require_whole_context_review(caller, context_id)
     run_id = new_id()
     async with services.db.transaction() as conn:
         await read_config(conn, context_id)
@@ -98,7 +104,9 @@ async def start_scan(
 async def get_run(
     services: Services, caller: Caller, context_id: uuid.UUID, run_id: uuid.UUID
 ) -> dict[str, Any]:
-    require_capability(caller, context_id, "memory_review")
+    """A run's record: needs memory_review over the whole Context, as starting one does (a
+    run's counts and subjects cover every record)."""
+    _require_whole_context_review(caller, context_id)
     async with services.db.connection() as conn:
         row = await store.get_run(conn, context_id, run_id)
     if row is None:

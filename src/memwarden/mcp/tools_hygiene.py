@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 from memwarden.hygiene import queue, runs
 from memwarden.hygiene.contract import ChallengeBody, QueueStatus, Resolution, ResolveBody
@@ -28,7 +28,7 @@ Reason = Annotated[str, rules(ChallengeBody, "reason")]
 
 def register(server: MCPServer[Any], rt: Runtime) -> None:
     @server.tool(annotations=WRITE)
-    async def scan_hygiene(ctx: Context, rejudge: bool = False) -> dict[str, Any]:
+    async def scan_hygiene(ctx: Context, rejudge: StrictBool = False) -> dict[str, Any]:
         """Start a full hygiene cycle as a job (stale sweep, sweep, re-examination);
         rejudge=true also re-judges pending pairs with the current judge. Returns runId;
         poll hygiene_run for status and counts."""

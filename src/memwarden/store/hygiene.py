@@ -138,6 +138,37 @@ class AutoResolution:
     record_a: uuid.UUID
     record_b: uuid.UUID
     loser: str
+    origin: str
+
+    @property
+    def winner(self) -> uuid.UUID:
+        return self.record_b if self.loser == "a" else self.record_a
+
+
+@dataclass(frozen=True)
+class MergeRetired:
+    """A record a consolidation merge retired (`by_pass`: superseded by the pass's own
+    restatement, which is `superseded_by`)."""
+
+    id: uuid.UUID
+    kind: str
+    content: Any
+    body: str
+    superseded_by: uuid.UUID | None
+    by_pass: bool
+
+
+@dataclass(frozen=True)
+class PendingProvenance:
+    """A pending pair with what the cross-project filter reads of both sides."""
+
+    id: uuid.UUID
+    a_scope_path: str
+    a_owner: str
+    a_import_source_dir: str | None
+    b_scope_path: str
+    b_owner: str
+    b_import_source_dir: str | None
 
 
 @dataclass(frozen=True)
@@ -223,6 +254,12 @@ def ordered(a: uuid.UUID, b: uuid.UUID) -> tuple[uuid.UUID, uuid.UUID]:
 async def members(conn: Conn, context_id: uuid.UUID, ids: Sequence[uuid.UUID]) -> list[Member]:
     params = {"context_id": context_id, "ids": list(ids)}
     return await fetch_all(conn, "hygiene_subject", Member, params)
+
+
+async def pair_members(conn: Conn, context_id: uuid.UUID, ids: Sequence[uuid.UUID]) -> list[Member]:
+    """The served ones of `ids`, with or without a vector of their current revision."""
+    params = {"context_id": context_id, "ids": list(ids)}
+    return await fetch_all(conn, "hygiene_pair_members", Member, params)
 
 
 async def neighbours(
@@ -435,6 +472,34 @@ async def lock_auto_resolution(
     return await fetch_one(conn, "hygiene_lock_auto_resolution", AutoResolution, params)
 
 
+async def settle_pending_pair(conn: Conn, context_id: uuid.UUID, id: uuid.UUID) -> list[uuid.UUID]:
+    """Dismiss (as stale) the pending row of the same pair as the conflict `id`."""
+    cur = await conn.execute(q("hygiene_settle_pending_pair"), {"context_id": context_id, "id": id})
+    return [row["id"] for row in await cur.fetchall()]
+
+
+async def merge_aliases(
+    conn: Conn, context_id: uuid.UUID, gone: uuid.UUID, survivor: uuid.UUID
+) -> list[uuid.UUID]:
+    params = {"context_id": context_id, "gone": gone, "survivor": survivor}
+    cur = await conn.execute(q("hygiene_merge_aliases"), params)
+    return [row["id"] for row in await cur.fetchall()]
+
+
+async def merge_retired(
+    conn: Conn, context_id: uuid.UUID, gone: uuid.UUID, aliases: Sequence[uuid.UUID]
+) -> list[MergeRetired]:
+    params = {"context_id": context_id, "gone": gone, "aliases": list(aliases)}
+    return await fetch_all(conn, "hygiene_merge_retired", MergeRetired, params)
+
+
+async def auto_resolution(
+    conn: Conn, context_id: uuid.UUID, record_id: uuid.UUID
+) -> AutoResolution | None:
+    params = {"context_id": context_id, "record_id": record_id}
+    return await fetch_one(conn, "hygiene_auto_resolution", AutoResolution, params)
+
+
 async def mark_restored(conn: Conn, context_id: uuid.UUID, id: uuid.UUID, decided_by: str) -> None:
     params = {"context_id": context_id, "id": id, "decided_by": decided_by}
     await conn.execute(q("hygiene_mark_restored"), params)
@@ -460,6 +525,48 @@ async def stale_sweep(conn: Conn, context_id: uuid.UUID) -> list[uuid.UUID]:
 async def pending_pairs(conn: Conn, context_id: uuid.UUID, limit: int) -> list[PendingPair]:
     params = {"context_id": context_id, "limit": limit}
     return await fetch_all(conn, "hygiene_pending_pairs", PendingPair, params)
+
+
+async def pending_provenance(conn: Conn, context_id: uuid.UUID) -> list[PendingProvenance]:
+    params = {"context_id": context_id}
+    return await fetch_all(conn, "hygiene_pending_provenance", PendingProvenance, params)
+
+
+async def dismiss_pending(
+    conn: Conn, context_id: uuid.UUID, ids: Sequence[uuid.UUID], because: str
+) -> list[uuid.UUID]:
+    params = {"context_id": context_id, "ids": list(ids), "because": because}
+    cur = await conn.execute(q("hygiene_dismiss_pending"), params)
+    return [row["id"] for row in await cur.fetchall()]
+
+
+async def rejudged(
+    conn: Conn,
+    context_id: uuid.UUID,
+    id: uuid.UUID,
+    *,
+    verdict: str,
+    superseding: str | None,
+    confidence: float,
+    judge_model: str,
+    judging_path: str,
+    revision_a: int,
+    revision_b: int,
+) -> None:
+    await conn.execute(
+        q("hygiene_rejudged"),
+        {
+            "context_id": context_id,
+            "id": id,
+            "verdict": verdict,
+            "superseding": superseding,
+            "confidence": confidence,
+            "judge_model": judge_model,
+            "judging_path": judging_path,
+            "revision_a": revision_a,
+            "revision_b": revision_b,
+        },
+    )
 
 
 async def insert_run(
@@ -518,6 +625,7 @@ async def finish_run(
     counts: dict[str, Any],
     error: str | None = None,
     watermark: Watermark | None = None,
+    owed: Sequence[uuid.UUID] = (),
 ) -> None:
     await conn.execute(
         q("hygiene_finish_run"),
@@ -529,8 +637,16 @@ async def finish_run(
             "error": error,
             "watermark": watermark.watermark if watermark else None,
             "watermark_id": watermark.watermark_id if watermark else None,
+            "owed": list(owed),
         },
     )
+
+
+async def last_owed(conn: Conn, context_id: uuid.UUID) -> list[uuid.UUID]:
+    """The subjects the last finished full cycle left pairs unrecorded for."""
+    cur = await conn.execute(q("hygiene_last_owed"), {"context_id": context_id})
+    row = await cur.fetchone()
+    return list(row["owed"]) if row else []
 
 
 async def last_watermark(conn: Conn, context_id: uuid.UUID) -> Watermark | None:

@@ -19,6 +19,7 @@ COUNT_KEYS = {
     "queued",
     "auto_resolved",
     "dismissed",
+    "unrelated",
     "linked",
     "reexamined",
     "stopped_on_queue_cap",
@@ -143,3 +144,31 @@ def test_the_hygiene_routes_are_in_the_openapi_document_with_their_errors(
     assert "202" in paths["/api/v1/{context_id}/hygiene/scan"]["post"]["responses"]
     for path in ("queue", "runs/{run_id}", "memories/{record_id}/challenge"):
         assert any(p.endswith(f"/hygiene/{path}") for p in paths)
+
+
+def test_rejudge_takes_a_json_boolean_only(alice: httpx.Client, ctx: dict[str, Any]) -> None:
+    for value in ("yes", "true", 1):
+        bad = alice.post(f"/api/v1/{ctx['id']}/hygiene/scan", json={"rejudge": value})
+        assert bad.status_code == 400, (value, bad.text)
+        assert bad.json()["error"]["field"] == "rejudge"
+
+
+def test_keep_a_toward_a_deleted_memory_answers_409_naming_why(
+    alice: httpx.Client, ctx: dict[str, Any], scripted: ScriptedModelServer
+) -> None:
+    from tests.integration.review.helpers import command
+
+    near_pair(alice)
+    scripted.respond_with("adjudication", SUPERSEDES_B)
+    scan(alice, ctx["id"])
+    base = f"/api/v1/{ctx['id']}/hygiene"
+    [item] = alice.get(f"{base}/queue").json()["items"]
+    a = item["a"]
+    deleted = command(alice, "delete", record_id=a["id"], expected_revision=a["revision"])
+    assert deleted.status_code == 200, deleted.text
+    refused = alice.post(f"{base}/queue/{item['id']}/resolve", json={"resolution": "keep_a"})
+    assert refused.status_code == 409
+    error = refused.json()["error"]
+    assert error["code"] == "replacement_refused" and error["reason"] == "replacement_not_served"
+    pending = alice.get(f"{base}/queue").json()["items"]
+    assert [i["id"] for i in pending] == [item["id"]]

@@ -105,9 +105,11 @@ def test_resolving_keep_a_supersedes_b_and_a_second_decision_is_409(
 
 
 def _provisional_pair(h: ServiceHarness, ctx: ContextKey) -> None:
-    """The same slot captured in two scopes, so reconciliation did not settle it."""
-    facts(h, ctx, "I'm Alice, CTO at Acme.", scope=["team/a"])
-    facts(h, ctx, "I'm Alice, CEO at Acme.", scope=["team/b"])
+    """The same slot captured in two scopes, so reconciliation did not settle it: the older
+    at the key's scope, the newer below it (where the replacement rule lets it retire the
+    older: every reader of the one reads the other)."""
+    facts(h, ctx, "I'm Alice, CTO at Acme.")
+    facts(h, ctx, "I'm Alice, CEO at Acme.", scope=["team/a"])
 
 
 def _attributes_duplicate(request: RecordedRequest) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 -- Memory hygiene (0014_hygiene.sql): candidate pairs, the review queue (`conflict`), judged
 -- pairs, link edges, re-examination guards and hygiene runs. A record takes part only while
 -- it is servable (memory_servable: held, rejected, deleted, expired and superseded records
--- never do), and only with an embedding of its current revision.
+-- never do), and only with an embedding of its current revision. Entities take no part in
+-- a pair (names are consolidation's, which carries an entity's facts to its survivor).
 
 -- hygiene_subject --
 -- A scan subject with what adjudication and the cross-project filter read.
@@ -12,6 +13,18 @@ FROM memory_record r
 LEFT JOIN memory_record e ON e.context_id = r.context_id AND e.id = r.entity_id
 WHERE r.context_id = %(context_id)s AND r.id = ANY(%(ids)s)
   AND r.embedding IS NOT NULL AND r.embedding_revision = r.revision
+  AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at, r.valid_to,
+                      r.derived_from, now())
+
+-- hygiene_pair_members --
+-- A pending pair's sides as they stand now, served ones only, with or without a vector of
+-- their current revision (a re-judge reads the text, not the vector).
+SELECT r.id, r.kind, r.body, r.content, r.scope_path, r.visibility, r.owner_subject,
+       r.import_source_dir, r.provenance_rank, r.revision, r.attr_key,
+       coalesce(e.norm_name, r.norm_name) AS entity_name, r.valid_from, r.modified_at
+FROM memory_record r
+LEFT JOIN memory_record e ON e.context_id = r.context_id AND e.id = r.entity_id
+WHERE r.context_id = %(context_id)s AND r.id = ANY(%(ids)s)
   AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at, r.valid_to,
                       r.derived_from, now())
 
@@ -26,7 +39,7 @@ WITH s AS (
 ), eligible AS MATERIALIZED (
     SELECT r.id, r.embedding <=> s.embedding AS distance
     FROM memory_record r, s
-    WHERE r.context_id = %(context_id)s AND r.id <> s.id
+    WHERE r.context_id = %(context_id)s AND r.id <> s.id AND r.kind <> 'entity'
       AND r.embedding IS NOT NULL AND r.embedding_revision = r.revision
       AND (r.visibility = 'shared' OR r.owner_subject = s.owner_subject)
       AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at,
@@ -115,10 +128,10 @@ ORDER BY s.ord, n.similarity DESC, r.id
 
 -- hygiene_recent_subjects --
 -- The ordinary sweep's subjects: live records changed after the last full run's watermark,
--- oldest first, so a capped run's leftovers lead the next one.
+-- oldest first, so a capped run's leftovers lead the next one (entities are not subjects).
 SELECT r.id, r.modified_at
 FROM memory_record r
-WHERE r.context_id = %(context_id)s
+WHERE r.context_id = %(context_id)s AND r.kind <> 'entity'
   AND r.embedding IS NOT NULL AND r.embedding_revision = r.revision
   AND (%(since)s::timestamptz IS NULL OR (r.modified_at, r.id) > (%(since)s, %(since_id)s))
   AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at, r.valid_to,
@@ -133,6 +146,7 @@ SELECT r.id, sum(t.hits)::bigint AS hits, r.provenance_rank
 FROM recall_event t
 JOIN memory_record r ON r.context_id = t.context_id AND r.id = t.record_id
 WHERE t.context_id = %(context_id)s AND t.day >= current_date - %(window_days)s::int
+  AND r.kind <> 'entity'
   AND r.embedding IS NOT NULL AND r.embedding_revision = r.revision
   AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at, r.valid_to,
                       r.derived_from, now())
@@ -237,8 +251,9 @@ WHERE context_id = %(context_id)s AND id = %(id)s AND status = 'pending'
 RETURNING id
 
 -- hygiene_lock_auto_resolution --
--- The newest automatic resolution that superseded this record, not yet undone.
-SELECT c.id, c.record_a, c.record_b, c.loser
+-- The newest automatic resolution that superseded this record, not yet undone: a scan's, or
+-- a consolidation merge (`origin` 'pass').
+SELECT c.id, c.record_a, c.record_b, c.loser, c.origin
 FROM conflict c
 WHERE c.context_id = %(context_id)s AND c.action = 'auto_resolved' AND c.restored_at IS NULL
   AND ((c.loser = 'a' AND c.record_a = %(record_id)s)
@@ -246,6 +261,29 @@ WHERE c.context_id = %(context_id)s AND c.action = 'auto_resolved' AND c.restore
 ORDER BY c.id DESC
 LIMIT 1
 FOR UPDATE
+
+-- hygiene_auto_resolution --
+-- hygiene_lock_auto_resolution without the lock (what a restore reads before it embeds).
+SELECT c.id, c.record_a, c.record_b, c.loser, c.origin
+FROM conflict c
+WHERE c.context_id = %(context_id)s AND c.action = 'auto_resolved' AND c.restored_at IS NULL
+  AND ((c.loser = 'a' AND c.record_a = %(record_id)s)
+       OR (c.loser = 'b' AND c.record_b = %(record_id)s))
+ORDER BY c.id DESC
+LIMIT 1
+
+-- hygiene_settle_pending_pair --
+-- A pair's pending row, moot once a person decides the pair another way (an undone
+-- resolution): dismissed, so that the decision can take the pair's guard.
+UPDATE conflict c
+SET status = 'dismissed', dismissed_because = 'stale', decided_at = now(), resolved_at = now()
+FROM conflict d
+WHERE d.context_id = %(context_id)s AND d.id = %(id)s
+  AND c.context_id = d.context_id AND c.id <> d.id AND c.status = 'pending'
+  AND c.origin <> 'challenge'
+  AND least(c.record_a, c.record_b) = least(d.record_a, d.record_b)
+  AND greatest(c.record_a, c.record_b) = greatest(d.record_a, d.record_b)
+RETURNING c.id
 
 -- hygiene_mark_restored --
 -- An undone resolution counts as a person's decision: the pair is never auto-resolved again.
@@ -285,12 +323,40 @@ WHERE c.context_id = %(context_id)s AND c.status = 'pending'
 RETURNING c.id
 
 -- hygiene_pending_pairs --
--- Live pending pairs a re-judge pass looks at again (challenges are a person's to settle).
+-- Pending pairs a scan queued, which a re-judge pass looks at again (challenges and the
+-- passes' rows are a person's to settle).
 SELECT c.id, c.record_a, c.record_b
 FROM conflict c
-WHERE c.context_id = %(context_id)s AND c.status = 'pending' AND c.origin <> 'challenge'
+WHERE c.context_id = %(context_id)s AND c.status = 'pending' AND c.origin = 'scan'
 ORDER BY c.id
 LIMIT %(limit)s
+
+-- hygiene_pending_provenance --
+-- Every pending pair (challenges aside) with what the cross-project filter reads of both
+-- sides, for the stale sweep.
+SELECT c.id, a.scope_path AS a_scope_path, a.owner_subject AS a_owner,
+       a.import_source_dir AS a_import_source_dir, b.scope_path AS b_scope_path,
+       b.owner_subject AS b_owner, b.import_source_dir AS b_import_source_dir
+FROM conflict c
+JOIN memory_record a ON a.context_id = c.context_id AND a.id = c.record_a
+JOIN memory_record b ON b.context_id = c.context_id AND b.id = c.record_b
+WHERE c.context_id = %(context_id)s AND c.status = 'pending' AND c.origin <> 'challenge'
+ORDER BY c.id
+
+-- hygiene_dismiss_pending --
+UPDATE conflict
+SET status = 'dismissed', dismissed_because = %(because)s, decided_at = now(),
+    resolved_at = now()
+WHERE context_id = %(context_id)s AND id = ANY(%(ids)s) AND status = 'pending'
+RETURNING id
+
+-- hygiene_rejudged --
+-- A re-judge's verdict on an item it leaves pending, with the revisions it judged.
+UPDATE conflict
+SET verdict = %(verdict)s, superseding = %(superseding)s, confidence = %(confidence)s,
+    judge_model = %(judge_model)s, judging_path = %(judging_path)s,
+    revision_a = %(revision_a)s, revision_b = %(revision_b)s
+WHERE context_id = %(context_id)s AND id = %(id)s AND status = 'pending'
 
 -- hygiene_insert_run --
 INSERT INTO hygiene_run (context_id, id, kind, rejudge, subjects, requested_by)
@@ -320,8 +386,15 @@ WHERE context_id = %(context_id)s AND id = %(id)s
 -- hygiene_finish_run --
 UPDATE hygiene_run
 SET status = %(status)s, counts = %(counts)s, error = %(error)s, finished_at = now(),
-    watermark = %(watermark)s, watermark_id = %(watermark_id)s
+    watermark = %(watermark)s, watermark_id = %(watermark_id)s, owed = %(owed)s::uuid[]
 WHERE context_id = %(context_id)s AND id = %(id)s
+
+-- hygiene_last_owed --
+-- The subjects the last finished full cycle (done or failed) left pairs unrecorded for.
+SELECT owed FROM hygiene_run
+WHERE context_id = %(context_id)s AND kind <> 'write' AND status IN ('done', 'failed')
+ORDER BY finished_at DESC, id DESC
+LIMIT 1
 
 -- hygiene_last_watermark --
 -- Where the last finished full cycle's ordinary sweep stopped.
@@ -330,3 +403,47 @@ WHERE context_id = %(context_id)s AND kind <> 'write' AND status = 'done'
   AND watermark IS NOT NULL
 ORDER BY finished_at DESC, id DESC
 LIMIT 1
+
+-- hygiene_merge_retired --
+-- What a consolidation merge of `gone` retired besides `gone` itself, to undo on restore:
+-- the facts from or naming `gone` that the pass superseded (by their restatement on the
+-- survivor, or by nothing when the survivor held them already), and the facts those
+-- restatements or the merge's `aliases` superseded in turn; only records whose last
+-- revision is the pass's supersede. `by_pass`: the record's `superseded_by` is one of the
+-- pass's own records (a restatement, retired by the undo).
+WITH own AS (
+    SELECT f.id, f.superseded_by FROM memory_record f
+    WHERE f.context_id = %(context_id)s AND f.serving = 'superseded'
+      AND f.kind IN ('attribute', 'relation', 'action')
+      AND (f.entity_id = %(gone)s OR f.object_entity_id = %(gone)s)
+), carried AS (
+    SELECT c.id FROM own o
+    JOIN memory_record c ON c.context_id = %(context_id)s AND c.id = o.superseded_by
+    WHERE c.source_kind = 'consolidation'
+    UNION
+    SELECT unnest(%(aliases)s::uuid[])
+), touched AS (
+    SELECT id FROM own
+    UNION
+    SELECT f.id FROM memory_record f
+    WHERE f.context_id = %(context_id)s AND f.serving = 'superseded'
+      AND f.superseded_by IN (SELECT id FROM carried)
+)
+SELECT f.id, f.kind, f.content, f.body, f.superseded_by,
+       coalesce(f.superseded_by IN (SELECT id FROM carried), false) AS by_pass
+FROM touched t
+JOIN memory_record f ON f.context_id = %(context_id)s AND f.id = t.id
+WHERE (SELECT v.op = 'supersede' AND v.actor_subject = 'pass:consolidation'
+       FROM memory_revision v
+       WHERE v.context_id = f.context_id AND v.record_id = f.id
+       ORDER BY v.revision DESC LIMIT 1)
+ORDER BY f.id
+
+-- hygiene_merge_aliases --
+-- The live `also_known_as` attributes a merge gave the survivor naming the merged-away one.
+SELECT a.id FROM memory_record a
+JOIN memory_record g ON g.context_id = a.context_id AND g.id = %(gone)s
+WHERE a.context_id = %(context_id)s AND a.kind = 'attribute' AND a.entity_id = %(survivor)s
+  AND a.source_kind = 'consolidation' AND a.content->>'key' = 'also_known_as'
+  AND a.content->>'value' = g.content->>'name' AND a.serving = 'live'
+ORDER BY a.id
