@@ -44,14 +44,18 @@ def check_item(
     caller: Caller, context_id: uuid.UUID, row: Mapping[str, Any] | None, *, held: bool = False
 ) -> Scope:
     """403 without any memory_write grant, 404 for an item the caller cannot see (missing,
-    deleted, another subject's private one), 403 without memory_write over its scope, 409
-    while a hold awaits review."""
+    deleted, another subject's private one, or outside every scope its grants cover, so that
+    an id there answers as a random one does), 403 without memory_write over a scope it can
+    read, 409 while a hold awaits review."""
     require_capability(caller, context_id, "memory_write")
     if caller.principal_id is None:
         raise Forbidden("reprocessing needs a Context key", code="context_key_required")
     if row is None or (row["visibility"] == "private" and row["owner_subject"] != caller.subject):
         raise NotFound("not found")
     if not caller.can("memory_write", row["scope_path"]):
+        seen = ("memory_read", "memory_review")
+        if not any(caller.can(c, row["scope_path"]) for c in seen):
+            raise NotFound("not found")
         raise Forbidden("needs memory_write covering the item's scope", code="missing_grant")
     if held:
         raise Conflict("the item is held for review: approve or reject it first", code="held")
