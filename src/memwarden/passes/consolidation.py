@@ -9,12 +9,15 @@ ones are queued.
 
 A merge is one unit of work through the row gate and the reconciled-write unit: the
 survivor gains an `also_known_as` attribute naming the other (row-gated like any row), and
-in the same transaction the other is superseded by the survivor (history revision
-`supersede`, `superseded_by` = the survivor, a `superseded` feed entry), which a reviewer
-can undo by restoring it. When the row gate drops or holds the alias, nothing is merged and
-the pair goes to the reviewer queue. An attribute pair merges without a new row: the newer
-(offline) is superseded by the older, with history and a feed entry. Queued pairs are rows
-of `conflict` (verdict `duplicate`, status `pending`).
+in the same transaction the other is retired in favour of the survivor through
+`retirement.retire` (the replacement rule, then history revision `supersede`,
+`superseded_by` = the survivor, a `superseded` feed entry) and the merge is kept as an
+automatic resolution (a `conflict` row, origin `pass`), which a reviewer undoes by restoring
+the merged-away record. When the row gate drops or holds the alias, or the replacement rule
+refuses, nothing is merged and the pair goes to the reviewer queue. An attribute pair merges
+without a new row: the newer (offline) is retired in favour of the older, likewise. Queued
+pairs are rows of `conflict` (origin `pass`, verdict `duplicate`, status `pending`), queued
+once; a pair a person decided is never queued or merged again.
 
 A merge also carries the merged-away entity's serving facts in the survivor's scope (its
 attributes, and relations and actions from it or naming it) to the survivor: restated on
@@ -22,7 +25,8 @@ the survivor as rows of the same unit, through the same row gate and reconciliat
 each original superseded by its restatement (`replaces`, history kept, so restoring undoes
 it). A dropped or held row stops the whole merge, carried rows included.
 
-Unit: `pair:<a>:<b>` (fingerprint: both revisions).
+Unit: `pair:<a>:<b>` (fingerprint: both revisions). A unit that fails unexpectedly is logged
+and left for the next run (no watermark); the run goes on with the others.
 """
 
 from __future__ import annotations
@@ -30,33 +34,59 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import structlog
+
 from memwarden.domain.ids import new_id
+from memwarden.domain.replacement import Refusal
+from memwarden.errors import AppError
+from memwarden.models.base import ModelTransportError
 from memwarden.models.contracts import ConsolidationOutput
 from memwarden.models.sanitize import clean_line
 from memwarden.passes.candidates import Pair, attribute_pairs, pairs
 from memwarden.passes.unit import PassRun, write_unit
 from memwarden.pipeline.extraction import ExtractionDiff
+from memwarden.retirement import check, retire
 from memwarden.store import ingest as ingest_store
 from memwarden.store import passes as store
 from memwarden.store.db import Conn
 from memwarden.store.ingest import WriteScope
 from memwarden.usage import Bookings
 
+log = structlog.get_logger(__name__)
+
 ALIAS_KEY = "also_known_as"
 MERGE_CONFIDENCE = 0.8
+OFFLINE = "offline"
+
+
+class _Refused(Exception):
+    """The replacement rule refused the merge inside its unit: the unit rolls back."""
+
+    def __init__(self, reason: Refusal) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 async def run_consolidation(run: PassRun) -> None:
     async with run.services.db.connection() as conn:
         entities = await store.entities(conn, run.context_id)
         attributes = await store.attributes(conn, run.context_id)
+        decided = await store.decided_pairs(conn, run.context_id)
     for pair in [*pairs(entities), *attribute_pairs(attributes)]:
+        if frozenset((pair.a["id"], pair.b["id"])) in decided:
+            continue  # a person decided this pair: it stands
         first, second = sorted((pair.a, pair.b), key=lambda r: str(r["id"]))
         unit = f"pair:{first['id']}:{second['id']}"
         fp = f"{first['revision']}:{second['revision']}"
         if run.is_new(unit, fp):
             run.counts.inputs += 1
-            await _decide(run, pair, unit, fp)
+            try:
+                await _decide(run, pair, unit, fp)
+            except (AppError, ModelTransportError):
+                raise  # the run's own failures (budget, model, judge): the run stops
+            except Exception:
+                # One unit never stops the pass for good: it is left for the next run.
+                log.exception("consolidation_unit_failed", run_id=str(run.run_id), unit=unit)
 
 
 def _describe(label: str, row: Mapping[str, Any]) -> str:
@@ -77,13 +107,26 @@ async def _decide(run: PassRun, pair: Pair, unit: str, fp: str) -> None:
         if out.survivor == "a":
             gone, kept = pair.b, pair.a
         merge, confidence = out.confidence >= MERGE_CONFIDENCE, out.confidence
+    if merge and await _refusal(run, gone, kept) is not None:
+        merge = False  # the replacement rule would refuse it: a person decides
     if not merge:
         await _record(run, pair, unit, fp, sink, queue=True, confidence=confidence)
         return
-    if "attr_key" in gone:
-        await _merge_attribute(run, gone, kept, unit, fp, sink)
-        return
-    await _merge(run, gone, kept, unit, fp, sink, confidence)
+    try:
+        if "attr_key" in gone:
+            await _merge_attribute(run, gone, kept, unit, fp, sink, confidence)
+        else:
+            await _merge(run, gone, kept, unit, fp, sink, confidence)
+    except _Refused:  # refused as the unit's transaction saw it: nothing was written
+        await _record(run, pair, unit, fp, sink, queue=True, confidence=confidence)
+
+
+async def _refusal(
+    run: PassRun, gone: Mapping[str, Any], kept: Mapping[str, Any]
+) -> Refusal | None:
+    """The replacement rule on the pair as it stands (checked again in the unit)."""
+    async with run.services.db.connection() as conn:
+        return await check(conn, run.context_id, gone["id"], kept["id"])
 
 
 async def _merge_attribute(
@@ -93,12 +136,13 @@ async def _merge_attribute(
     unit: str,
     fp: str,
     sink: Bookings,
+    confidence: float,
 ) -> None:
-    """The same attribute under two keys: the other superseded by the survivor (no new row,
-    so nothing for the row gate to judge), with history and a feed entry."""
+    """The same attribute under two keys: the other retired in favour of the survivor (no
+    new row, so nothing for the row gate to judge), with history and a feed entry."""
 
     async def supersede(conn: Conn, _clean: bool) -> None:
-        await _superseded(conn, run, gone, kept)
+        await _superseded(conn, run, gone, kept, confidence)
 
     await write_unit(
         run,
@@ -140,23 +184,41 @@ async def _record(
     )
 
 
+def _model(run: PassRun) -> str | None:
+    return getattr(run.provider, "model", None) if run.provider is not None else None
+
+
 async def _queue(
     conn: Conn, run: PassRun, a: Mapping[str, Any], b: Mapping[str, Any], confidence: float
 ) -> None:
-    model = getattr(run.provider, "model", None) if run.provider is not None else None
-    await store.insert_conflict(conn, run.context_id, new_id(), a["id"], b["id"], confidence, model)
+    await store.insert_conflict(
+        conn, run.context_id, new_id(), a["id"], b["id"], confidence, _model(run)
+    )
 
 
 async def _superseded(
-    conn: Conn, run: PassRun, gone: Mapping[str, Any], kept: Mapping[str, Any]
+    conn: Conn, run: PassRun, gone: Mapping[str, Any], kept: Mapping[str, Any], confidence: float
 ) -> None:
-    """`gone` superseded by `kept`, with its history revision and a `superseded` feed entry
-    (nothing when it was no longer live)."""
-    event = await ingest_store.supersede_recorded(
-        conn, run.context_id, gone["id"], kept["id"], f"pass:{run.stage}"
+    """`gone` retired in favour of `kept` as the replacement rule allows (`_Refused`
+    otherwise, which rolls the unit back), with its history revision, a `superseded` feed
+    entry and the merge kept as an automatic resolution (nothing when it was no longer
+    live)."""
+    done = await retire(conn, run.context_id, gone["id"], kept["id"], f"pass:{run.stage}")
+    if done.refused is not None:
+        raise _Refused(done.refused)
+    if done.event is None:
+        return
+    await ingest_store.change_events(conn, run.context_id, [done.event])
+    await store.insert_merge(
+        conn,
+        run.context_id,
+        new_id(),
+        gone["id"],
+        kept["id"],
+        confidence,
+        _model(run) or OFFLINE,
+        run.run_id,
     )
-    if event is not None:
-        await ingest_store.change_events(conn, run.context_id, [event])
 
 
 def _where(run: PassRun, row: Mapping[str, Any]) -> WriteScope:
@@ -189,7 +251,7 @@ async def _merge(
 
     async def supersede(conn: Conn, kept_rows: bool) -> None:
         if kept_rows:
-            await _superseded(conn, run, gone, kept)
+            await _superseded(conn, run, gone, kept, confidence)
         else:
             await _queue(conn, run, gone, kept, confidence)
 

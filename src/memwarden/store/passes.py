@@ -188,6 +188,36 @@ async def insert_conflict(
     )
 
 
+async def insert_merge(
+    conn: Conn,
+    context_id: uuid.UUID,
+    conflict_id: uuid.UUID,
+    gone: uuid.UUID,
+    kept: uuid.UUID,
+    confidence: float,
+    judge_model: str,
+    run_id: uuid.UUID,
+) -> None:
+    await conn.execute(
+        q("passes_insert_merge"),
+        {
+            "context_id": context_id,
+            "id": conflict_id,
+            "record_a": gone,
+            "record_b": kept,
+            "confidence": confidence,
+            "judge_model": judge_model,
+            "run_id": run_id,
+        },
+    )
+
+
+async def decided_pairs(conn: Conn, context_id: uuid.UUID) -> set[frozenset[uuid.UUID]]:
+    """Pairs a person decided, each as the set of its two records."""
+    rows = await _all(conn, "passes_decided_pairs", {"context_id": context_id})
+    return {frozenset((r["lo"], r["hi"])) for r in rows}
+
+
 async def stale_runs(conn: Conn, queued_s: float, running_s: float) -> list[Row]:
     return await _all(conn, "passes_stale_runs", {"queued_s": queued_s, "running_s": running_s})
 

@@ -158,11 +158,29 @@ ORDER BY r.created_at DESC, r.id
 LIMIT %(limit)s
 
 -- passes_insert_conflict --
--- A pair consolidation is unsure of, for a reviewer (the hygiene queue).
+-- A pair consolidation is unsure of, for a reviewer (the hygiene queue, origin `pass`). A
+-- pair already pending, or decided by a person, is not queued again (the guard index).
 INSERT INTO conflict (context_id, id, record_a, record_b, verdict, confidence, status,
-                      judge_model)
+                      judge_model, origin, action)
 VALUES (%(context_id)s, %(id)s, %(record_a)s, %(record_b)s, 'duplicate', %(confidence)s,
-        'pending', %(judge_model)s)
+        'pending', %(judge_model)s, 'pass', 'queued')
+ON CONFLICT (context_id, least(record_a, record_b), greatest(record_a, record_b))
+    WHERE origin <> 'challenge' AND (status = 'pending' OR decided_by IS NOT NULL)
+    DO NOTHING
+
+-- passes_insert_merge --
+-- A merge as an automatic resolution (`record_a`, the loser, merged into `record_b`), so that
+-- the queue's resolved list shows it and `restore` undoes it.
+INSERT INTO conflict (context_id, id, record_a, record_b, verdict, confidence, status,
+                      judge_model, origin, action, loser, run_id, decided_at, resolved_at)
+VALUES (%(context_id)s, %(id)s, %(record_a)s, %(record_b)s, 'duplicate', %(confidence)s,
+        'resolved', %(judge_model)s, 'pass', 'auto_resolved', 'a', %(run_id)s, now(), now())
+
+-- passes_decided_pairs --
+-- Pairs a person decided (a resolution, or an undone merge): consolidation leaves them.
+SELECT least(record_a, record_b) AS lo, greatest(record_a, record_b) AS hi
+FROM conflict
+WHERE context_id = %(context_id)s AND origin <> 'challenge' AND decided_by IS NOT NULL
 
 -- passes_stale_runs --
 -- Runs whose job was lost: queued longer than `queued_s` (a crash between the request's
