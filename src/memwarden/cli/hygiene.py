@@ -167,4 +167,4 @@ def challenge_cmd(
     """Flag a memory that is wrong against the world for a person (not invalidated)."""
     body = {"reason": reason}
     done = request("POST", url, key, f"{_base(context)}/memories/{record_id}/challenge", body=body)
-    show(done, as_json, lambda d: f"challenged {record_id}: queue item {d['item']['id']}")
+    show(done, as_json, lambda d: f"challenged {record_id}: queue item {d['id']}")
