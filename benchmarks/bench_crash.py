@@ -50,6 +50,7 @@ def main() -> int:
             "recovered_jobs": r.recovered_jobs,
             "requeued_documents": r.requeued_documents,
             "restart_s": round(r.restart_s, 2),
+            "settled_s": round(r.settled_s, 1),
             "problems": r.problems,
         }
         for n, r in enumerate(rounds)
@@ -59,7 +60,14 @@ def main() -> int:
     else:
         table = Table(title=f"crash consistency, {args.rounds} SIGKILL rounds")
         columns = ("round", "acked writes", "acked docs", "missing", "partial", "orphans")
-        more = ("slots", "unfinished docs", "jobs retried", "docs requeued", "restart s")
+        more = (
+            "slots",
+            "unfinished docs",
+            "jobs retried",
+            "docs requeued",
+            "restart s",
+            "settled s",
+        )
         for column in (*columns, *more):
             table.add_column(column)
         for row in rows:
@@ -77,6 +85,7 @@ def main() -> int:
             str(sum(r["recovered_jobs"] for r in rows)),
             str(sum(r["requeued_documents"] for r in rows)),
             f"{min(restarts):.1f}-{max(restarts):.1f} (median {statistics.median(restarts):.1f})",
+            f"{max(r.settled_s for r in rounds):.1f} (longest)",
         )
         table_console().print(table)
         for row in rows:

@@ -8,6 +8,7 @@ benchmarks/bench_crash.py (many rounds, with a table).
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -22,15 +23,9 @@ from typing import Any
 import httpx
 import psycopg
 
-from memwarden.documents.service import enqueue
 from memwarden.domain.reconcile_rules import SINGLE_VALUED_LABELS, is_multi_valued
-from memwarden.jobs.recovery import recover_stalled_jobs
-from memwarden.services import Services
-from memwarden.settings import Settings
-from memwarden.store.documents import stale_pending
 from memwarden.store.embedded import embedded_url, import_pgserver
 from tests.support.live import free_port
-from tests.support.services import ServiceHarness
 
 ADMIN = "crash-admin-token-0123456789"
 GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
@@ -49,6 +44,7 @@ class Round:
     restart_s: float = 0.0
     recovered_jobs: int = 0
     requeued_documents: int = 0
+    settled_s: float = 0.0  # from the kill until every acknowledged document had finished
 
     @property
     def problems(self) -> list[str]:
@@ -70,6 +66,7 @@ class Serve:
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = data_dir.parent / "serve.log"
+        self.log_from = 0
 
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("MEMWARDEN_")}
@@ -79,6 +76,7 @@ class Serve:
     def start(self, timeout: float = 120) -> float:
         """Start and wait for /health to answer 200; returns the seconds that took."""
         started = time.monotonic()
+        self.log_from = self.log.stat().st_size if self.log.exists() else 0
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "memwarden", "serve", "--port", str(self.port)],
@@ -96,6 +94,19 @@ class Serve:
                 pass
             time.sleep(0.1)
         raise AssertionError(f"serve not healthy in {timeout} s: {self.tail()}")
+
+    def recovery(self, timeout: float = 120) -> dict[str, Any]:
+        """The `startup_recovery` report this start logged (jobs/recovery.py), once it has."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.log.open("rb") as log:
+                log.seek(self.log_from)
+                for raw in log.read().decode(errors="replace").splitlines():
+                    if '"startup_recovery"' in raw:
+                        report: dict[str, Any] = json.loads(raw)
+                        return report
+            time.sleep(0.2)
+        raise AssertionError(f"no start-up recovery in {timeout} s: {self.tail()}")
 
     def tail(self) -> str:
         return self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
@@ -241,50 +252,25 @@ def crash_round(
     while len(load.turns) < warm_writes and time.monotonic() < warm_until:
         time.sleep(0.05)
     time.sleep(random.Random(seed).uniform(*run_s))
-    killed_at = time.time()
     serve.kill()
+    killed_at = time.monotonic()
     load.join()
     result = Round(len(load.turns), len(load.documents))
     try:
         result.restart_s = serve.start()
         handle, url = database_url(data_dir)
         try:
-            result.recovered_jobs, result.requeued_documents = _recover(url, killed_at)
+            # The restarted server takes back what the killed one held by itself.
+            report = serve.recovery()
+            result.recovered_jobs, result.requeued_documents = report["jobs"], report["documents"]
             _check(url, cid, load, result)
             _wait_documents(url, cid, load.documents, result)
+            result.settled_s = time.monotonic() - killed_at
         finally:
             handle.cleanup()
     finally:
         serve.stop()
     return result
-
-
-def _recover(url: str, killed_at: float) -> tuple[int, int]:
-    """What the periodic task (jobs/tasks.py `requeue_documents`) does every 10 minutes,
-    done now: the killed process's worker has stopped beating, so it is aged past the stall
-    window and its jobs are retried; documents still `pending` from before the kill (the
-    kill came between an upload's commit and its enqueue) are queued again, as the task does
-    after five minutes. Returns (jobs retried, documents queued again)."""
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(
-            "UPDATE procrastinate_workers SET last_heartbeat = now() - interval '1 hour' "
-            "WHERE last_heartbeat < to_timestamp(%s)",
-            (killed_at,),
-        )
-    harness = ServiceHarness(Settings(database_url=url, admin_token=ADMIN))
-    try:
-        return harness.run(_requeue(harness.services, int(max(0.0, time.time() - killed_at))))
-    finally:
-        harness.close()
-
-
-async def _requeue(services: Services, older_than_s: int) -> tuple[int, int]:
-    recovered = await recover_stalled_jobs(services)
-    async with services.db.connection() as conn:
-        rows = await stale_pending(conn, older_than_s)
-    for row in rows:
-        await enqueue(services, row["context_id"], row["id"])
-    return recovered, len(rows)
 
 
 def _rows(conn: psycopg.Connection, query: str, *params: Any) -> list[tuple]:

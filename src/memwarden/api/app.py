@@ -30,6 +30,7 @@ from memwarden.api.routes import (
 )
 from memwarden.api.shedding import LoadShedding
 from memwarden.bootstrap import build_services
+from memwarden.jobs.recovery import run_worker
 from memwarden.mcp.http import mount_mcp
 from memwarden.services import Services
 from memwarden.settings import Settings, get_settings
@@ -39,11 +40,10 @@ log = structlog.get_logger(__name__)
 
 
 async def start_worker(services: Services) -> asyncio.Task[None]:
-    """An in-process worker for `memwarden serve` (the default)."""
+    """An in-process worker for `memwarden serve` (the default), recovering what a dead
+    worker left as it starts (jobs/recovery.py)."""
     task = asyncio.create_task(
-        services.jobs.run_worker_async(
-            install_signal_handlers=False, concurrency=2, name="in-process"
-        )
+        run_worker(services, install_signal_handlers=False, concurrency=2, name="in-process")
     )
     services.worker = task
     return task

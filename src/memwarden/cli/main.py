@@ -174,8 +174,10 @@ def worker_cmd(
     from memwarden.settings import get_settings
 
     async def work(services: Any) -> None:
+        from memwarden.jobs.recovery import run_worker
+
         console.print("[green]worker started[/] (Ctrl-C to stop)")
-        await services.jobs.run_worker_async(concurrency=concurrency, name="cli-worker")
+        await run_worker(services, concurrency=concurrency, name="cli-worker")
 
     interrupt_on_sigterm()
     try:

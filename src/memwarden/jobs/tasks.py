@@ -12,9 +12,9 @@ import uuid
 from procrastinate import App
 
 from memwarden.documents.processing import process_document
-from memwarden.documents.service import PROCESS_TASK, enqueue
+from memwarden.documents.service import PROCESS_TASK
 from memwarden.hygiene import runs as hygiene_runs
-from memwarden.jobs.recovery import recover_stalled_jobs
+from memwarden.jobs.recovery import recover
 from memwarden.jobs.retention import purge_expired
 from memwarden.passes import schedule as pass_schedule
 from memwarden.passes.runs import QUEUE as PASS_QUEUE
@@ -23,10 +23,8 @@ from memwarden.passes.runs import execute as execute_pass
 from memwarden.pipeline.commit import WRITE_SCAN_TASK
 from memwarden.retrieval.indexing import index_large_contexts
 from memwarden.services import Services
-from memwarden.store.documents import stale_pending
 
 NAMESPACE = "memwarden"
-STALE_PENDING_S = 300
 
 
 def register(app: App, services: Services) -> None:
@@ -48,14 +46,10 @@ def register(app: App, services: Services) -> None:
 
     async def requeue_documents(timestamp: int) -> int:
         """Jobs of dead workers are retried (their documents back to pending, or failed past
-        the attempts), and documents whose job was lost (a crash between commit and enqueue)
-        are queued again."""
-        recovered = await recover_stalled_jobs(services)
-        async with services.db.connection() as conn:
-            rows = await stale_pending(conn, STALE_PENDING_S)
-        for row in rows:
-            await enqueue(services, row["context_id"], row["id"])
-        return recovered + len(rows)
+        the attempts), the hygiene and pass runs they left open end `interrupted`, and
+        documents whose job was lost (a crash between commit and enqueue) are queued again
+        (jobs/recovery.py)."""
+        return (await recover(services)).total
 
     async def run_pass(context_id: str, run_id: str) -> str:
         return await execute_pass(services, uuid.UUID(context_id), uuid.UUID(run_id))
@@ -91,7 +85,7 @@ def register(app: App, services: Services) -> None:
     requeue = app.task(
         name=f"{NAMESPACE}:requeue_documents", queue="maintenance", queueing_lock="requeue_docs"
     )(requeue_documents)
-    app.periodic(cron="*/10 * * * *", periodic_id="requeue_documents")(requeue)
+    app.periodic(cron="* * * * *", periodic_id="requeue_documents")(requeue)
     app.task(name=PASS_TASK, queue=PASS_QUEUE)(run_pass)
     settle = app.task(
         name=f"{NAMESPACE}:passes_settled", queue="maintenance", queueing_lock="passes_settled"

@@ -39,6 +39,9 @@ UNPINNED_BLOCKS = {
     "and newest change-feed entry (one worker, once a minute; one index probe per Context)",
     "passes_stale_runs": "the maintenance sweep that fails pass runs whose job was lost, "
     "in every Context (one worker, once a minute)",
+    "hygiene_open_full_runs": "recovery's look for full hygiene cycles a dead worker left "
+    "open, in every Context (once a minute and at a worker's start; the partial index of "
+    "open full cycles)",
     "contexts_needing_vector_index": "the index job's search for Contexts grown past the "
     "threshold without their own vector index (one worker, every five minutes)",
 }
