@@ -19,6 +19,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pydantic import BaseModel, ValidationError
 from starlette.datastructures import FormData
 
+from memwarden.admin.access import require_context
 from memwarden.admin.auth import authenticate
 from memwarden.admission import body_bytes, context_bytes_busy
 from memwarden.domain.grants import Caller
@@ -189,11 +190,16 @@ class ContextView:
 async def context_view(
     request: Request, context_id: uuid.UUID, who: Who = Depends(signed_in)
 ) -> ContextView:
+    """Another tenant's Context is refused here, before any page runs, as the API refuses
+    it (403 whether or not it exists): a page whose panels tolerate a refused grant would
+    otherwise answer 200 with an empty page."""
+    require_context(who[0], context_id)
     return ContextView(request, who[0], context_id)
 
 
 View = Annotated[ContextView, Depends(context_view)]
-"""A Context page's parameter: signed in first (else the sign-in redirect), then the id."""
+"""A Context page's parameter: signed in first (else the sign-in redirect), then the id
+(a key of another Context: 403)."""
 
 
 def new_token() -> str:
