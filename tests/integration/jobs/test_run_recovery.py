@@ -157,7 +157,7 @@ def test_a_worker_session_that_is_lost_takes_its_lock_again_at_the_next_heartbea
     try:
         sql(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE application_name = 'memwarden-worker'"
+            "WHERE application_name = 'memwarden-worker' AND datname = current_database()"
         )
         sql("UPDATE procrastinate_workers SET last_heartbeat = now() - interval '1 hour'")
         h.run(session.heartbeat(worker_id))
