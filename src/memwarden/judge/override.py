@@ -12,6 +12,7 @@ judgement ingest once: the second finds nothing kept (`not_retained`).
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from memwarden.admin.access import require_judgements
@@ -115,9 +116,12 @@ async def _replay(
 async def original_caller(
     conn: Conn, context_id: uuid.UUID, principal_id: uuid.UUID, key_id: uuid.UUID
 ) -> Caller:
-    """The principal's current grants narrowed by the original key (none if it is gone)."""
+    """The principal's current grants narrowed by the original key: none once the key is
+    gone, revoked or expired (a replay runs only as far as the key could still write)."""
     found = await admin_store.key_grants(conn, context_id, key_id)
-    if found is None or found.revoked_at is not None:
+    now = datetime.now(UTC)
+    expired = found is not None and found.expires_at is not None and found.expires_at <= now
+    if found is None or found.revoked_at is not None or expired:
         return Caller(context_id, principal_id, found.subject if found else "", key_id, {})
     pairs = [tuple(g.split("|", 1)) for g in found.principal_grants]
     grants = effective_grants(pairs, found.capabilities, found.scope_prefix)  # type: ignore[arg-type]

@@ -52,6 +52,7 @@ class KeyGrants:
     capabilities: list[str]
     scope_prefix: str
     revoked_at: datetime | None
+    expires_at: datetime | None
     subject: str
     principal_grants: list[str]
 

@@ -66,7 +66,7 @@ FROM api_key k JOIN principal p ON p.context_id = k.context_id AND p.id = k.prin
 WHERE k.id = %(id)s
 
 -- principal_grants_for_key --
-SELECT k.capabilities, k.scope_prefix, k.revoked_at, p.subject,
+SELECT k.capabilities, k.scope_prefix, k.revoked_at, k.expires_at, p.subject,
        coalesce((SELECT array_agg(g.capability || '|' || g.scope_prefix)
                  FROM principal_grant g
                  WHERE g.context_id = k.context_id AND g.principal_id = k.principal_id),
