@@ -19,9 +19,8 @@ from memwarden.admin.access import require_judgements
 from memwarden.domain.grants import Caller, effective_grants
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.judge.policy import is_replayable_source
-from memwarden.judge.replay import prepare_retained
+from memwarden.judge.replay import Replay, prepare_retained
 from memwarden.judge.review import RECORDED_VERDICTS, render
-from memwarden.pipeline.ingest import PreparedFacts
 from memwarden.services import Services
 from memwarden.store import admin as admin_store
 from memwarden.store import judgements as store
@@ -84,7 +83,7 @@ def _replayable(row: store.Judgement) -> bool:
 
 async def _prepare_replay(
     services: Services, context_id: uuid.UUID, judgement_id: uuid.UUID
-) -> PreparedFacts | None:
+) -> Replay | None:
     """The kept request, prepared as its original principal's write; None when nothing is
     kept (the transaction then answers not_retained or not_replayable under its locks)."""
     async with services.db.connection() as conn:
@@ -99,7 +98,7 @@ async def _prepare_replay(
 
 
 async def _replay(
-    conn: Conn, context_id: uuid.UUID, row: store.Judgement, prepared: PreparedFacts | None
+    conn: Conn, context_id: uuid.UUID, row: store.Judgement, prepared: Replay | None
 ) -> tuple[ReplayState, dict[str, Any] | None]:
     """Under the judgement's lock: the write and the consuming of the kept request commit
     together (or not at all), so a failure between them cannot allow a second replay."""
@@ -108,9 +107,9 @@ async def _replay(
     kept = await store.lock_retained(conn, context_id, row.id)
     if kept is None or prepared is None:
         return "not_retained", None
-    written = await prepared.commit(conn)
+    written = await prepared.prepared.commit(conn)
     await store.consume_retained(conn, context_id, row.id)
-    return "ingested", written
+    return "ingested", {**written, "sessionReplay": prepared.session}
 
 
 async def original_caller(

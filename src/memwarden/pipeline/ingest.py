@@ -205,6 +205,8 @@ async def _prepare(
         "scope": [scope.path],
         "visibility": scope.visibility,
         "sessionId": str(item.session_id) if item.session_id else None,
+        # Everything else the write used, so a replay ingests the request as it was sent.
+        "supersedes": [str(i) for i in item.supersedes],
     }
     retain = gating.retain_payload(text, body, config)
     request = GateRequest(where.context_id, caller, config, source, scope, text, retain)
