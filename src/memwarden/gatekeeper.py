@@ -18,6 +18,7 @@ type its gatekeeper and the write path can call the judge without importing `jud
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -56,6 +57,13 @@ class GateRequest:
     # The redacted original request of /facts or /facts/batch, kept for replay when the
     # Context sets retain_inputs and the verdict is warn or fail. Never for a deny.
     retain_payload: dict[str, Any] | None = None
+    # The input gate held the whole write (the row gate's request): a warned instruction or
+    # uncertainty in it cannot be held with it, and is not stored.
+    write_held: bool = False
+
+    def holding(self, held: bool) -> GateRequest:
+        """This request as the row gate gets it once the input gate decided the hold."""
+        return dataclasses.replace(self, write_held=held)
 
 
 @dataclass(frozen=True)

@@ -110,7 +110,14 @@ class Judge:
         if not denied:
             await usage.flush(self.services.db, request.context_id, sink)
         hold = config.judge.on_warn == "hold" and is_holdable_source(request.source)
-        return decide_rows(rows, verdicts, texts, hold=hold, record_pass=config.judge.record_pass)
+        return decide_rows(
+            rows,
+            verdicts,
+            texts,
+            hold=hold,
+            write_held=hold and request.write_held,
+            record_pass=config.judge.record_pass,
+        )
 
     async def _judge_rows(
         self, request: GateRequest, rows: Sequence[RowInput], sink: usage.DeferredSink

@@ -3,8 +3,9 @@
 A fail or deny row is dropped with every row that names a dropped entity, so a refused
 entity never survives through its attributes. Under `on_warn=hold` (facts sources only)
 warned attributes, relations and actions are held; a warned entity cannot be held and is
-written and flagged; a warned instruction or uncertainty cannot be held either, and
-writing it live would bypass the hold, so it is not stored.
+written and flagged. A warned instruction or uncertainty cannot be held either: in a write
+the input gate holds, writing it live would bypass that hold, so it is not stored; in a
+write that is not held it is written and flagged like any warned row.
 """
 
 from __future__ import annotations
@@ -38,8 +39,10 @@ def decide_rows(
     *,
     hold: bool,
     record_pass: bool,
+    write_held: bool = False,
 ) -> RowVerdicts:
-    """Apply verdicts to rows; `pending` lists the review-log entries (never a deny)."""
+    """Apply verdicts to rows; `pending` lists the review-log entries (never a deny).
+    `write_held`: the input gate holds the whole write."""
     refused = {r.id for r in rows if verdicts[r.id][0] in ("fail", "deny")}
     # dropped entity name -> the refused entity row that dropped it
     dropped_names: dict[str, str] = {}
@@ -71,7 +74,7 @@ def decide_rows(
             pending.append(_entry("fail", reasons, excerpts[row.id], ids))
         elif verdict == "warn":
             is_held = hold and row.kind in HOLDABLE_ROW_KINDS
-            if hold and row.kind in UNSTORABLE_WHEN_HELD:
+            if write_held and row.kind in UNSTORABLE_WHEN_HELD:
                 dropped.add(row.id)
             else:
                 warned[row.id] = reasons

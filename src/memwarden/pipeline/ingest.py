@@ -217,7 +217,7 @@ async def _prepare(
     if item.infer == "full":
         result = await extract_turn(services, where.context_id, text, config, sink)
         diff, report = result.diff, ExtractionReport.of([result])
-    items, verdicts = await commit.gate_rows(services, request, diff)
+    items, verdicts = await commit.gate_rows(services, request.holding(verdict.hold), diff)
     chunks = chunk_text(text)
     write = commit.Write(
         request=request,

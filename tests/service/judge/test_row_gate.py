@@ -121,10 +121,15 @@ def test_on_warn_hold_holds_warned_facts_of_a_facts_write(gates, judged, scripte
     scripted.respond_with(
         "row_judge", rows_reply({"e1": warn, "a1": warn, "e2": "pass", "r1": warn, "i1": warn})
     )
-    out = row_gate(gates, gate_request(ctx, "", config={"judge": {"on_warn": "hold"}}))
+    request = gate_request(ctx, "", config={"judge": {"on_warn": "hold"}})
+    out = row_gate(gates, request)
     assert out.held == {"a1", "r1"}
     assert "e1" in out.keep and "e1" not in out.held  # an entity cannot be held
-    assert "i1" in out.dropped  # a warned instruction in a held write is not stored
+    # A warned instruction cannot be held: in a write that is not held it is written and
+    # flagged; in a write the input gate holds it is not stored.
+    assert "i1" in out.keep and out.warned["i1"] == ("personal_data",)
+    held = row_gate(gates, request.holding(True))
+    assert "i1" in held.dropped and "i1" not in held.keep
     chat = row_gate(
         gates, gate_request(ctx, "", source="chat", config={"judge": {"on_warn": "hold"}})
     )
