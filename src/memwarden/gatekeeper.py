@@ -60,6 +60,8 @@ class GateRequest:
     # The input gate held the whole write (the row gate's request): a warned instruction or
     # uncertainty in it cannot be held with it, and is not stored.
     write_held: bool = False
+    # The document the request is for: its review-log entries name it, a refusal's too.
+    document_id: uuid.UUID | None = None
 
     def holding(self, held: bool) -> GateRequest:
         """This request as the row gate gets it once the input gate decided the hold."""

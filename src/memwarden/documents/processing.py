@@ -119,7 +119,9 @@ async def _process(
     text, chunks = prepared.text, prepared.chunks
     scope = Scope(row["scope_path"], row["visibility"])
     caller = _owner(context_id, row)
-    request = GateRequest(context_id, caller, config, "document", scope, text)
+    request = GateRequest(
+        context_id, caller, config, "document", scope, text, document_id=row["id"]
+    )
     try:
         verdict = await services.gatekeeper.input_gate(request)
     except JudgeRefused as refused:

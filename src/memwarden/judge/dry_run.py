@@ -107,13 +107,16 @@ async def _entries(
     limit: int,
 ) -> list[store.Judgement | uuid.UUID]:
     """The given ids in the given order (an unknown one stays its bare id), or the newest
-    entries."""
+    input-gate entries with the row-gate entries among them."""
     if ids:
         found = {r.id: r for r in await store.judgements_by_ids(conn, context_id, ids)}
         unique = list(dict.fromkeys(ids))
         return [found.get(i) or i for i in unique]
     verdicts = [verdict] if verdict else list(DEFAULT_VERDICTS)
-    return list(await store.judgements_for_dry_run(conn, context_id, verdicts, limit))
+    # `limit` counts the input-gate entries tested; the row-gate entries among them are
+    # listed as skipped without taking a place.
+    newest = await store.judgements_for_dry_run(conn, context_id, verdicts, limit, MAX_ENTRIES)
+    return list(newest)
 
 
 async def _judge(

@@ -81,6 +81,14 @@ def _replayable(row: store.Judgement) -> bool:
     return row.gate == "input" and is_replayable_source(row.source)
 
 
+def _written_already(row: store.Judgement) -> bool:
+    """Replaying would write the request twice: it was replayed, or it is a warn whose
+    write went ahead (stored and flagged, held, or approved). A rejected hold removed it."""
+    if row.replay_state == "ingested":
+        return True
+    return row.verdict == "warn" and row.hold_decision != "rejected"
+
+
 async def _prepare_replay(
     services: Services, context_id: uuid.UUID, judgement_id: uuid.UUID
 ) -> Replay | None:
@@ -91,7 +99,7 @@ async def _prepare_replay(
         if row is None:
             raise NotFound("judgement not found")
         kept = await store.peek_retained(conn, context_id, judgement_id)
-        if kept is None or not _replayable(row):
+        if kept is None or not _replayable(row) or _written_already(row):
             return None
         original = await original_caller(conn, context_id, kept.principal_id, kept.key_id)
     return await prepare_retained(services, original, context_id, kept.route, kept.payload)
@@ -101,9 +109,12 @@ async def _replay(
     conn: Conn, context_id: uuid.UUID, row: store.Judgement, prepared: Replay | None
 ) -> tuple[ReplayState, dict[str, Any] | None]:
     """Under the judgement's lock: the write and the consuming of the kept request commit
-    together (or not at all), so a failure between them cannot allow a second replay."""
+    together (or not at all), so a failure between them cannot allow a second replay.
+    A request already written is never written again, whatever is kept."""
     if not _replayable(row):
         return "not_replayable", None
+    if _written_already(row):
+        return "not_retained", None
     kept = await store.lock_retained(conn, context_id, row.id)
     if kept is None or prepared is None:
         return "not_retained", None

@@ -44,7 +44,7 @@ async def write_entry(
             "principal_id": caller.principal_id,
             "key_id": caller.key_id,
             "turn_id": turn_id,
-            "document_id": document_id,
+            "document_id": document_id or request.document_id,
             "held": entry.held,
         },
     )
@@ -58,9 +58,9 @@ async def write_entry(
             target_kind="judgement",
             target_id=jid,
         )
-    # Only a refused request is kept: a warned write went ahead (or is held for approval),
-    # so replaying it would ingest it a second time.
-    if entry.gate == "input" and entry.verdict == "fail" and should_retain(request):
+    # A warn's request is kept as a fail's is; a replay ingests it only once its write is
+    # gone (a rejected hold), never beside the write that went ahead (judge/override.py).
+    if entry.gate == "input" and entry.verdict in ("warn", "fail") and should_retain(request):
         await retain(conn, request, jid)
     return jid
 

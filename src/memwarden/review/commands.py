@@ -41,11 +41,13 @@ def _forbid(cmd: MemoryCommand, *names: str) -> None:
             raise InvalidInput(f"{cmd.op} does not take {name}", field=f"command.{name}")
 
 
-def stale(current: int) -> Conflict:
+def stale(current: int, field: str = "command.expected_revision") -> Conflict:
+    """409 naming the field the caller sent the revision in."""
+    name = field.rsplit(".", 1)[-1]
     return Conflict(
-        "expected_revision is not the current revision",
+        f"{name} is not the current revision",
         code="stale_revision",
-        field="command.expected_revision",
+        field=field,
         extra={"current_revision": current},
     )
 

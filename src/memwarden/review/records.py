@@ -90,7 +90,7 @@ async def attach_embedding(
         if not row.servable:
             raise NotFound("memory record not found")
         if row.revision != request.revision:
-            raise stale(row.revision)
+            raise stale(row.revision, field="revision")
         created = await store.insert_embedding(
             conn,
             context_id=context_id,

@@ -219,7 +219,13 @@ async def judgements_by_ids(
 
 
 async def judgements_for_dry_run(
-    conn: Conn, context_id: uuid.UUID, verdicts: list[str], limit: int
+    conn: Conn, context_id: uuid.UUID, verdicts: list[str], limit: int, max_skipped: int
 ) -> list[Judgement]:
-    params = {"context_id": context_id, "verdicts": verdicts, "limit": limit}
+    """The newest `limit` input-gate entries and the row-gate entries among them."""
+    params = {
+        "context_id": context_id,
+        "verdicts": verdicts,
+        "limit": limit,
+        "max_skipped": max_skipped,
+    }
     return await fetch_all(conn, "judgements_for_dry_run", Judgement, params)

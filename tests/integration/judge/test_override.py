@@ -37,7 +37,8 @@ def test_an_invalid_override_is_400(judged, client, scripted, body) -> None:
 def test_a_warned_write_that_went_ahead_is_never_replayed(
     judged, client, scripted, sql, on_warn
 ) -> None:
-    """Written (or held) already: replay would ingest it a second time, so nothing is kept."""
+    """Written (or held) already: its request is kept (retain_inputs covers a warn), but a
+    replay would ingest it a second time, so none is made."""
     ctx = judged(retain_inputs=True, on_warn=on_warn)
     c = client(ctx["key"])
     scripted.script("judge", verdict("warn", "sensitive_inference"))
@@ -48,10 +49,10 @@ def test_a_warned_write_that_went_ahead_is_never_replayed(
     (entry,) = c.get(f"/api/v1/{ctx['id']}/judgements", params={"stage": "input"}).json()[
         "judgements"
     ]
-    assert entry["verdict"] == "warn" and entry["retained"] is False
+    assert entry["verdict"] == "warn" and entry["retained"] is True
     url = f"/api/v1/{ctx['id']}/judgements/{entry['id']}"
     resp = c.post(f"{url}/override", json={"verdict": "pass", "replay": True})
     assert resp.status_code == 200, resp.text
     assert resp.json()["replay"] == "not_retained"
     assert sql("SELECT count(*) FROM turn") == [(1,)]
-    assert sql("SELECT count(*) FROM retained_input") == [(0,)]
+    assert sql("SELECT consumed_at IS NULL FROM retained_input") == [(True,)]

@@ -276,17 +276,21 @@ def test_a_fail_on_facts_keeps_the_redacted_request_when_retain_inputs_is_on(
     assert expires_later
 
 
-def test_a_warn_is_recorded_but_never_retained_for_replay(gates, judged, scripted, sql) -> None:
-    """A warned write goes ahead (or is held): only a refused request is kept for replay."""
+def test_a_warn_is_recorded_with_its_request_kept_in_the_writes_transaction(
+    gates, judged, scripted, sql
+) -> None:
+    """A warn's request is kept as a fail's is (retain_inputs covers warn and fail), with
+    its entry, in the write's transaction: the gate itself keeps nothing."""
     cfg = {"judge": {"retain_inputs": True}}
     ctx = judged(retain_inputs=True)
     scripted.respond_with("judge", verdict("warn", "policy"))
     req = gate_request(ctx, "hmm", config=cfg, payload={"content": "hmm"})
     out = gate(gates, req)
     assert out.pending is not None
+    assert sql("SELECT count(*) FROM retained_input") == [(0,)]
     (jid,) = record(gates, req, [out.pending])
     assert sql("SELECT id FROM judgement") == [(jid,)]
-    assert sql("SELECT count(*) FROM retained_input") == [(0,)]
+    assert sql("SELECT judgement_id FROM retained_input") == [(jid,)]
 
 
 def test_content_past_eight_windows_is_a_judge_error_with_detectors_only(

@@ -38,6 +38,17 @@ def test_a_vector_for_an_old_revision_is_409(alice: Who) -> None:
         attach(alice, rid, rev, unit_vector(0))
 
 
+def test_a_vector_for_an_old_revision_names_the_revision_field_it_was_sent_in(
+    alice: Who,
+) -> None:
+    rid, rev = create(alice, "x")
+    command(alice, "update", record_id=rid, expected_revision=rev, content="y")
+    with refused(409, "stale_revision", field="revision") as raised:
+        attach(alice, rid, rev, unit_vector(0))
+    assert "expected_revision" not in raised.value.message
+    assert raised.value.extra["current_revision"] == rev + 1
+
+
 def test_a_vector_cannot_attach_to_an_unservable_record(alice: Who) -> None:
     rid, rev = create(alice, "x")
     rev = decide(alice, rid, rev, disposition="rejected")["receipt"]["revision"]

@@ -40,9 +40,11 @@ WHERE j.context_id = %(context_id)s AND j.id = %(id)s
 SELECT * FROM judgement WHERE context_id = %(context_id)s AND id = %(id)s FOR UPDATE
 
 -- set_judgement_override --
+-- A later override records its verdict; an entry once ingested stays `ingested`.
 UPDATE judgement
 SET override_verdict = %(verdict)s, override_subject = %(subject)s, overridden_at = now(),
-    replay_state = %(replay_state)s
+    replay_state = CASE WHEN replay_state = 'ingested' THEN replay_state
+                        ELSE %(replay_state)s END
 WHERE context_id = %(context_id)s AND id = %(id)s
 
 -- lock_retained_input --
@@ -152,7 +154,24 @@ RETURNING id, kind, revision, content, body
 SELECT * FROM judgement WHERE context_id = %(context_id)s AND id = ANY(%(ids)s::uuid[])
 
 -- judgements_for_dry_run --
-SELECT * FROM judgement
-WHERE context_id = %(context_id)s AND verdict = ANY(%(verdicts)s::text[])
+-- The newest `limit` input-gate entries of the verdicts (what a dry run tests), and the
+-- row-gate entries among them (listed as skipped, at most `max_skipped`; not counted).
+WITH tested AS (
+    SELECT * FROM judgement
+    WHERE context_id = %(context_id)s AND verdict = ANY(%(verdicts)s::text[])
+      AND gate = 'input'
+    ORDER BY id DESC
+    LIMIT %(limit)s
+), skipped AS (
+    SELECT * FROM judgement j
+    WHERE j.context_id = %(context_id)s AND j.verdict = ANY(%(verdicts)s::text[])
+      AND j.gate <> 'input'
+      AND ((SELECT count(*) FROM tested) < %(limit)s
+           OR j.id > (SELECT t.id FROM tested t ORDER BY t.id LIMIT 1))
+    ORDER BY j.id DESC
+    LIMIT %(max_skipped)s
+)
+SELECT * FROM tested
+UNION ALL
+SELECT * FROM skipped
 ORDER BY id DESC
-LIMIT %(limit)s
