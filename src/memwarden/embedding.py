@@ -42,6 +42,11 @@ def embedder_name(services: Services) -> str:
     return services.models.embedder.name
 
 
+def billed(services: Services) -> bool:
+    """A remote embedder reports tokens, which count towards the Context's budget."""
+    return isinstance(services.models.embedder, CountingEmbedder)
+
+
 def length_groups(texts: Sequence[str]) -> list[list[int]]:
     """Indexes grouped by length band: a batch is padded to its longest text, so a name
     embedded beside a 1,000-character chunk costs as much as the chunk (measured 2x)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import structlog
@@ -29,7 +30,7 @@ from memwarden.documents.prepare import prepare_within
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.scope import Scope
-from memwarden.embedding import Vector
+from memwarden.embedding import Vector, billed
 from memwarden.errors import (
     AppError,
     BudgetExhausted,
@@ -49,6 +50,7 @@ from memwarden.usage import Bookings
 
 log = structlog.get_logger(__name__)
 _FORMATS: dict[str, Format] = {v: k for k, v in CONTENT_TYPES.items()}
+BUDGET_SPENT = "token_budget_exhausted"
 
 
 class DocumentFailed(Exception):
@@ -75,7 +77,9 @@ async def process_document(
             await store.fail_forgetting(conn, context_id, document_id, "request_denied")
         files.delete(row["storage_path"])
         return "failed"
-    except DocumentFailed as failed:
+    except (DocumentFailed, BudgetExhausted) as error:
+        # A budget spent before any later call (a window, the row judge, the embedder).
+        failed = error if isinstance(error, DocumentFailed) else DocumentFailed(BUDGET_SPENT)
         async with services.db.transaction() as conn:
             await store.set_status(
                 conn, context_id, document_id, "failed", failed.code, failed.reasons
@@ -109,7 +113,7 @@ async def _process(
             config = await read_config(conn, context_id)
             await budget.check_budget(conn, context_id, config.token_budget)
         except BudgetExhausted:
-            raise DocumentFailed("token_budget_exhausted") from None
+            raise DocumentFailed(BUDGET_SPENT) from None
         except AppError as exc:
             raise DocumentFailed(exc.code) from None
     try:
@@ -129,7 +133,7 @@ async def _process(
     except JudgeUnavailable:
         raise DocumentFailed("judge_unavailable") from None
     sink = Bookings()
-    results = await _extract(services, text, config, sink)
+    results = await _extract(services, context_id, text, config, sink)
     diff = merge([r.diff for r in results], dedupe=len(results) > 1)
     try:
         items, verdicts = await commit.gate_rows(services, request, diff)
@@ -169,6 +173,8 @@ async def _process(
     async def finish(conn: Conn) -> None:
         await store.finish(conn, context_id, row["id"], text)
 
+    if billed(services):  # a remote embedder spends the Context's tokens too
+        await budget.check_before_call(services.db, context_id, config.token_budget)
     await commit.run(services, write, texts=chunks, source_rows=document_chunks, finish=finish)
 
 
@@ -181,15 +187,22 @@ def extraction_provider(services: Services, config: ContextConfig) -> JsonProvid
 
 
 async def _extract(
-    services: Services, text: str, config: ContextConfig, sink: Bookings
+    services: Services, context_id: uuid.UUID, text: str, config: ContextConfig, sink: Bookings
 ) -> list[ExtractionResult]:
-    """The Context's extraction model, part by part (each part at most 10 windows)."""
+    """The Context's extraction model, part by part (each part at most 10 windows), the
+    budget checked before each window. The windows' tokens are booked when extraction ends,
+    however it ends: they were spent, and the later calls' budget checks count them."""
     provider = extraction_provider(services, config)
+    check = partial(budget.check_before_call, services.db, context_id, config.token_budget, sink)
     results: list[ExtractionResult] = []
-    for part in extraction_parts(text):
-        try:
-            result = await extract(part, provider, config.prompt_addendums.extraction, sink)
-        except ModelTransportError:
-            raise DocumentFailed("model_provider_error") from None
-        results.append(result)
+    try:
+        for part in extraction_parts(text):
+            addendum = config.prompt_addendums.extraction
+            results.append(await extract(part, provider, addendum, sink, before_call=check))
+    except ModelTransportError:
+        raise DocumentFailed("model_provider_error") from None
+    except BudgetExhausted:
+        raise DocumentFailed(BUDGET_SPENT) from None
+    finally:
+        await sink.flush(services.db, context_id)
     return results

@@ -13,7 +13,7 @@ import uuid
 from collections.abc import Sequence
 
 from memwarden import budget
-from memwarden.errors import JudgeDenied, JudgeRefused, JudgeUnavailable
+from memwarden.errors import BudgetExhausted, JudgeDenied, JudgeRefused, JudgeUnavailable
 from memwarden.gatekeeper import (
     GateRequest,
     InputVerdict,
@@ -128,13 +128,23 @@ class Judge:
             return {}, True
         if choice.provider is None:
             return {}, False
-        async with self.services.db.connection() as conn:
-            await budget.check_budget(conn, request.context_id, request.config.token_budget)
+
+        async def check() -> None:
+            """Before each batch: the batches judged so far count towards the budget."""
+            async with self.services.db.connection() as conn:
+                await budget.check_budget(
+                    conn, request.context_id, request.config.token_budget, sink.total_tokens
+                )
+
         addendum = request.config.prompt_addendums.judge
         try:
-            return await judge_rows(choice.provider, addendum, rows, request.config, sink), False
+            found = await judge_rows(choice.provider, addendum, rows, request.config, sink, check)
         except JudgeError:
             return {}, True
+        except BudgetExhausted:
+            await usage.flush(self.services.db, request.context_id, sink)  # spent: booked
+            raise
+        return found, False
 
     # recording
 

@@ -10,11 +10,12 @@ which the gate turns into the Context's `on_error` behaviour.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from memwarden.config import ContextConfig
+from memwarden.errors import BudgetExhausted
 from memwarden.gatekeeper import RowInput
 from memwarden.judge.policy import normalise_reasons
 from memwarden.judge.text import rows_payload, window_message
@@ -96,12 +97,22 @@ async def judge_rows(
     rows: Sequence[RowInput],
     config: ContextConfig,
     sink: DeferredSink,
+    before_call: Callable[[], Awaitable[None]] | None = None,
 ) -> dict[str, Signal]:
-    """Every row judged in one call (batches of 200 past that); a missing row is an error."""
+    """Every row judged in one call (batches of 200 past that); a missing row is an error.
+    `before_call` runs before each batch's call (the budget check); when it refuses after
+    a batch with a denied row, that batch's usage is forgotten: a deny leaves no trace."""
     system = system_prompt("row_judge", addendum)
     found: dict[str, Signal] = {}
     for start in range(0, len(rows), ROW_BATCH):
         batch = rows[start : start + ROW_BATCH]
+        if before_call is not None:
+            try:
+                await before_call()
+            except BudgetExhausted:
+                if any(v == "deny" for v, _ in found.values()):
+                    sink.bookings.clear()
+                raise
         max_tokens = min(8000, 100 + ROW_TOKENS_EACH * len(batch))
         try:
             result = await provider.complete_json(

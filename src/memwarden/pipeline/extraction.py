@@ -48,6 +48,8 @@ DEFAULT_MAX_TOKENS = 2048
 
 T = TypeVar("T", bound=BaseModel)
 R = TypeVar("R")
+# What runs before each window's model call (a use case's budget check).
+BeforeCall = Callable[[], Awaitable[None]]
 
 
 class ExtractionDiff(BaseModel):
@@ -162,8 +164,11 @@ async def extract(
     overlap: int = EXTRACTION_OVERLAP,
     max_windows: int = EXTRACTION_MAX_WINDOWS,
     concurrency: int = 1,
+    before_call: BeforeCall | None = None,
 ) -> ExtractionResult:
-    """Extract `text` window by window with `provider` (a model or the rule extractor)."""
+    """Extract `text` window by window with `provider` (a model or the rule extractor);
+    `before_call` runs before each window's call (the budget check: what it raises
+    propagates)."""
     plan = windows(text, window_size, overlap, max_windows)
     if plan.dropped_chars:
         log.warning(
@@ -175,7 +180,14 @@ async def extract(
     step = window_size - overlap
     spans = [(i * step, i * step + len(w)) for i, w in enumerate(plan.windows)]
     result = await extract_spans(
-        text, spans, provider, addendum, usage_sink, max_tokens=max_tokens, concurrency=concurrency
+        text,
+        spans,
+        provider,
+        addendum,
+        usage_sink,
+        max_tokens=max_tokens,
+        concurrency=concurrency,
+        before_call=before_call,
     )
     return dataclasses.replace(
         result, dropped_bytes=plan.dropped_bytes, dropped_chars=plan.dropped_chars
@@ -191,6 +203,7 @@ async def extract_spans(
     *,
     max_tokens: int = DEFAULT_MAX_TOKENS,
     concurrency: int = 1,
+    before_call: BeforeCall | None = None,
 ) -> ExtractionResult:
     """Extract the windows `text[start:end]` of `spans`, one call each: a whole text's
     windows (`extract`), or a reprocess's failed ones."""
@@ -198,6 +211,8 @@ async def extract_spans(
     total = len(spans)
 
     async def run(index: int, window: str) -> tuple[ExtractionOutput | None, Usage, str | None]:
+        if before_call is not None:
+            await before_call()
         try:
             result = await provider.complete_json(
                 STAGE,

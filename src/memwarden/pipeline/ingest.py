@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 import structlog
@@ -22,7 +23,7 @@ from memwarden.detectors.redaction import redact
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.scope import Scope, ScopeError, Visibility, from_paths
-from memwarden.embedding import Vector
+from memwarden.embedding import Vector, billed
 from memwarden.errors import Forbidden, InvalidInput, UpstreamError
 from memwarden.gatekeeper import GateRequest
 from memwarden.hygiene.candidates import supersede_candidates
@@ -175,6 +176,8 @@ async def prepare_facts(
     where = WriteScope(context_id, scope.path, scope.visibility, caller.subject)
     turn_id = new_id()
     write, chunks = await _prepare(services, caller, where, item, config, source, turn_id)
+    if billed(services):  # a remote embedder spends the Context's tokens too
+        await budget.check_before_call(services.db, context_id, config.token_budget)
     vectors = await commit.draft(services, write, chunks)
     return PreparedFacts(services, caller, write, opened, turn_id, chunks, vectors)
 
@@ -245,20 +248,22 @@ async def extract_turn(
     spans: Sequence[tuple[int, int]] | None = None,
 ) -> ExtractionResult:
     """The turn's windows (or only `spans` of it, for a reprocess) with the deployment's
-    extraction model. Provider and transport errors are the deployment's problem: 502,
-    nothing written (tokens already spent on earlier windows are still booked)."""
+    extraction model, the budget checked before each window (429 once spent). Provider and
+    transport errors are the deployment's problem: 502, nothing written. Either way, and
+    when the write goes on, the windows' tokens are booked now: they were spent, and the
+    budget checks before the write's later calls (row judge, embedder) must count them."""
     addendum = config.prompt_addendums.extraction
     provider = services.models.extraction
+    check = partial(budget.check_before_call, services.db, context_id, config.token_budget, sink)
     try:
         if spans is None:
-            result = await extract(text, provider, addendum, sink)
+            result = await extract(text, provider, addendum, sink, before_call=check)
         else:
-            result = await extract_spans(text, spans, provider, addendum, sink)
+            result = await extract_spans(text, spans, provider, addendum, sink, before_call=check)
     except ModelTransportError as exc:
-        if sink.entries:
-            async with services.db.transaction() as conn:
-                await sink.write(conn, context_id)
+        await sink.flush(services.db, context_id)
         raise UpstreamError("the extraction model could not be reached") from exc
+    await sink.flush(services.db, context_id)
     if result.windows_failed:
         log.warning("extraction_partial", failed=result.windows_failed, run=result.windows_run)
     return result

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.service.usecases import (
     decide_hold,
     dry_run,
@@ -227,3 +229,26 @@ def test_a_refused_documents_review_log_entry_names_the_document(
 
 
 # item 16: the row judge checks the budget before each batch of rows
+
+
+def test_the_row_judge_checks_the_budget_before_each_batch_and_books_what_it_spent(
+    gates, judged, scripted, db_url
+) -> None:
+    from memwarden.errors import BudgetExhausted
+    from memwarden.gatekeeper import RowInput
+    from tests.integration.judge.helpers import usage_rows
+    from tests.service.judge.gating import gate_request
+
+    budget = {"token_budget": {"limit": 10}}
+    ctx = judged(patch=budget)
+    rows = [
+        RowInput(f"e{n}", "entity", {"name": f"Person {n}"}, (f"Person {n}",)) for n in range(201)
+    ]
+    scripted.respond_with(
+        "row_judge", lambda r: rows_reply({i["id"]: "pass" for i in json.loads(r.user)})
+    )
+    request = gate_request(ctx, "", config=budget)
+    with pytest.raises(BudgetExhausted):
+        gates(lambda svc: svc.gatekeeper.row_gate(request, rows))
+    assert len(scripted.requests_for("row_judge")) == 1  # the second batch is not sent
+    assert usage_rows(db_url, ctx["id"]) == [("judge", "judge-model", 1, 11, 7)]
