@@ -22,6 +22,7 @@ from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.reconcile_draft import DIFF_KEYS
 from memwarden.domain.scope import Scope, ScopeError, from_paths
+from memwarden.domain.speaker import speaker_for
 from memwarden.errors import Forbidden, InvalidInput, Unavailable, UpstreamError
 from memwarden.gatekeeper import GateRequest
 from memwarden.models.base import ModelOutputError, ModelTransportError
@@ -100,6 +101,7 @@ async def reflect(
         caller.subject,
         source_kind="reflection",
         derived_from=tuple(r.id for r, _ in picked),
+        speaker=speaker_for(written.path, None, caller.subject),
     )
     write = commit.Write(
         request=request,

@@ -30,6 +30,7 @@ from memwarden.documents.prepare import prepare_within
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.scope import Scope
+from memwarden.domain.speaker import speaker_for
 from memwarden.embedding import Vector, billed
 from memwarden.errors import (
     AppError,
@@ -144,7 +145,13 @@ async def _process(
         where=WriteScope(context_id, row["scope_path"], row["visibility"], row["owner_subject"]),
         items=items + prepared.scan,
         verdicts=verdicts,
-        meta=reconcile.WriteMeta(row["id"], row["owner_subject"], source_kind="document"),
+        meta=reconcile.WriteMeta(
+            row["id"],
+            row["owner_subject"],
+            source_kind="document",
+            # First person in a document is its uploader's (the end user its scope names).
+            speaker=speaker_for(row["scope_path"], None, row["owner_subject"]),
+        ),
         sink=sink,
         action="document.processed",
         target_kind="document",

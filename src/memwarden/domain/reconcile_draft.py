@@ -23,10 +23,18 @@ DIFF_KEYS = (
 
 
 class Draft:
-    """Records to write, supersedes, and the diff; `write_held`: the whole write is held."""
+    """Records to write, supersedes, and the diff; `write_held`: the whole write is held;
+    `derived`: the write is a pass's or a reflection's, built from `sources`."""
 
-    def __init__(self, new_id: IdFactory, write_held: bool) -> None:
+    def __init__(
+        self,
+        new_id: IdFactory,
+        write_held: bool,
+        derived: bool = False,
+        sources: frozenset[uuid.UUID] = frozenset(),
+    ) -> None:
         self.new_id, self.write_held = new_id, write_held
+        self.derived, self.sources = derived, sources
         self.plan = Plan(diff={k: [] for k in DIFF_KEYS})
         self._reported: set[tuple[str, uuid.UUID]] = set()
 

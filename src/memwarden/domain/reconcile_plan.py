@@ -8,14 +8,16 @@ them add to one draft plan and its diff (`reconcile_draft`).
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping, Sequence
 
 from memwarden.domain.reconcile_draft import Draft
-from memwarden.domain.reconcile_entities import Entities, hidden_entities
+from memwarden.domain.reconcile_entities import Entities, Naming, given_names, hidden_entities
 from memwarden.domain.reconcile_netting import last_wins, net_of_corrections
 from memwarden.domain.reconcile_notes import JUDGE_NOTE_ABOUT, Notes
 from memwarden.domain.reconcile_rules import IdFactory, Incoming, Known, Plan
 from memwarden.domain.reconcile_slots import Slots
+from memwarden.domain.speaker import Speaker
 
 __all__ = ["JUDGE_NOTE_ABOUT", "last_wins", "net_of_corrections", "plan"]
 
@@ -27,11 +29,22 @@ def plan(
     *,
     write_held: bool = False,
     warned: Mapping[str, Sequence[str]] | None = None,
+    speaker: Speaker | None = None,
+    derived: bool = False,
+    sources: frozenset[uuid.UUID] = frozenset(),
 ) -> Plan:
-    """Reconcile one write's items (entities first, corrections after the facts they touch)."""
+    """Reconcile one write's items (entities first, corrections after the facts they touch);
+    first person resolves to `speaker`'s own entity. `derived`: the write is a pass's or a
+    reflection's, built from `sources`, so it replaces only what the replacement rule lets
+    a derived record replace (domain/replacement.py)."""
     netted = net_of_corrections(last_wins(items), write_held)
-    draft = Draft(new_id, write_held)
-    entities = Entities(known, draft, hidden_entities([item for item, _keep in netted]))
+    draft = Draft(new_id, write_held, derived, sources)
+    kept = [item for item, _keep in netted]
+    naming = Naming.of(speaker, kept, known)
+    given = given_names(kept, known.speaker_names)
+    entities = Entities(
+        known, draft, hidden_entities(kept, naming), naming, given[0] if given else None
+    )
     slots = Slots(known.facts, entities, draft)
     notes = Notes(known.notes, draft)
     for item, keep in netted:

@@ -25,6 +25,8 @@ ALIASES = {
     "i": "user",
     "me": "user",
     "myself": "user",
+    "my": "user",
+    "mine": "user",
     "the user": "user",
     "speaker": "user",
     "the speaker": "user",
@@ -132,13 +134,16 @@ class KnownFact:
     key: str
     ident: str
     object_entity_id: uuid.UUID | None = None
+    derived: bool = False  # written by a pass or a reflection (domain/replacement.py)
 
 
 @dataclass(frozen=True)
 class Known:
-    entities: Mapping[str, KnownEntity]  # by normalised incoming name
+    entities: Mapping[str, KnownEntity]  # by normalised incoming name (the speaker's: its norm)
     facts: Sequence[KnownFact] = ()
     notes: Mapping[tuple[str, str], uuid.UUID] = field(default_factory=dict)
+    # Normalised names the speaker's entity already carries (its `name`, ... attributes).
+    speaker_names: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from memwarden.domain.reconcile_rules import (
     normalise_name,
     normalise_value,
 )
+from memwarden.domain.replacement import Holder, refusal
 
 
 class Slots:
@@ -52,13 +53,24 @@ class Slots:
         new_id: uuid.UUID | None,
         held: bool,
     ) -> list[str]:
-        """A held row or write replaces nothing."""
+        """A held row or write replaces nothing; otherwise each fact the replacement rule
+        lets the new record replace (a derived write keeps the stated facts it would end)."""
         if held or self.draft.write_held:
             return []
-        for fact in old:
+        gone = [f for f in old if self.replaceable(f, new_id)]
+        for fact in gone:
             self.gone.add(fact.id)
             self.draft.plan.supersedes.append(Supersede(fact.id, new_id))
-        return [str(f.id) for f in old]
+        return [str(f.id) for f in gone]
+
+    def replaceable(self, fact: KnownFact, new_id: uuid.UUID | None) -> bool:
+        """The rule on a fact of the write's own scope (so only provenance can refuse)."""
+        draft = self.draft
+        retired = Holder(fact.id, True, "", "shared", "", fact.derived)
+        if new_id is None:  # ended without a replacement: as a derived one would end it
+            return not draft.derived or fact.derived
+        replacement = Holder(new_id, True, "", "shared", "", draft.derived, draft.sources)
+        return refusal(retired, replacement) is None
 
     def attribute(
         self,

@@ -4,7 +4,7 @@ The write path's facts use case has no "skip the judge" switch, so the replay ru
 a copy of the Services whose gatekeeper is `PassThrough`: the content is not judged
 again (no input gate, no row gate, no new entries), and everything else (grants, scope,
 budget, extraction, reconciliation, declared supersedes, audit) is the ordinary write.
-The request is the one that was sent: its session and supersedes with it.
+The request is the one that was sent: its session, supersedes and speaker with it.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ def retained_item(payload: dict[str, Any]) -> FactsInput:
         visibility=payload.get("visibility", "shared"),
         session_id=uuid.UUID(session) if session else None,
         supersedes=tuple(uuid.UUID(i) for i in payload.get("supersedes") or ()),
+        speaker=payload.get("speaker"),
     )
 
 

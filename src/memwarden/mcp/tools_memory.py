@@ -39,7 +39,8 @@ Limit = Annotated[int, rules(QueryBody, "limit")]
 Categories = Annotated[list[Category] | None, rules(QueryBody, "categories")]
 Kinds = Annotated[list[Kind] | None, rules(QueryBody, "kinds")]
 ReadScope = Annotated[list[str] | None, rules(QueryBody, "scope")]
-Entity = Annotated[str, rules(ProfileQuery, "entity")]
+Entity = Annotated[str | None, rules(ProfileQuery, "entity")]
+Speaker = Annotated[str | None, rules(FactsBody, "speaker")]
 Message = Annotated[str, rules(ChatBody, "message")]
 TurnText = Annotated[str, rules(FactsBody, "text")]
 ChatLimit = Annotated[int, rules(ChatBody, "limit")]
@@ -55,11 +56,13 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         infer: Infer = default(FactsBody, "infer"),
         visibility: Visibility = default(FactsBody, "visibility"),
         supersedes: Supersedes = None,
+        speaker: Speaker = None,
     ) -> dict[str, Any]:
         """Store what was said: the judge checks it, facts are extracted and reconciled.
 
         infer="none" keeps the text as a turn without extraction. `supersedes` names your
-        own earlier records this replaces (no judge involved). Same as POST /facts.
+        own earlier records this replaces (no judge involved). `speaker` names the end user
+        saying "I" (else a `user/<id>` scope pair, else you). Same as POST /facts.
         """
         svc, who, context_id = await rt.begin_own(ctx)
         body = FactsBody(
@@ -69,6 +72,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
             visibility=visibility,
             sessionId=sessionId,
             supersedes=supersedes or [],
+            speaker=speaker,
         )
         return await write_facts(svc, who, context_id, body.to_input())
 
@@ -98,11 +102,16 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
 
     @server.tool(annotations=READ)
     async def profile(
-        entity: Entity, ctx: Context, history: bool = False, scope: ReadScope = None
+        ctx: Context,
+        entity: Entity = None,
+        history: bool = False,
+        scope: ReadScope = None,
+        speaker: Speaker = None,
     ) -> dict[str, Any]:
-        """What is known about one entity (by name or id); history adds past values."""
+        """What is known about one entity (by name or id; omitted or "me": the speaker's own,
+        see `speaker`); history adds past values. Same as GET /profile."""
         svc, who, context_id = await rt.begin_own(ctx)
-        return await get_profile(svc, who, context_id, entity, history, scope)
+        return await get_profile(svc, who, context_id, entity, history, scope, speaker)
 
     @server.tool(annotations=READ)
     async def state(ctx: Context, scope: ReadScope = None) -> dict[str, Any]:

@@ -127,7 +127,7 @@ def _clauses(text: str) -> list[str]:
 
 @dataclass
 class _Facts:
-    """Facts about the speaker, named `user` until the text names them."""
+    """Facts about the speaker, always named `user` (a name they give is an attribute)."""
 
     name: str | None = None
     attributes: list[tuple[str, str, str]] = field(default_factory=list)
@@ -237,7 +237,7 @@ def _extract(text: str) -> dict[str, Any]:
 
 
 def _as_contract(facts: _Facts) -> dict[str, Any]:
-    user = facts.name or "user"
+    user = "user"  # first person: reconciliation resolves it to the write's speaker
     about_user = facts.attributes or facts.relations or facts.corrections
     entities: list[dict[str, str]] = []
     if about_user:

@@ -192,7 +192,7 @@ async def embed_draft(
     wanted = [*texts, *(name for name, _t in names)]
     if items:
         async with services.db.connection() as conn:
-            known = await reconcile.load_known(conn, where, items, {})
+            known = await reconcile.load_known(conn, where, items, {}, meta.speaker)
         wanted += reconcile.plan_texts(reconcile.make_plan(items, known, meta))
     unique = list(dict.fromkeys(wanted))
     return dict(zip(unique, await embed_texts(services, unique, sink), strict=True))
@@ -222,7 +222,7 @@ async def commit(
     where = write.where
     await reconcile.lock_scope(conn, where)
     name_vectors = {} if write.exact_names else vectors
-    known = await reconcile.load_known(conn, where, write.items, name_vectors)
+    known = await reconcile.load_known(conn, where, write.items, name_vectors, meta.speaker)
     plan = reconcile.make_plan(write.items, known, meta)
     missing = [t for t in reconcile.plan_texts(plan) if t not in vectors]
     vectors.update(zip(missing, await embed_texts(services, missing, write.sink), strict=True))

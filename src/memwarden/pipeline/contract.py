@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from memwarden.domain.scope import Visibility
+from memwarden.domain.speaker import MAX_SPEAKER_CHARS
 from memwarden.limits import MAX_BATCH_CHARS, MAX_TURN_CHARS
 from memwarden.pipeline.batch import MAX_BATCH
 from memwarden.pipeline.ingest import FactsInput
@@ -27,6 +28,13 @@ class FactsBody(BaseModel):
     visibility: Visibility = "shared"
     session_id: uuid.UUID | None = Field(default=None, alias="sessionId")
     supersedes: list[uuid.UUID] = Field(default_factory=list, max_length=50)
+    speaker: str | None = Field(
+        default=None,
+        max_length=MAX_SPEAKER_CHARS,
+        description="The end user who speaks the turn (an id); omitted: the `user/<id>` pair "
+        "of the scope path, else the key's principal. First person resolves to this "
+        "speaker's own entity.",
+    )
 
     def to_input(self) -> FactsInput:
         return FactsInput(
@@ -36,6 +44,7 @@ class FactsBody(BaseModel):
             self.visibility,
             self.session_id,
             tuple(dict.fromkeys(self.supersedes)),
+            self.speaker,
         )
 
 

@@ -144,12 +144,18 @@ class ExtractionReport:
         )
 
 
-def user_message(window: str, index: int, total: int) -> str:
-    """The untrusted window, framed; position noted so a cut sentence is expected."""
+def user_message(window: str, index: int, total: int, speaker: str | None = None) -> str:
+    """The untrusted window, framed; position noted so a cut sentence is expected. The
+    speaker (an id: no spaces or markup, `domain/speaker.py`) is named outside the frame."""
     where = f" This is window {index + 1} of {total} of one text; it may start or end mid-sentence."
     lead = "Extract durable memory from the text between the markers." + (
         where if total > 1 else ""
     )
+    if speaker:
+        lead += (
+            f" The text is spoken by the speaker `{speaker}`: write the speaker as `user`, and"
+            " a name they give themselves as the attribute `name` of `user`."
+        )
     return f"{lead}\n\n{frame_untrusted(window)}"
 
 
@@ -164,11 +170,12 @@ async def extract(
     overlap: int = EXTRACTION_OVERLAP,
     max_windows: int = EXTRACTION_MAX_WINDOWS,
     concurrency: int = 1,
+    speaker: str | None = None,
     before_call: BeforeCall | None = None,
 ) -> ExtractionResult:
     """Extract `text` window by window with `provider` (a model or the rule extractor);
-    `before_call` runs before each window's call (the budget check: what it raises
-    propagates)."""
+    `speaker` names who "I" is to the model; `before_call` runs before each window's call
+    (the budget check: what it raises propagates)."""
     plan = windows(text, window_size, overlap, max_windows)
     if plan.dropped_chars:
         log.warning(
@@ -187,6 +194,7 @@ async def extract(
         usage_sink,
         max_tokens=max_tokens,
         concurrency=concurrency,
+        speaker=speaker,
         before_call=before_call,
     )
     return dataclasses.replace(
@@ -203,6 +211,7 @@ async def extract_spans(
     *,
     max_tokens: int = DEFAULT_MAX_TOKENS,
     concurrency: int = 1,
+    speaker: str | None = None,
     before_call: BeforeCall | None = None,
 ) -> ExtractionResult:
     """Extract the windows `text[start:end]` of `spans`, one call each: a whole text's
@@ -217,7 +226,7 @@ async def extract_spans(
             result = await provider.complete_json(
                 STAGE,
                 system,
-                user_message(window, index, total),
+                user_message(window, index, total, speaker),
                 ExtractionOutput,
                 max_tokens,
                 usage_sink=usage_sink,

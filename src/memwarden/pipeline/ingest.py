@@ -23,6 +23,7 @@ from memwarden.detectors.redaction import redact
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.scope import Scope, ScopeError, Visibility, from_paths
+from memwarden.domain.speaker import Speaker, SpeakerError, check_speaker, speaker_for
 from memwarden.embedding import Vector, billed
 from memwarden.errors import Forbidden, InvalidInput, UpstreamError
 from memwarden.gatekeeper import GateRequest
@@ -63,6 +64,9 @@ class FactsInput:
     session_id: uuid.UUID | None = None
     # The writer's own earlier records this write replaces (declared, no judge involved).
     supersedes: Sequence[uuid.UUID] = ()
+    # The end user who speaks the turn (an id), when not named by a `user/<id>` scope pair;
+    # neither: the principal speaks for itself (domain/speaker.py).
+    speaker: str | None = None
 
 
 def authorise(caller: Caller, context_id: uuid.UUID, item: FactsInput) -> Scope:
@@ -74,6 +78,11 @@ def authorise(caller: Caller, context_id: uuid.UUID, item: FactsInput) -> Scope:
         scope = from_paths(list(item.scope) if item.scope else None, item.visibility)
     except ScopeError as exc:
         raise InvalidInput(str(exc), field="scope") from None
+    if item.speaker is not None:
+        try:
+            check_speaker(item.speaker)
+        except SpeakerError as exc:
+            raise InvalidInput(str(exc), field="speaker") from None
     if not caller.can("memory_write", scope.path):
         raise Forbidden("needs memory_write covering the write scope", code="missing_grant")
     check_text(item.text)
@@ -94,6 +103,10 @@ class PreparedFacts:
     vectors: dict[str, Vector]
     written: commit.Written | None = None  # once `commit` ran
 
+    @property
+    def speaker(self) -> Speaker | None:
+        return self.write.meta.speaker
+
     async def commit(self, conn: Conn) -> dict[str, Any]:
         """The write's rows, in `conn`'s transaction; the caller commits or rolls back."""
         write, chunks = self.write, self.chunks
@@ -111,6 +124,7 @@ class PreparedFacts:
                 chunks,
                 chunk_vectors,
                 hold,
+                self.speaker.key if self.speaker else None,
             )
 
         written = await commit.commit(conn, self.services, write, self.vectors, source_rows=turn)
@@ -174,8 +188,11 @@ async def prepare_facts(
         opened = session or await check_session(conn, caller, context_id, scope, item.session_id)
         await commit.check_declared(conn, caller, context_id, item.supersedes)
     where = WriteScope(context_id, scope.path, scope.visibility, caller.subject)
+    speaker = speaker_for(
+        scope.path, check_speaker(item.speaker) if item.speaker else None, caller.subject
+    )
     turn_id = new_id()
-    write, chunks = await _prepare(services, caller, where, item, config, source, turn_id)
+    write, chunks = await _prepare(services, caller, where, item, config, source, turn_id, speaker)
     if billed(services):  # a remote embedder spends the Context's tokens too
         await budget.check_before_call(services.db, context_id, config.token_budget)
     vectors = await commit.draft(services, write, chunks)
@@ -199,6 +216,7 @@ async def _prepare(
     config: ContextConfig,
     source: WriteSource,
     turn_id: uuid.UUID,
+    speaker: Speaker,
 ) -> tuple[commit.Write, list[str]]:
     """Redact, gate the input, extract, gate the rows, chunk: no transaction is open."""
     text = redact(item.text).text if config.pii_redaction_enabled else item.text
@@ -210,6 +228,7 @@ async def _prepare(
         "sessionId": str(item.session_id) if item.session_id else None,
         # Everything else the write used, so a replay ingests the request as it was sent.
         "supersedes": [str(i) for i in item.supersedes],
+        "speaker": item.speaker,
     }
     retain = gating.retain_payload(text, body, config)
     request = GateRequest(where.context_id, caller, config, source, scope, text, retain)
@@ -218,7 +237,7 @@ async def _prepare(
     diff = ExtractionDiff()
     report = None
     if item.infer == "full":
-        result = await extract_turn(services, where.context_id, text, config, sink)
+        result = await extract_turn(services, where.context_id, text, config, sink, speaker=speaker)
         diff, report = result.diff, ExtractionReport.of([result])
     items, verdicts = await commit.gate_rows(services, request.holding(verdict.hold), diff)
     chunks = chunk_text(text)
@@ -227,7 +246,7 @@ async def _prepare(
         where=where,
         items=items + scan_items(chunks),
         verdicts=verdicts,
-        meta=reconcile.WriteMeta(turn_id, caller.subject),
+        meta=reconcile.WriteMeta(turn_id, caller.subject, speaker=speaker),
         sink=sink,
         action=f"{source}.write",
         target_kind="turn",
@@ -246,6 +265,8 @@ async def extract_turn(
     config: ContextConfig,
     sink: Bookings,
     spans: Sequence[tuple[int, int]] | None = None,
+    *,
+    speaker: Speaker | None = None,
 ) -> ExtractionResult:
     """The turn's windows (or only `spans` of it, for a reprocess) with the deployment's
     extraction model, the budget checked before each window (429 once spent). Provider and
@@ -256,10 +277,13 @@ async def extract_turn(
     provider = services.models.extraction
     check = partial(budget.check_before_call, services.db, context_id, config.token_budget, sink)
     try:
+        who = speaker.display if speaker else None
         if spans is None:
-            result = await extract(text, provider, addendum, sink, before_call=check)
+            result = await extract(text, provider, addendum, sink, speaker=who, before_call=check)
         else:
-            result = await extract_spans(text, spans, provider, addendum, sink, before_call=check)
+            result = await extract_spans(
+                text, spans, provider, addendum, sink, speaker=who, before_call=check
+            )
     except ModelTransportError as exc:
         await sink.flush(services.db, context_id)
         raise UpstreamError("the extraction model could not be reached") from exc

@@ -15,7 +15,8 @@ from typing import Any
 from psycopg.types.json import Jsonb
 
 from memwarden.domain.ids import new_id
-from memwarden.domain.provenance import rank_for
+from memwarden.domain.provenance import Rank, rank_for
+from memwarden.domain.reconcile_entities import Naming
 from memwarden.domain.reconcile_plan import plan
 from memwarden.domain.reconcile_rules import (
     Incoming,
@@ -28,7 +29,9 @@ from memwarden.domain.reconcile_rules import (
     normalise_name,
     normalise_value,
 )
+from memwarden.domain.speaker import NAME_KEYS, Speaker, is_speaker_norm
 from memwarden.embedding import Vector
+from memwarden.retirement import retire
 from memwarden.store import ingest as store
 from memwarden.store.db import Conn
 from memwarden.store.ingest import WriteScope
@@ -42,14 +45,18 @@ NAME_FIELDS = {
 }
 
 
-def entity_names(items: Sequence[Incoming]) -> dict[str, tuple[str, str]]:
-    """norm name -> (name as first written, entity type) for every name that is an entity."""
+def entity_names(
+    items: Sequence[Incoming], naming: Naming | None = None
+) -> dict[str, tuple[str, str]]:
+    """norm name -> (name as first written, entity type) for every name that is an entity
+    (first person and the speaker's names under the speaker entity's norm, with `naming`)."""
+    norm_of = (naming or Naming()).norm
     found: dict[str, tuple[str, str]] = {}
     for item in items:
         etype = str(item.data.get("entityType") or "other") if item.kind == "entity" else "other"
         for key in NAME_FIELDS.get(item.kind, ()):
             name = str(item.data.get(key) or "")
-            norm = normalise_name(name)
+            norm = norm_of(name)
             if norm and (norm not in found or item.kind == "entity"):
                 found[norm] = (found.get(norm, (name, ""))[0], etype)
     return found
@@ -64,7 +71,13 @@ def _fact(row: Mapping[str, Any]) -> KnownFact:
     else:
         ident = normalise_value(str(content.get("object", "")))
     return KnownFact(
-        row["id"], row["kind"], row["entity_id"], row["attr_key"], ident, row["object_entity_id"]
+        row["id"],
+        row["kind"],
+        row["entity_id"],
+        row["attr_key"],
+        ident,
+        row["object_entity_id"],
+        derived=rank_for(row["source_kind"]) == Rank.DERIVED,
     )
 
 
@@ -80,11 +93,22 @@ def _note_idents(items: Sequence[Incoming]) -> list[str]:
 
 
 async def load_known(
-    conn: Conn, where: WriteScope, items: Sequence[Incoming], name_vectors: Mapping[str, Vector]
+    conn: Conn,
+    where: WriteScope,
+    items: Sequence[Incoming],
+    name_vectors: Mapping[str, Vector],
+    speaker: Speaker | None = None,
 ) -> Known:
-    """Entities by normalised name, then by name similarity; live facts and notes they touch."""
-    names = entity_names(items)
-    extra = [normalise_name(str(i.data.get("object") or "")) for i in items if i.kind == "action"]
+    """The speaker's entity and the names it carries; entities by normalised name, then by
+    name similarity (never the speaker's, which only first person and its own names reach);
+    live facts and notes they touch."""
+    speaker_names: frozenset[str] = frozenset()
+    if speaker is not None:
+        values = await store.speaker_names(conn, where, speaker.norm, sorted(NAME_KEYS))
+        speaker_names = frozenset(normalise_name(v) for v in values) - {""}
+    naming = Naming.of(speaker, items, Known({}, speaker_names=speaker_names))
+    names = entity_names(items, naming)
+    extra = [naming.norm(str(i.data.get("object") or "")) for i in items if i.kind == "action"]
     rows = await store.entities_by_name(conn, where, sorted(set(names) | set(extra) - {""}))
     entities = {
         r["norm_name"]: KnownEntity(r["id"], r["name"], r["entity_type"], r["memory_category"])
@@ -93,7 +117,7 @@ async def load_known(
     missing: list[tuple[str, tuple[str, str], list[float]]] = []
     for norm, (name, etype) in names.items():
         vector = name_vectors.get(name)
-        if norm not in entities and vector is not None:
+        if norm not in entities and vector is not None and not is_speaker_norm(norm):
             missing.append((norm, (name, etype), vector))
     similar = await store.similar_entities(conn, where, [v for _, _, v in missing])
     for row in similar:
@@ -111,6 +135,7 @@ async def load_known(
         entities,
         [_fact(r) for r in fact_rows],
         {(r["kind"], r["norm_name"]): r["id"] for r in note_rows},
+        speaker_names,
     )
 
 
@@ -125,10 +150,21 @@ class WriteMeta:
     warned: Mapping[str, Sequence[str]] = field(default_factory=dict)
     source_kind: str = "turn"  # or "document", "reflection": what source_ref names
     derived_from: Sequence[uuid.UUID] = ()  # records this write was inferred from (reflection)
+    # Who "I" is (domain/speaker.py); None for a pass, whose rows name entities as stored.
+    speaker: Speaker | None = None
 
 
 def make_plan(items: Sequence[Incoming], known: Known, meta: WriteMeta) -> Plan:
-    return plan(items, known, new_id, write_held=meta.write_hold is not None, warned=meta.warned)
+    return plan(
+        items,
+        known,
+        new_id,
+        write_held=meta.write_hold is not None,
+        warned=meta.warned,
+        speaker=meta.speaker,
+        derived=rank_for(meta.source_kind) == Rank.DERIVED,
+        sources=frozenset(meta.derived_from),
+    )
 
 
 async def write_plan(
@@ -194,9 +230,11 @@ async def write_plan(
     await store.insert_revisions(conn, revisions)
     await store.insert_embeddings(conn, embeddings)
     for s in p.supersedes:
-        event = await store.supersede_recorded(conn, cid, s.old_id, s.new_id, meta.author)
-        if event is not None:
-            events.append(event)
+        # The planner asked the replacement rule already; asked again on the rows as this
+        # transaction sees them (the one rule every supersede obeys: retirement.py).
+        done = await retire(conn, cid, s.old_id, s.new_id, meta.author)
+        if done.event is not None:
+            events.append(done.event)
     await store.change_events(conn, cid, events)
 
 

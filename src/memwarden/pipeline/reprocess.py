@@ -22,6 +22,7 @@ from memwarden.admin.settings_service import read_config
 from memwarden.config import ContextConfig
 from memwarden.domain.grants import Caller
 from memwarden.domain.scope import Scope
+from memwarden.domain.speaker import from_key, speaker_for
 from memwarden.errors import Conflict, Forbidden, NotFound
 from memwarden.gatekeeper import GateRequest
 from memwarden.models.deadline import request_deadline
@@ -108,6 +109,11 @@ async def write_retried(
     """The retried windows' rows through the row gate and the write unit, in the item's
     scope and owned by its owner, audited as `<kind>.reprocess`; the route's answer."""
     owner = row["owner_subject"]
+    # A turn is extracted again as the speaker who spoke it; a document as its uploader's.
+    if kind == "turn":
+        speaker = from_key(row.get("speaker"), owner)
+    else:
+        speaker = speaker_for(row["scope_path"], None, owner)
     # The row gate's request; nothing is retained for replay (the item is stored).
     request = GateRequest(
         context_id, caller, config, "facts" if kind == "turn" else "document", scope, text
@@ -118,7 +124,7 @@ async def write_retried(
         where=WriteScope(context_id, row["scope_path"], row["visibility"], owner),
         items=items,
         verdicts=verdicts,
-        meta=reconcile.WriteMeta(item_id, owner, source_kind=kind),
+        meta=reconcile.WriteMeta(item_id, owner, source_kind=kind, speaker=speaker),
         sink=sink,
         action=f"{kind}.reprocess",
         target_kind=kind,
@@ -168,7 +174,8 @@ async def _reprocess(
     text: str = row["text"]
     sink = Bookings()
     spans = [(f.start, f.end) for f in failed]  # a turn is one part
-    result = await extract_turn(services, context_id, text, config, sink, spans)
+    who = from_key(row.get("speaker"), row["owner_subject"])
+    result = await extract_turn(services, context_id, text, config, sink, spans, speaker=who)
     report = retried(row["extraction_windows"], failed, {0: result})
     return await write_retried(
         services,

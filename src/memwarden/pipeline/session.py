@@ -50,6 +50,7 @@ async def store_turn(
     chunks: Sequence[str],
     vectors: Sequence[list[float] | None],
     hold: uuid.UUID | None,
+    speaker: str | None = None,
 ) -> Session:
     """The turn and its chunks; held with the write when the input gate holds it."""
     cid = where.context_id
@@ -77,6 +78,7 @@ async def store_turn(
         session_id=session.id,
         principal_id=caller.principal_id,
         text=text,
+        speaker=speaker,
     )
     await store.insert_chunks(
         conn,

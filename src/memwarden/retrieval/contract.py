@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memwarden.domain.speaker import MAX_SPEAKER_CHARS
 from memwarden.retrieval.query import Mode, QueryInput
 from memwarden.text import StorableText
 
@@ -48,7 +49,14 @@ class ProfileQuery(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    # required and non-empty: the schema says what the use case refuses (an empty name)
-    entity: StorableText = Field(min_length=1, max_length=400)
+    # omitted or `me`: the caller's own speaker entity (retrieval/profile.py)
+    entity: StorableText | None = Field(default=None, min_length=1, max_length=400)
     history: bool = False
     scope: list[StorableText] | None = Field(default=None, max_length=16)
+    speaker: StorableText | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_SPEAKER_CHARS,
+        description="With no entity (or `me`): the end user whose own entity to read; "
+        "omitted: the `user/<id>` pair of a single scope path, else the key's principal.",
+    )

@@ -1,7 +1,10 @@
 """/profile: what is currently known about one entity, and optionally how it changed.
 
 The entity is named by id or by name (normalised as reconciliation does); every visible
-entity of that name contributes, so the same person in two scopes reads as one profile.
+entity of that name contributes, so the same person in two scopes reads as one profile. A
+speaker's own entity (domain/speaker.py) is found by the names it carries too. With no
+entity, or `me`, it is the caller's own: the speaker the request names (`speaker`, or a
+`user/<id>` pair of its scope), else the key's principal, as a write would resolve "I".
 """
 
 from __future__ import annotations
@@ -10,7 +13,8 @@ import uuid
 from typing import Any
 
 from memwarden.domain.grants import Caller
-from memwarden.domain.reconcile_rules import normalise_name
+from memwarden.domain.reconcile_rules import normalise_name, normalise_value
+from memwarden.domain.speaker import NAME_KEYS, SpeakerError, check_speaker, speaker_for
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.retrieval import traffic
 from memwarden.retrieval.reader import reader_for, render_record
@@ -20,6 +24,7 @@ from memwarden.store.recall import RecordRow
 from memwarden.text import require_storable
 
 MAX_FACTS = 500
+ME = frozenset({"me", "i", "myself", "user"})  # `entity` values that ask for the caller's own
 
 
 def _as_uuid(value: str) -> uuid.UUID | None:
@@ -27,6 +32,17 @@ def _as_uuid(value: str) -> uuid.UUID | None:
         return uuid.UUID(value)
     except ValueError:
         return None
+
+
+def _own(caller: Caller, scope: list[str] | None, speaker: str | None) -> str:
+    """The caller's own speaker entity's normalised name."""
+    if speaker is not None:
+        try:
+            speaker = check_speaker(speaker)
+        except SpeakerError as exc:
+            raise InvalidInput(str(exc), field="speaker") from None
+    paths = [p.strip("/") for p in scope or []]
+    return speaker_for(paths[0] if len(paths) == 1 else "", speaker, caller.subject).norm
 
 
 def _fact(row: RecordRow, ids: set[uuid.UUID]) -> dict[str, Any]:
@@ -40,19 +56,26 @@ async def get_profile(
     services: Services,
     caller: Caller,
     context_id: uuid.UUID,
-    entity: str,
+    entity: str | None = None,
     history: bool = False,
     scope: list[str] | None = None,
+    speaker: str | None = None,
 ) -> dict[str, Any]:
     who = reader_for(caller, context_id, scope)
-    name = require_storable(entity, "entity").strip()
-    if not name:
-        raise InvalidInput("entity must name an entity or give its id", field="entity")
+    name = require_storable(entity or "", "entity").strip()
     entity_id = _as_uuid(name)
+    names: list[str] = []
+    if not name or name.casefold() in ME:
+        norm = _own(caller, scope, speaker)
+    elif entity_id is not None:
+        norm = None
+    else:
+        norm = normalise_name(name)
+        names = sorted({norm, normalise_value(name)} - {""})
+        if not names:
+            raise InvalidInput("entity must name an entity or give its id", field="entity")
     async with services.db.connection() as conn:
-        found = await store.entities(
-            conn, who, entity_id, None if entity_id else normalise_name(name)
-        )
+        found = await store.entities(conn, who, entity_id, norm, names, sorted(NAME_KEYS))
         if not found:
             raise NotFound("entity not found", field="entity")
         ids = {r.id for r in found}

@@ -80,6 +80,12 @@ async def entities_by_name(conn: Conn, where: WriteScope, names: Sequence[str]) 
     return await _all(conn, "ingest_entities_by_name", {**where.params(), "names": list(names)})
 
 
+async def speaker_names(conn: Conn, where: WriteScope, norm: str, keys: Sequence[str]) -> list[str]:
+    """The names the speaker's entity in this scope carries (its served name attributes)."""
+    params = {**where.params(), "norm": norm, "keys": list(keys)}
+    return [r["value"] for r in await _all(conn, "ingest_speaker_names", params)]
+
+
 async def similar_entities(
     conn: Conn, where: WriteScope, vectors: Sequence[Sequence[float]]
 ) -> list[Row]:

@@ -138,9 +138,17 @@ def chunks_by_id(rows: Sequence[Row]) -> dict[uuid.UUID, ChunkRow]:
 
 
 async def entities(
-    conn: Conn, who: Reader, entity_id: uuid.UUID | None, norm_name: str | None
+    conn: Conn,
+    who: Reader,
+    entity_id: uuid.UUID | None,
+    norm_name: str | None,
+    names: Sequence[str] = (),
+    name_keys: Sequence[str] = (),
 ) -> list[RecordRow]:
-    params = who.params(id=entity_id, norm_name=norm_name)
+    """By id or normalised name; `names` also find speakers' entities by a name they carry."""
+    params = who.params(
+        id=entity_id, norm_name=norm_name, names=list(names), name_keys=list(name_keys)
+    )
     return await fetch_all(conn, "recall_entities", RecordRow, params)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import uuid
 
+from memwarden.pipeline.ingest import FactsInput, write_facts
 from tests.integration.judge.helpers import audits
 from tests.service.usecases import facts, judgements, override_judgement, refused
 from tests.support.replies import rows_reply, verdict
@@ -113,6 +114,19 @@ def test_a_replay_of_a_request_without_a_session_opens_a_new_one(
     body = override_judgement(judging, ctx, jid, "pass", replay=True)
     assert body["ingest"]["sessionReplay"] == "new"
     assert sql("SELECT id::text FROM session") == [(body["ingest"]["sessionId"],)]
+
+
+def test_a_replay_keeps_the_speaker_the_request_named(judging, judged, scripted, sql) -> None:
+    ctx = judged(retain_inputs=True)
+    _all_rows_pass(scripted)
+    item = FactsInput("I love jazz.", speaker="u-42")
+    scripted.script("judge", verdict("fail", "policy"))
+    with refused(422, "judge_refused"):
+        judging.run(write_facts(judging.services, ctx.caller, ctx.id, item))
+    jid = judgements(judging, ctx, verdict="fail")[0]["id"]
+    assert sql("SELECT payload->>'speaker' FROM retained_input") == [("u-42",)]
+    assert override_judgement(judging, ctx, jid, "pass", replay=True)["replay"] == "ingested"
+    assert sql("SELECT speaker FROM turn") == [("user:u-42",)]
 
 
 def test_a_replay_as_a_key_that_has_since_expired_is_refused_and_stays_replayable(

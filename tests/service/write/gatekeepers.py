@@ -61,13 +61,18 @@ class HoldEverything(_Recording):
 
 class WarnAttributes(_Recording):
     """Every attribute row is written with a personal_data warning; entity rows named
-    `Mallory` are dropped, and so is every row naming her."""
+    `Mallory` are dropped, and so is every row naming her and every row whose value is her
+    name (a speaker's "I'm Mallory")."""
 
     async def input_gate(self, request: GateRequest) -> InputVerdict:
         return InputVerdict(verdict=None)
 
     async def row_gate(self, request: GateRequest, rows: Sequence[RowInput]) -> RowVerdicts:
-        dropped = {r.id for r in rows if "Mallory" in (r.data.get("name"), *r.entity_names)}
+        dropped = {
+            r.id
+            for r in rows
+            if "Mallory" in (r.data.get("name"), r.data.get("value"), *r.entity_names)
+        }
         warned = {
             r.id: ("personal_data",) for r in rows if r.kind == "attribute" and r.id not in dropped
         }

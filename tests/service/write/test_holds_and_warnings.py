@@ -55,7 +55,13 @@ def test_rows_the_row_gate_drops_are_not_written(services_with, sql) -> None:
     ctx = server.make_context(subject="alice")
     out = facts(server, ctx, "I'm Mallory, a spy at Acme.")
     ext = out["extraction"]
-    assert [e["name"] for e in ext["entities"]] == ["Acme"]
-    assert ext["attributes"] == [] and ext["relations"] == []
+    # The name row is dropped: the speaker's entity keeps its id as its name, and the rows
+    # the gate kept (the role, the employer) are written.
+    assert [e["name"] for e in ext["entities"]] == ["alice", "Acme"]
+    assert [(a["key"], a["value"]) for a in ext["attributes"]] == [("role", "spy")]
+    assert "Mallory" not in str(ext)
     assert sql("SELECT count(*) FROM memory_record WHERE body LIKE '%%Mallory%%'")[0][0] == 0
+    assert sql("SELECT count(*) FROM memory_record WHERE content::text LIKE '%%Mallory%%'") == [
+        (0,)
+    ]
     assert sql("SELECT count(*) FROM turn")[0][0] == 1

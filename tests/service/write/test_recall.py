@@ -19,7 +19,7 @@ def test_private_memories_are_seen_only_by_their_owner(svc, ctx) -> None:
     mine = query(svc, ctx, "favourite durian mate", limit=50)
     bob = svc.add_key(ctx.id, ["memory_read"], subject="bob")
     theirs = query(svc, bob, "favourite durian mate", limit=50)
-    seen = profile(svc, bob, "user")
+    seen = profile(svc, bob, "alice")  # alice's speaker entity, by the name it carries
     assert any("durian" in h["text"] for h in mine)
     assert theirs and not any("durian" in h["text"] for h in theirs)
     assert [a["content"]["value"] for a in seen["attributes"]] == ["mate"]
@@ -43,8 +43,8 @@ def test_superseded_memories_appear_only_when_asked_for(svc, ctx) -> None:
     body = {"kinds": ["relation"], "limit": 10}
     now = query(svc, ctx, "user lives in", **body)
     both = query(svc, ctx, "user lives in", include_superseded=True, **body)
-    assert [h["text"] for h in now] == ["user lives in Quito"]
-    assert {h["text"] for h in both} == {"user lives in Quito", "user lives in Lisbon"}
+    assert [h["text"] for h in now] == ["alice lives in Quito"]
+    assert {h["text"] for h in both} == {"alice lives in Quito", "alice lives in Lisbon"}
     assert [h.get("superseded", False) for h in both if "Lisbon" in h["text"]] == [True]
 
 

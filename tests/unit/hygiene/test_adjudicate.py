@@ -116,7 +116,8 @@ def test_the_offline_adjudicator_leaves_alone_what_it_cannot_decide(
         ("I live in Oslo", "I live in Oslo.", ("duplicate", None)),
         ("I love jazz", "I love tea", ("complementary", None)),
         ("My favourite colour is green", "I live in Oslo", ("complementary", None)),
-        ("I'm Alice", "I'm Bob", ("unrelated", None)),  # the extractor names the speaker
+        # One speaker (no owners given) naming themselves twice: the newer name replaces.
+        ("I'm Alice", "I'm Bob", ("supersedes", "b")),
         ("A man is playing a guitar", "A woman is slicing an onion", None),
     ],
 )

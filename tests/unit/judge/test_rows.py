@@ -79,14 +79,22 @@ def test_warned_rows_are_written_flagged_and_recorded_one_entry_each() -> None:
     assert sorted(p.row_ids for p in warns) == [("a1",), ("i1",)]
 
 
-def test_under_hold_warned_facts_are_held_entities_flagged_instructions_not_stored() -> None:
+def test_under_hold_warned_facts_are_held_and_entities_instructions_flagged() -> None:
     warn = ("warn", ("personal_data",))
     out = decide({"a1": warn, "r1": warn, "e2": warn, "i1": warn, "u1": warn}, hold=True)
     assert out.held == {"a1", "r1"}
     assert "e2" in out.keep and "e2" not in out.held and "e2" in out.warned
-    assert {"i1", "u1"} <= out.dropped and not ({"i1", "u1"} & out.keep)
+    # In a write that is not held, a warned instruction or uncertainty is written, flagged.
+    assert {"i1", "u1"} <= out.keep and not ({"i1", "u1"} & (out.dropped | out.held))
+    assert {"i1", "u1"} <= set(out.warned)
     held_entries = [p for p in out.pending if p.held]
     assert sorted(p.row_ids for p in held_entries) == [("a1",), ("r1",)]
+
+
+def test_in_a_held_write_warned_instructions_and_uncertainties_are_not_stored() -> None:
+    warn = ("warn", ("personal_data",))
+    out = decide({"i1": warn, "u1": warn}, hold=True, write_held=True)
+    assert {"i1", "u1"} <= out.dropped and not ({"i1", "u1"} & out.keep)
 
 
 def test_excerpts_of_entries_are_at_most_500_characters() -> None:

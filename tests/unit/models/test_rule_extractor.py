@@ -31,14 +31,18 @@ def rels(text: str) -> list[tuple[str, str, str]]:
         ("I\u2019m Zoë", "Zoë"),
     ],
 )
-def test_self_identification_names_the_user_entity(text: str, name: str) -> None:
+def test_self_identification_names_the_speaker_placeholder_by_an_attribute(
+    text: str, name: str
+) -> None:
+    # The speaker stays `user` (reconciliation binds it to the write's speaker entity); the
+    # name they give is its `name` attribute.
     out = facts(text)
     assert out["entities"][0] == {
-        "name": name,
+        "name": "user",
         "entityType": "person",
         "memoryCategory": "identity",
     }
-    assert (name, "name", name) in attrs(text)
+    assert ("user", "name", name) in attrs(text)
 
 
 @pytest.mark.parametrize(
@@ -111,8 +115,11 @@ def test_preferences_become_knowledge_attributes(text: str, key: str, value: str
 
 def test_several_statements_in_one_sentence_are_all_read() -> None:
     text = "My name is Bob and I work for Globex; I love jazz but I hate olives."
-    assert ("Bob", "loves", "jazz") in attrs(text) and ("Bob", "dislikes", "olives") in attrs(text)
-    assert rels(text) == [("Bob", "works_at", "Globex")]
+    assert ("user", "name", "Bob") in attrs(text)
+    assert ("user", "loves", "jazz") in attrs(text) and ("user", "dislikes", "olives") in attrs(
+        text
+    )
+    assert rels(text) == [("user", "works_at", "Globex")]
 
 
 @pytest.mark.parametrize(
@@ -141,7 +148,7 @@ def test_call_me_sets_a_preferred_name_and_an_instruction() -> None:
 def test_actually_turns_a_statement_into_a_correction() -> None:
     out = facts("Actually, my name is Samuel.")
     assert out["corrections"] == [
-        {"entity": "Samuel", "key": "name", "oldValue": None, "newValue": "Samuel"}
+        {"entity": "user", "key": "name", "oldValue": None, "newValue": "Samuel"}
     ]
 
 

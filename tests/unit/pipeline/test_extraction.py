@@ -218,15 +218,20 @@ def test_empty_text_makes_no_call_and_is_not_chunk_only(
 
 
 def test_the_rule_extractor_runs_through_the_same_pipeline() -> None:
+    # First person stays the placeholder `user` (reconciliation binds it to the speaker);
+    # the name the speaker gives is an attribute of it.
     result = run("I'm Alice, CTO at Acme. Always respond in bullet points.", RuleExtractor())
     diff = result.diff
     assert [(e.name, e.memory_category) for e in diff.entities] == [
-        ("Alice", "identity"),
+        ("user", "identity"),
         ("Acme", "identity"),
     ]
-    assert [(a.key, a.value) for a in diff.attributes] == [("name", "Alice"), ("role", "CTO")]
+    assert [(a.entity, a.key, a.value) for a in diff.attributes] == [
+        ("user", "name", "Alice"),
+        ("user", "role", "CTO"),
+    ]
     assert [(r.subject, r.label, r.object) for r in diff.relations] == [
-        ("Alice", "works_at", "Acme")
+        ("user", "works_at", "Acme")
     ]
     assert [i.description for i in diff.instructions] == ["Always respond in bullet points"]
     assert result.usage.total_tokens == 0 and result.model == "rules"

@@ -52,13 +52,14 @@ async def query_get(
 @router.get("/api/v1/{context_id}/profile", responses={200: {"model": ProfileResponse}})
 async def profile(
     context_id: uuid.UUID,
-    entity: StorableText = query_param(ProfileQuery, "entity"),
+    entity: StorableText | None = query_param(ProfileQuery, "entity"),
     history: bool = query_param(ProfileQuery, "history"),
     scope: list[StorableText] | None = query_param(ProfileQuery, "scope"),
+    speaker: StorableText | None = query_param(ProfileQuery, "speaker"),
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
 ) -> dict[str, Any]:
-    return await get_profile(svc, who, context_id, entity, history, scope)
+    return await get_profile(svc, who, context_id, entity, history, scope, speaker)
 
 
 @router.get("/api/v1/{context_id}/state", responses={200: {"model": StateResponse}})

@@ -33,5 +33,5 @@ ORDER BY source_kind
 
 -- extraction_get_turn --
 SELECT id, text, scope_path, visibility, owner_subject, serving, extraction_windows,
-       extraction_failed
+       extraction_failed, speaker
 FROM turn WHERE context_id = %(context_id)s AND id = %(id)s

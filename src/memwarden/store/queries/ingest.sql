@@ -12,9 +12,9 @@ VALUES (%(context_id)s, %(id)s, %(principal_id)s, %(scope_path)s)
 
 -- ingest_insert_turn --
 INSERT INTO turn (context_id, id, session_id, principal_id, text, scope_path, visibility,
-                  owner_subject, serving, hold_judgement_id)
+                  owner_subject, serving, hold_judgement_id, speaker)
 VALUES (%(context_id)s, %(id)s, %(session_id)s, %(principal_id)s, %(text)s, %(scope_path)s,
-        %(visibility)s, %(owner_subject)s, %(serving)s, %(hold_judgement_id)s)
+        %(visibility)s, %(owner_subject)s, %(serving)s, %(hold_judgement_id)s, %(speaker)s)
 
 -- ingest_insert_chunk --
 INSERT INTO chunk (context_id, id, turn_id, ordinal, text, embedding, scope_path, visibility,
@@ -38,6 +38,23 @@ WHERE r.context_id = %(context_id)s AND r.kind = 'entity' AND r.norm_name = ANY(
                       r.derived_from, now())
 ORDER BY r.norm_name, r.created_at, r.id
 
+-- ingest_speaker_names --
+-- The values of the served name attributes (`name`, `preferred_name`, ...) of the speaker's
+-- entity in the write's scope: names that resolve to the speaker for the speaker only.
+SELECT a.content->>'value' AS value
+FROM memory_record e
+JOIN memory_record a ON a.context_id = e.context_id AND a.entity_id = e.id
+WHERE e.context_id = %(context_id)s AND e.kind = 'entity' AND e.norm_name = %(norm)s
+  AND e.scope_path = %(scope_path)s AND e.visibility = %(visibility)s
+  AND (e.visibility = 'shared' OR e.owner_subject = %(subject)s)
+  AND memory_servable(e.context_id, e.serving, e.review_disposition, e.expires_at, e.valid_to,
+                      e.derived_from, now())
+  AND a.kind = 'attribute' AND a.attr_key = ANY(%(keys)s)
+  AND a.scope_path = e.scope_path AND a.visibility = e.visibility
+  AND memory_servable(a.context_id, a.serving, a.review_disposition, a.expires_at, a.valid_to,
+                      a.derived_from, now())
+ORDER BY a.created_at, a.id
+
 -- ingest_similar_entities --
 -- For each name vector, the nearest servable entity name in the scope (exact scan: the
 -- scope's entities are materialised so no ANN index sees the filter).
@@ -45,6 +62,7 @@ WITH eligible AS MATERIALIZED (
     SELECT r.id, r.norm_name, r.content, r.memory_category, r.embedding
     FROM memory_record r
     WHERE r.context_id = %(context_id)s AND r.kind = 'entity'
+      AND r.norm_name NOT LIKE 'speaker:%%'
       AND r.embedding IS NOT NULL AND r.embedding_revision = r.revision
       AND r.scope_path = %(scope_path)s AND r.visibility = %(visibility)s
       AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
@@ -64,7 +82,7 @@ CROSS JOIN LATERAL (
 ) best
 
 -- ingest_live_facts --
-SELECT r.id, r.kind, r.entity_id, r.object_entity_id, r.attr_key, r.content
+SELECT r.id, r.kind, r.entity_id, r.object_entity_id, r.attr_key, r.content, r.source_kind
 FROM memory_record r
 WHERE r.context_id = %(context_id)s AND r.entity_id = ANY(%(entity_ids)s)
   AND r.attr_key = ANY(%(keys)s) AND r.kind IN ('attribute', 'relation', 'action')

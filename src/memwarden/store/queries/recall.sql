@@ -159,14 +159,28 @@ WHERE c.context_id = %(context_id)s AND c.id = ANY(%(ids)s::uuid[])
                       %(subject)s)
 
 -- recall_entities --
--- Servable entities by id or by normalised name, oldest first.
+-- Servable entities by id or by normalised name, oldest first. A speaker's entity
+-- (domain/speaker.py) is found by its own normalised name, and by a name it carries: its
+-- display name or a served, readable name attribute (`names`: the name normalised as a
+-- value and as a name; `name_keys`: NAME_KEYS).
 SELECT r.id, r.kind, r.revision, r.memory_category, r.body, r.content, r.scope_path,
        r.visibility, r.source_kind, r.source_ref, r.valid_from, r.valid_to, r.serving,
        r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at,
        r.derived_from
 FROM memory_record r
 WHERE r.context_id = %(context_id)s AND r.kind = 'entity'
-  AND (r.id = %(id)s::uuid OR r.norm_name = %(norm_name)s::text)
+  AND (r.id = %(id)s::uuid OR r.norm_name = %(norm_name)s::text
+       OR (r.norm_name LIKE 'speaker:%%'
+           AND (lower(r.content->>'name') = ANY(%(names)s::text[])
+                OR EXISTS (
+                    SELECT 1 FROM memory_record a
+                    WHERE a.context_id = r.context_id AND a.entity_id = r.id
+                      AND a.kind = 'attribute' AND a.attr_key = ANY(%(name_keys)s::text[])
+                      AND a.norm_name = ANY(%(names)s::text[])
+                      AND memory_readable(a.scope_path, a.visibility, a.owner_subject,
+                                          %(prefixes)s::text[], %(subject)s)
+                      AND memory_servable(a.context_id, a.serving, a.review_disposition,
+                                          a.expires_at, a.valid_to, a.derived_from, now())))))
   AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
                       %(subject)s)
   AND memory_servable(r.context_id, r.serving, r.review_disposition, r.expires_at, r.valid_to,
