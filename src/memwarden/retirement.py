@@ -55,6 +55,7 @@ async def check(
     new_id: uuid.UUID,
     *,
     by_person: bool = False,
+    restating: bool = False,
 ) -> Refusal | None:
     """The rule on the two records as this transaction sees them (both share-locked)."""
     found = await store.holders(conn, context_id, [old_id, new_id])
@@ -62,7 +63,9 @@ async def check(
         return "replacement_not_served"
     if old_id not in found:
         return None  # nothing to retire: `supersede_recorded` finds no live record
-    return refusal(holder(found[old_id]), holder(found[new_id]), by_person=by_person)
+    return refusal(
+        holder(found[old_id]), holder(found[new_id]), by_person=by_person, restating=restating
+    )
 
 
 async def retire(
@@ -73,12 +76,15 @@ async def retire(
     actor: str,
     *,
     by_person: bool = False,
+    restating: bool = False,
 ) -> Retirement:
     """Supersede `old_id` by `new_id` if the replacement rule allows it. `new_id` None ends
     a fact without a replacement (a writer's own correction in its own scope: nothing is
     served in its place, and nothing is hidden from a reader that another reader sees)."""
     if new_id is not None:
-        reason = await check(conn, context_id, old_id, new_id, by_person=by_person)
+        reason = await check(
+            conn, context_id, old_id, new_id, by_person=by_person, restating=restating
+        )
         if reason is not None:
             return Retirement(refused=reason)
     event = await ingest_store.supersede_recorded(conn, context_id, old_id, new_id, actor)

@@ -15,7 +15,9 @@ read what replaced it:
    that asks for one visibility must still find the replacement);
 3. a derived record (a pass's output, a reflection, a judge note) never retires one of the
    records it was built from (it would stop serving itself), and never retires a record
-   that is not derived unless a person decided it.
+   that is not derived unless a person decided it, or unless it restates that very fact
+   (a merge carrying the merged-away entity's facts to the survivor: the fact moves, it
+   is not replaced by another).
 
 A refusal is a reason code; the caller keeps both, or puts the pair in front of a person,
 never applies it.
@@ -76,10 +78,13 @@ class Holder:
     sources: Collection[uuid.UUID] = frozenset()
 
 
-def refusal(retired: Holder, replacement: Holder, *, by_person: bool = False) -> Refusal | None:
+def refusal(
+    retired: Holder, replacement: Holder, *, by_person: bool = False, restating: bool = False
+) -> Refusal | None:
     """Why `replacement` may not retire `retired` (None: it may).
 
-    `by_person`: a person decided it (a reviewer's `keep_a` / `keep_b`), which lets a
+    `by_person`: a person decided it (a reviewer's `keep_a` / `keep_b`); `restating`: the
+    replacement restates the retired fact itself (a merge's carried fact). Either lets a
     derived record replace a stated one; nothing lets it replace its own source."""
     if retired.id == replacement.id:
         return "same_record"
@@ -94,10 +99,12 @@ def refusal(retired: Holder, replacement: Holder, *, by_person: bool = False) ->
     if replacement.derived:
         if retired.id in replacement.sources:
             return "replacement_derived_from_it"
-        if not retired.derived and not by_person:
+        if not retired.derived and not (by_person or restating):
             return "derived_replacement"
     return None
 
 
-def may_replace(retired: Holder, replacement: Holder, *, by_person: bool = False) -> bool:
-    return refusal(retired, replacement, by_person=by_person) is None
+def may_replace(
+    retired: Holder, replacement: Holder, *, by_person: bool = False, restating: bool = False
+) -> bool:
+    return refusal(retired, replacement, by_person=by_person, restating=restating) is None

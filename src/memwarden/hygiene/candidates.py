@@ -1,7 +1,9 @@
 """Supersede candidates a write hands back: for each new record, the near neighbours it
 might replace (in the band, the owner's view, never a pair pending or decided), after the
-cross-project filter, the same predicate every scan applies. Nothing is judged or
-changed: the writer decides, and declares a supersede on its next write.
+cross-project filter, the same predicate every scan applies, and the replacement rule (a
+record the new one could replace: at its scope path or above it, of its visibility).
+Nothing is judged or changed: the writer decides, and declares a supersede on its next
+write.
 
 One statement finds every record's neighbours (store `write_candidates`), whatever the
 number of records: a write pays one pass over its Context, not one per record."""
@@ -13,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memwarden.config import HygieneConfig
+from memwarden.domain.replacement import Holder, refusal
 from memwarden.hygiene.projects import project_of, provably_cross_project
 from memwarden.store import hygiene as store
 from memwarden.store.db import Conn
@@ -20,6 +23,16 @@ from memwarden.store.db import Conn
 MAX_RECORDS = 10  # new records looked at per write
 PER_RECORD = 3  # candidates handed back per record
 SKIPPED_KINDS = frozenset({"entity"})  # names are merged by reconciliation, not replaced
+
+
+def _replaceable(n: store.WriteCandidate) -> bool:
+    """The replacement rule (domain/replacement.py): only a record the write's own record
+    could replace is handed back, so a write is never nudged toward a refused supersede."""
+    retired = Holder(n.id, True, n.scope_path, n.visibility, n.owner_subject)
+    new = Holder(
+        n.subject_id, True, n.subject_scope_path, n.subject_visibility, n.subject_owner_subject
+    )
+    return refusal(retired, new) is None
 
 
 async def supersede_candidates(
@@ -49,6 +62,8 @@ async def supersede_candidates(
             import_source_dir=n.import_source_dir,
         )
         if n.id in fresh or n.kind in SKIPPED_KINDS or provably_cross_project(subject, other):
+            continue
+        if not _replaceable(n):
             continue
         kept.setdefault(n.subject_id, []).append(n)
     return [

@@ -6,8 +6,12 @@ Within one scope (path, visibility, and owner for private ones):
   ("Acme Inc." / "acme inc") — sure;
 - one name's words begin the other's ("Alice" / "Alice Chen") with compatible types — sure
   when the shorter name begins exactly one longer one, unsure when it begins several;
-- the rule extractor's self-reference (`user`, a person) and the scope's only other
-  person — unsure: it may be the speaker, or someone the speaker talked about.
+- the rule extractor's self-reference (`user`, a person) or a speaker's own entity
+  (`domain/speaker.py`) and the scope's only other person — unsure: it may be the speaker,
+  or someone the speaker talked about.
+
+Two speakers' own entities are never a pair, whatever their names (two people), and a
+speaker's own entity is never the one merged away (first person resolves to it).
 
 And the same attribute of one entity under two keys (`job` / `occupation`, `favorite_food` /
 `favourite_food`: `KEY_SYNONYMS`): sure with the same value, unsure with different ones.
@@ -22,6 +26,8 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from memwarden.domain.speaker import is_speaker_norm
 
 SELF_NAMES = frozenset({"user", "the user", "me", "myself", "i", "speaker"})
 _ARTICLE = re.compile(r"^(the|a|an)\s+")
@@ -58,11 +64,21 @@ def _group(row: Mapping[str, Any]) -> tuple[str, str, str]:
     return (row["scope_path"], row["visibility"], owner)
 
 
+def is_speakers(row: Mapping[str, Any]) -> bool:
+    """A speaker's own entity (its normalised name is `speaker:<key>`)."""
+    return is_speaker_norm(str(row.get("norm_name") or ""))
+
+
 def _fuller(x: Mapping[str, Any], y: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
-    """(merged away, survivor): the one with more facts survives, then the older."""
-    kx = (x["facts"], -x["created_at"].timestamp())
-    ky = (y["facts"], -y["created_at"].timestamp())
+    """(merged away, survivor): a speaker's own entity survives, else the one with more
+    facts, then the older."""
+    kx = (is_speakers(x), x["facts"], -x["created_at"].timestamp())
+    ky = (is_speakers(y), y["facts"], -y["created_at"].timestamp())
     return (y, x) if kx >= ky else (x, y)
+
+
+def _two_speakers(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    return is_speakers(a) and is_speakers(b)
 
 
 def pairs(entities: Sequence[Mapping[str, Any]]) -> list[Pair]:
@@ -89,7 +105,7 @@ def _in_group(rows: Sequence[Mapping[str, Any]]) -> list[Pair]:
 
     for i, (ka, a) in enumerate(keyed):
         for kb, b in keyed[i + 1 :]:
-            if ka == kb and _compatible(a, b):
+            if ka == kb and _compatible(a, b) and not _two_speakers(a, b):
                 gone, kept = _fuller(a, b)
                 add(Pair(gone, kept, "same_name", True))
     for ka, a in keyed:
@@ -102,14 +118,20 @@ def _in_group(rows: Sequence[Mapping[str, Any]]) -> list[Pair]:
             if kb.split()[: len(words)] == words
             and len(kb.split()) > len(words)
             and _compatible(a, b)
+            and not _two_speakers(a, b)
         ]
         for _kb, b in longer:
-            add(Pair(a, b, "name_prefix", len(longer) == 1))
-    selves = [r for k, r in keyed if k in SELF_NAMES]
-    people = [r for k, r in keyed if k not in SELF_NAMES and _is_person(r)]
+            gone, kept = (b, a) if is_speakers(a) else (a, b)
+            add(Pair(gone, kept, "name_prefix", len(longer) == 1))
+    selves = [r for k, r in keyed if k in SELF_NAMES or is_speakers(r)]
+    people = [
+        r for k, r in keyed if k not in SELF_NAMES and not is_speakers(r) and _is_person(r)
+    ]
     for me in selves:
         if _is_person(me) and len(people) == 1:
-            add(Pair(me, people[0], "self_reference", False))
+            # A speaker's own entity survives; the legacy `user` is merged into the person.
+            gone, kept = (people[0], me) if is_speakers(me) else (me, people[0])
+            add(Pair(gone, kept, "self_reference", False))
     return out
 
 

@@ -38,11 +38,12 @@ import structlog
 
 from memwarden.domain.ids import new_id
 from memwarden.domain.replacement import Refusal
+from memwarden.domain.speaker import FIRST_PERSON, SPEAKER_PREFIX, Speaker
 from memwarden.errors import AppError
 from memwarden.models.base import ModelTransportError
 from memwarden.models.contracts import ConsolidationOutput
 from memwarden.models.sanitize import clean_line
-from memwarden.passes.candidates import Pair, attribute_pairs, pairs
+from memwarden.passes.candidates import Pair, attribute_pairs, is_speakers, pairs
 from memwarden.passes.unit import PassRun, write_unit
 from memwarden.pipeline.extraction import ExtractionDiff
 from memwarden.retirement import check, retire
@@ -104,8 +105,8 @@ async def _decide(run: PassRun, pair: Pair, unit: str, fp: str) -> None:
         if out is None or not out.same:
             await _record(run, pair, unit, fp, sink, queue=False)
             return
-        if out.survivor == "a":
-            gone, kept = pair.b, pair.a
+        if out.survivor == "a" and not is_speakers(pair.b):
+            gone, kept = pair.b, pair.a  # never a speaker's own entity merged away
         merge, confidence = out.confidence >= MERGE_CONFIDENCE, out.confidence
     if merge and await _refusal(run, gone, kept) is not None:
         merge = False  # the replacement rule would refuse it: a person decides
@@ -236,11 +237,14 @@ async def _merge(
 ) -> None:
     async with run.services.db.connection() as conn:
         facts = await store.entity_facts_of(conn, run.context_id, gone["id"])
-    rows, replaces = carried(gone, kept, facts)
+    # Onto a speaker's own entity, the rows name it as first person, with its speaker.
+    speaker = _speaker_of(kept)
+    survivor = FIRST_PERSON if speaker is not None else str(kept["name"])
+    rows, replaces = carried(gone, kept, facts, survivor)
     rows["attributes"].insert(
         0,
         {
-            "entity": kept["name"],
+            "entity": survivor,
             "key": ALIAS_KEY,
             "value": gone["name"],
             "memoryCategory": "identity",
@@ -267,7 +271,15 @@ async def _merge(
         sink=sink,
         extra_gated=supersede,
         replaces=replaces,
+        speaker=speaker,
     )
+
+
+def _speaker_of(row: Mapping[str, Any]) -> Speaker | None:
+    if not is_speakers(row):
+        return None
+    key = str(row["norm_name"]).removeprefix(SPEAKER_PREFIX)
+    return Speaker(key, str(row["name"]))
 
 
 def _shift(row_id: str) -> str:
@@ -276,11 +288,16 @@ def _shift(row_id: str) -> str:
 
 
 def carried(
-    gone: Mapping[str, Any], kept: Mapping[str, Any], facts: list[dict[str, Any]]
+    gone: Mapping[str, Any],
+    kept: Mapping[str, Any],
+    facts: list[dict[str, Any]],
+    survivor: str | None = None,
 ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Any]]:
-    """The merged-away entity's facts restated on the survivor, as extraction rows, and the
-    record each row replaces (row ids as the row gate numbers them: `a0`, `r0`, `x0`).
-    Only facts in the survivor's own scope are carried; the others stay where they are."""
+    """The merged-away entity's facts restated on the survivor (named `survivor`: its name,
+    or first person for a speaker's own entity), as extraction rows, and the record each
+    row replaces (row ids as the row gate numbers them: `a0`, `r0`, `x0`). Only facts in
+    the survivor's own scope are carried; the others stay where they are."""
+    kept_name = survivor if survivor is not None else str(kept["name"])
     rows: dict[str, list[dict[str, Any]]] = {"attributes": [], "relations": [], "actions": []}
     replaces: dict[str, Any] = {}
     same_scope = ("scope_path", "visibility", "owner_subject")
@@ -290,13 +307,13 @@ def carried(
         c, category = f["content"], f["memory_category"]
 
         def name(field: str, entity_id: Any, c: Mapping[str, Any] = c) -> str:
-            return str(kept["name"]) if entity_id == gone["id"] else str(c.get(field) or "")
+            return kept_name if entity_id == gone["id"] else str(c.get(field) or "")
 
         if f["kind"] == "attribute":
             replaces[f"a{len(rows['attributes'])}"] = f["id"]
             rows["attributes"].append(
                 {
-                    "entity": kept["name"],
+                    "entity": kept_name,
                     "key": c["key"],
                     "value": str(c["value"]),
                     "memoryCategory": category,

@@ -23,6 +23,7 @@ from memwarden import budget
 from memwarden.config import ContextConfig
 from memwarden.domain.grants import Caller
 from memwarden.domain.scope import Scope
+from memwarden.domain.speaker import Speaker
 from memwarden.gatekeeper import GateRequest
 from memwarden.models.base import ChatProvider, ModelOutputError
 from memwarden.models.contracts import LONG_CHARS
@@ -130,6 +131,7 @@ async def write_unit(
     extra_gated: GatedExtra | None = None,
     exact_names: bool = True,
     replaces: Mapping[str, uuid.UUID] | None = None,
+    speaker: Speaker | None = None,
 ) -> commit.Written:
     """The unit's output, row-gated with the Context's background judge model, reconciled
     and written in one transaction with the unit's watermark (`fp`; None leaves it) and
@@ -157,6 +159,7 @@ async def write_unit(
         f"pass:{run.stage}",
         source_kind=run.stage,
         derived_from=tuple(dict.fromkeys(derived_from)),
+        speaker=speaker,  # first person in the rows: a speaker's own entity (a merge onto it)
     )
     write = commit.Write(
         request=request,

@@ -27,12 +27,15 @@ import structlog
 
 from memwarden.domain.grants import Caller
 from memwarden.domain.reconcile_rules import Incoming, Plan
+from memwarden.domain.replacement import MESSAGES, Refusal
+from memwarden.domain.scope import Scope, covers
 from memwarden.embedding import Vector, embed_texts, embedder_name
-from memwarden.errors import Forbidden
+from memwarden.errors import Conflict, Forbidden
 from memwarden.gatekeeper import GateRequest, InputVerdict, PendingJudgement, RowVerdicts
 from memwarden.pipeline import gating, reconcile
 from memwarden.pipeline.extraction import ExtractionDiff, ExtractionReport
 from memwarden.pipeline.reconcile import WriteMeta
+from memwarden.retirement import retire
 from memwarden.services import Services
 from memwarden.store import extraction as extraction_store
 from memwarden.store import ingest as ingest_store
@@ -117,6 +120,8 @@ class Write:
 class Written:
     plan: Plan
     write_hold: uuid.UUID | None
+    # What each declared supersede did: `{"id", "applied", "reason"}` (supersede_declared).
+    declared: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
 
 async def gate_rows(
@@ -227,7 +232,7 @@ async def commit(
     missing = [t for t in reconcile.plan_texts(plan) if t not in vectors]
     vectors.update(zip(missing, await embed_texts(services, missing, write.sink), strict=True))
     await reconcile.write_plan(conn, where, plan, meta, vectors, embedder_name(services))
-    await supersede_declared(conn, write, plan)
+    declared = await supersede_declared(conn, write, plan, held=write_hold is not None)
     await supersede_replaced(conn, write, plan)
     await write.sink.write(conn, where.context_id)
     if finish is not None:
@@ -242,15 +247,23 @@ async def commit(
         target_kind=write.target_kind,
         target_id=meta.source_ref,
     )
-    return Written(plan, write_hold)
+    return Written(plan, write_hold, declared)
 
 
 async def check_declared(
-    conn: Conn, caller: Caller, context_id: uuid.UUID, ids: Sequence[uuid.UUID]
-) -> None:
+    conn: Conn,
+    caller: Caller,
+    context_id: uuid.UUID,
+    ids: Sequence[uuid.UUID],
+    scope: Scope | None = None,
+) -> dict[uuid.UUID, str]:
     """A write may declare that it supersedes only the writer's own live records inside
     its key's write scope; anything else (another's, unknown, out of scope, no longer
-    live) is refused with 403 naming `supersedes`, before any model is called."""
+    live) is refused with 403 naming `supersedes`, before any model is called. And only
+    records its own records may replace (domain/replacement.py): a write at the declared
+    record's scope path or below it, of its visibility; anything else is 409
+    `replacement_refused` naming the rule's reason. Each record's kind, by id."""
+    kinds: dict[uuid.UUID, str] = {}
     for record_id in ids:
         row = await memory_store.lock_record(conn, context_id, record_id)
         if (
@@ -264,23 +277,51 @@ async def check_declared(
                 code="missing_grant",
                 field="supersedes",
             )
+        kinds[record_id] = row.kind
+        if scope is None:
+            continue
+        reason: Refusal | None = None
+        if not covers(row.scope_path, scope.path):
+            reason = "replacement_outside_scope"
+        elif row.visibility != scope.visibility:
+            reason = "replacement_other_visibility"
+        if reason is not None:
+            raise Conflict(
+                f"the write cannot supersede {record_id}: {MESSAGES[reason]}",
+                code="replacement_refused",
+                field="supersedes",
+                extra={"reason": reason, "recordId": str(record_id)},
+            )
+    return kinds
 
 
-async def supersede_declared(conn: Conn, write: Write, plan: Plan) -> None:
-    """The declared supersedes, in the write's transaction: each by the write's first new
-    record (history kept, as any supersede), audited by id."""
+async def supersede_declared(
+    conn: Conn, write: Write, plan: Plan, held: bool = False
+) -> list[dict[str, Any]]:
+    """The declared supersedes, in the write's transaction, each by the write's own new
+    record of the same kind (else its first new fact, else its first record), as the
+    replacement rule allows, audited by id. A held write replaces nothing (`held`): its
+    records are not served; nor does a write that stored no new served record
+    (`no_replacement`: it may restate the very record it names). What happened to each."""
     if not write.supersedes:
-        return
+        return []
     cid = write.where.context_id
     caller = write.request.caller
-    await check_declared(conn, caller, cid, write.supersedes)
-    new = next((r.id for r in plan.records if not r.held), None)
-    events = []
+    served = [r for r in plan.records if not r.held]
+    if held or not served:
+        reason = "held" if held or plan.records else "no_replacement"
+        return [{"id": str(i), "applied": False, "reason": reason} for i in write.supersedes]
+    kinds = await check_declared(conn, caller, cid, write.supersedes)
+    facts = [r for r in served if r.kind != "entity"]
+    events, outcomes = [], []
     for record_id in write.supersedes:
-        event = await ingest_store.supersede_recorded(conn, cid, record_id, new, caller.subject)
-        if event is None:
+        same = next((r.id for r in facts if r.kind == kinds.get(record_id)), None)
+        new = same or next((r.id for r in facts), served[0].id)
+        done = await retire(conn, cid, record_id, new, caller.subject)
+        outcomes.append({"id": str(record_id), "applied": done.applied, "reason": done.refused})
+        if done.event is None:
             continue
-        events.append(event)
+        events.append(done.event)
         await audit(
             conn,
             context_id=cid,
@@ -291,6 +332,7 @@ async def supersede_declared(conn: Conn, write: Write, plan: Plan) -> None:
             target_id=record_id,
         )
     await ingest_store.change_events(conn, cid, events)
+    return outcomes
 
 
 async def supersede_replaced(conn: Conn, write: Write, plan: Plan) -> None:
@@ -304,9 +346,11 @@ async def supersede_replaced(conn: Conn, write: Write, plan: Plan) -> None:
     events = []
     for row_id, old_id in write.replaces.items():
         new = by_row.get(row_id)
-        event = await ingest_store.supersede_recorded(conn, cid, old_id, new, write.meta.author)
-        if event is not None:
-            events.append(event)
+        # A restatement in the survivor's scope (the fact moves): the rule refuses it only
+        # when a reader of the original could not read it (then both stay served).
+        done = await retire(conn, cid, old_id, new, write.meta.author, restating=True)
+        if done.event is not None:
+            events.append(done.event)
     await ingest_store.change_events(conn, cid, events)
 
 

@@ -134,6 +134,7 @@ class PreparedFacts:
             "turnId": str(self.turn_id),
             "held": written.write_hold is not None,
             "extraction": extraction_body(self.turn_id, written.plan.diff, write.extraction),
+            **({"supersedes": written.declared} if written.declared else {}),
         }
 
 
@@ -186,7 +187,7 @@ async def prepare_facts(
         if item.infer == "full":
             await budget.check_budget(conn, context_id, config.token_budget)
         opened = session or await check_session(conn, caller, context_id, scope, item.session_id)
-        await commit.check_declared(conn, caller, context_id, item.supersedes)
+        await commit.check_declared(conn, caller, context_id, item.supersedes, scope)
     where = WriteScope(context_id, scope.path, scope.visibility, caller.subject)
     speaker = speaker_for(
         scope.path, check_speaker(item.speaker) if item.speaker else None, caller.subject

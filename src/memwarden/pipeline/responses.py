@@ -32,6 +32,18 @@ class ExtractionResult(Described):
     corrections: list[Any] | None = None
 
 
+class DeclaredSupersede(Described):
+    id: str
+    applied: bool = Field(description="The record was retired by this write's own record.")
+    reason: str | None = Field(
+        None,
+        description="Why not: `held` (a held write replaces nothing), `no_replacement` (the "
+        "write stored no new record), or a replacement rule's reason (e.g. "
+        "`replacement_not_served`); null when applied or when the record had already left "
+        "serving.",
+    )
+
+
 class FactsResponse(Described):
     sessionId: str
     turnId: str
@@ -39,6 +51,11 @@ class FactsResponse(Described):
     extraction: ExtractionResult
     supersedeCandidates: list[Any] | None = Field(
         None, description="Records that may be superseded by this write (not after a hold)."
+    )
+    supersedes: list[DeclaredSupersede] | None = Field(
+        None,
+        description="What each declared supersede did, in order (only when the write "
+        "declared some): a held write replaces nothing (`reason: held`).",
     )
 
 

@@ -50,12 +50,14 @@ class WriteCandidate:
     subject_id: uuid.UUID
     subject_scope_path: str
     subject_owner_subject: str
+    subject_visibility: str
     subject_import_source_dir: str | None
     id: uuid.UUID
     kind: str
     body: str
     scope_path: str
     owner_subject: str
+    visibility: str
     import_source_dir: str | None
     similarity: float
 

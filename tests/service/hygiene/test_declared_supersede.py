@@ -24,7 +24,8 @@ def test_a_write_supersedes_the_writers_own_record_it_declares(
 ) -> None:
     facts(svc, ctx, "I'm Alice, CTO at Acme.", scope=["team/a"])
     old = _attribute(sql, ctx.id)
-    facts(svc, ctx, "I love jazz.", scope=["team/b"], supersedes=[uuid.UUID(old)])
+    out = facts(svc, ctx, "I love jazz.", scope=["team/a/sub"], supersedes=[uuid.UUID(old)])
+    assert out["supersedes"] == [{"id": old, "applied": True, "reason": None}]
     [(serving, by)] = sql(
         "SELECT serving::text, superseded_by FROM memory_record WHERE id = %s", (old,)
     )
@@ -66,9 +67,12 @@ def test_a_write_hands_back_near_records_it_might_supersede(
 ) -> None:
     facts(svc, ctx, "I'm Alice, CTO at Acme.", scope=["team/a"])
     old = _attribute(sql, ctx.id)
-    out = facts(svc, ctx, "I'm Alice, CEO at Acme.", scope=["team/b"])
+    out = facts(svc, ctx, "I'm Alice, CEO at Acme.", scope=["team/a/sub"])
     offered = {c["id"] for entry in out["supersedeCandidates"] for c in entry["candidates"]}
     assert old in offered
+    # Beside it, the same record is no candidate: the write's records could not replace it.
+    beside = facts(svc, ctx, "I'm Alice, CFO at Acme.", scope=["team/b"])
+    assert old not in {c["id"] for e in beside["supersedeCandidates"] for c in e["candidates"]}
     entry = out["supersedeCandidates"][0]
     assert entry["recordId"] and {"id", "kind", "text", "similarity"} <= set(entry["candidates"][0])
 
@@ -79,3 +83,94 @@ def test_supersede_candidates_never_cross_a_provable_project_boundary(
     facts(svc, ctx, "I'm Alice, CTO at Acme.", scope=["project/falcon"])
     out = facts(svc, ctx, "I'm Alice, CEO at Acme.", scope=["project/osprey"])
     assert out["supersedeCandidates"] == []
+
+
+def _live(sql: Callable[..., list[tuple]], record_id: str) -> bool:
+    return sql("SELECT serving::text FROM memory_record WHERE id = %s", (record_id,)) == [("live",)]
+
+
+def test_a_declared_supersede_the_write_could_not_replace_is_refused_before_it_is_judged(
+    svc: ServiceHarness, ctx: ContextKey, sql: Callable[..., list[tuple]]
+) -> None:
+    facts(svc, ctx, "I love jazz.", scope=["team/a"])
+    old = _attribute(sql, ctx.id)
+    turns = sql("SELECT count(*) FROM turn")
+    with refused(409, "replacement_refused", "supersedes") as raised:
+        facts(svc, ctx, "I love tea.", scope=["team/b"], supersedes=[uuid.UUID(old)])
+    assert raised.value.extra["reason"] == "replacement_outside_scope"
+    with refused(409, "replacement_refused", "supersedes") as raised:
+        facts(
+            svc,
+            ctx,
+            "I love tea.",
+            scope=["team/a"],
+            visibility="private",
+            supersedes=[uuid.UUID(old)],
+        )
+    assert raised.value.extra["reason"] == "replacement_other_visibility"
+    with refused(409, "replacement_refused", "supersedes"):
+        facts(svc, ctx, "I love tea.", supersedes=[uuid.UUID(old)])  # the root is above it
+    assert sql("SELECT count(*) FROM turn") == turns
+    assert _live(sql, old)
+
+
+def test_a_held_write_replaces_nothing_it_declares_and_a_rejection_leaves_it_served(
+    services_with: Callable[..., ServiceHarness], sql: Callable[..., list[tuple]]
+) -> None:
+    from tests.service.usecases import decide_hold
+    from tests.service.write.gatekeepers import HoldEverything
+
+    plain = services_with()
+    ctx = plain.make_context(subject="alice")
+    facts(plain, ctx, "I love jazz.")
+    old = _attribute(sql, ctx.id)
+    held = services_with(gatekeeper=HoldEverything())
+    out = facts(held, ctx, "I love tea.", supersedes=[uuid.UUID(old)])
+    assert out["held"] is True
+    assert out["supersedes"] == [{"id": old, "applied": False, "reason": "held"}]
+    assert _live(sql, old)
+    (jid,) = sql("SELECT id::text FROM judgement WHERE held")[0]
+    decide_hold(plain, ctx, jid, approve=False)
+    assert _live(sql, old)
+
+
+def test_an_approved_hold_leaves_the_declared_record_served_beside_it(
+    services_with: Callable[..., ServiceHarness], sql: Callable[..., list[tuple]]
+) -> None:
+    from tests.service.usecases import decide_hold
+    from tests.service.write.gatekeepers import HoldEverything
+
+    plain = services_with()
+    ctx = plain.make_context(subject="alice")
+    facts(plain, ctx, "I love jazz.")
+    old = _attribute(sql, ctx.id)
+    held = services_with(gatekeeper=HoldEverything())
+    facts(held, ctx, "I love tea.", supersedes=[uuid.UUID(old)])
+    (jid,) = sql("SELECT id::text FROM judgement WHERE held")[0]
+    decide_hold(plain, ctx, jid, approve=True)
+    assert _live(sql, old)
+    assert sql("SELECT count(*) FROM memory_record WHERE serving = 'superseded'") == [(0,)]
+
+
+def test_a_write_that_stores_nothing_new_keeps_the_record_it_declares(
+    svc: ServiceHarness, ctx: ContextKey, sql: Callable[..., list[tuple]]
+) -> None:
+    facts(svc, ctx, "I love jazz.")
+    old = _attribute(sql, ctx.id)
+    out = facts(svc, ctx, "I love jazz.", supersedes=[uuid.UUID(old)])
+    assert out["supersedes"] == [{"id": old, "applied": False, "reason": "no_replacement"}]
+    assert _live(sql, old)
+
+
+def test_a_declared_record_is_replaced_by_the_writes_record_of_its_own_kind(
+    svc: ServiceHarness, ctx: ContextKey, sql: Callable[..., list[tuple]]
+) -> None:
+    facts(svc, ctx, "I live in Oslo.")
+    [(old,)] = sql("SELECT id::text FROM memory_record WHERE kind = 'relation'")
+    facts(svc, ctx, "I love tea. I work at Acme.", supersedes=[uuid.UUID(old)])
+    [(kind,)] = sql(
+        "SELECT n.kind FROM memory_record o JOIN memory_record n ON n.id = o.superseded_by "
+        "WHERE o.id = %s",
+        (old,),
+    )
+    assert kind == "relation"

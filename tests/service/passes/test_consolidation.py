@@ -192,3 +192,43 @@ def test_a_fact_the_survivor_already_holds_is_retired_without_a_second_copy(peop
         " WHERE e.content->>'name' = 'Alice' AND f.kind = 'attribute'"
     )[0]
     assert serving == "superseded"
+
+
+def test_a_merge_onto_a_speakers_own_entity_carries_the_facts_to_it(
+    services_with, scripted, sql
+) -> None:
+    from tests.service.write.test_speaker import own_profile, values
+
+    h = services_with(**scripted_models(scripted, model_extraction="openai:x"))
+    ctx = h.make_context(subject="olga")
+    scripted.script(
+        "extraction",
+        Reply.json(
+            {
+                **EMPTY,
+                "attributes": [
+                    {
+                        "entity": "user",
+                        "key": "name",
+                        "value": "Maria",
+                        "memoryCategory": "identity",
+                    }
+                ],
+            }
+        ),
+        Reply.json(_person("Maria Lopez", "pet", "cat")),  # third person: its own entity
+    )
+    facts(h, ctx, "I'm Maria.")
+    facts(h, ctx, "Maria Lopez has a cat.")
+    assert values(own_profile(h, ctx), "pet") == []
+    run = run_pass(h, ctx, "consolidation")
+    assert run["status"] == "done"
+    mine = own_profile(h, ctx)
+    # The speaker's entity survived and holds the carried fact and the alias.
+    assert values(mine, "pet") == ["cat"] and values(mine, "also_known_as") == ["Maria Lopez"]
+    assert _entities(sql)["Maria Lopez"][0] == "superseded"
+    [(speaker_live,)] = sql(
+        "SELECT count(*) FROM memory_record WHERE kind = 'entity' AND serving = 'live' "
+        "AND norm_name LIKE 'speaker:%%'"
+    )
+    assert speaker_live == 1

@@ -126,3 +126,11 @@ def test_whoever_could_read_a_retired_record_can_read_its_replacement(
     for reader in some:
         if _sees(reader, retired):
             assert _sees(reader, replacement), (retired, replacement, reader)
+
+
+def test_a_derived_restatement_of_the_very_fact_may_retire_it_but_never_its_source() -> None:
+    stated = holder()
+    moved = holder(derived=True)
+    assert refusal(stated, moved, restating=True) is None
+    own = holder(derived=True, sources=frozenset({stated.id}))
+    assert refusal(stated, own, restating=True) == "replacement_derived_from_it"

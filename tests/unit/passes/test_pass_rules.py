@@ -23,10 +23,12 @@ def _e(
     owner: str = "a",
     facts: int = 1,
     age: int = 0,
+    speaker: str | None = None,
 ) -> dict[str, Any]:
     return {
-        "id": f"{path}/{vis}/{owner}/{name}",
+        "id": f"{path}/{vis}/{owner}/{name}/{speaker}",
         "name": name,
+        "norm_name": f"speaker:{speaker}" if speaker else name_key(name),
         "entity_type": etype,
         "scope_path": path,
         "visibility": vis,
@@ -86,6 +88,31 @@ def test_the_speaker_and_the_only_other_person_are_an_unsure_pair() -> None:
     found = pairs([_e("user"), _e("Alice"), _e("Acme", etype="organization")])
     assert [(p.a["name"], p.b["name"], p.reason, p.sure) for p in found] == [
         ("user", "Alice", "self_reference", False)
+    ]
+
+
+def test_two_speakers_own_entities_are_never_a_pair_whatever_their_names() -> None:
+    found = pairs(
+        [
+            _e("Maria Lopez", speaker="user:u-1"),
+            _e("Maria Lopez", speaker="user:u-2"),
+            _e("alice", speaker="principal:alice"),
+            _e("alice", speaker="user:alice"),
+            _e("Maria", speaker="user:u-3"),
+        ]
+    )
+    assert found == []
+
+
+def test_a_speakers_own_entity_is_never_the_one_merged_away() -> None:
+    mine = _e("Maria Lopez", facts=1, age=9, speaker="user:u-1")
+    same = pairs([mine, _e("maria lopez", facts=7)])
+    prefix = pairs([_e("Maria", speaker="user:u-2"), _e("Maria Lopez")])
+    selves = pairs([_e("alice", speaker="principal:alice"), _e("Bob")])
+    assert [(p.b["norm_name"], p.reason) for p in same] == [("speaker:user:u-1", "same_name")]
+    assert [(p.b["norm_name"], p.reason) for p in prefix] == [("speaker:user:u-2", "name_prefix")]
+    assert [(p.b["norm_name"], p.reason, p.sure) for p in selves] == [
+        ("speaker:principal:alice", "self_reference", False)
     ]
 
 

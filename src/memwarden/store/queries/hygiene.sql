@@ -82,7 +82,8 @@ ORDER BY n.similarity DESC, r.id
 -- every subject computed in the lateral subquery; OFFSET 0 keeps it per row). The caller
 -- applies the cross-project filter, so each row names its subject's provenance too.
 WITH s AS MATERIALIZED (
-    SELECT x.ord, r.id, r.embedding, r.owner_subject, r.scope_path, r.import_source_dir
+    SELECT x.ord, r.id, r.embedding, r.owner_subject, r.scope_path, r.visibility,
+           r.import_source_dir
     FROM unnest(%(ids)s::uuid[]) WITH ORDINALITY AS x(id, ord)
     JOIN memory_record r ON r.context_id = %(context_id)s AND r.id = x.id
     WHERE r.embedding IS NOT NULL AND r.embedding_revision = r.revision
@@ -111,9 +112,10 @@ WITH s AS MATERIALIZED (
     FROM scored
 )
 SELECT s.id AS subject_id, s.scope_path AS subject_scope_path,
-       s.owner_subject AS subject_owner_subject,
+       s.owner_subject AS subject_owner_subject, s.visibility AS subject_visibility,
        s.import_source_dir AS subject_import_source_dir,
-       r.id, r.kind, r.body, r.scope_path, r.owner_subject, r.import_source_dir, n.similarity
+       r.id, r.kind, r.body, r.scope_path, r.owner_subject, r.visibility, r.import_source_dir,
+       n.similarity
 FROM near n
 JOIN s ON s.id = n.subject_id
 JOIN memory_record r ON r.context_id = %(context_id)s AND r.id = n.id
