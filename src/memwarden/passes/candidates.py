@@ -124,9 +124,7 @@ def _in_group(rows: Sequence[Mapping[str, Any]]) -> list[Pair]:
             gone, kept = (b, a) if is_speakers(a) else (a, b)
             add(Pair(gone, kept, "name_prefix", len(longer) == 1))
     selves = [r for k, r in keyed if k in SELF_NAMES or is_speakers(r)]
-    people = [
-        r for k, r in keyed if k not in SELF_NAMES and not is_speakers(r) and _is_person(r)
-    ]
+    people = [r for k, r in keyed if k not in SELF_NAMES and not is_speakers(r) and _is_person(r)]
     for me in selves:
         if _is_person(me) and len(people) == 1:
             # A speaker's own entity survives; the legacy `user` is merged into the person.
