@@ -24,6 +24,7 @@ from memwarden.domain.reconcile_rules import (
     normalise_name,
     normalise_value,
 )
+from memwarden.domain.speaker import is_speaker_norm
 from memwarden.hygiene.projects import ProjectRef
 from memwarden.hygiene.textrules import structure_text, text_verdict
 from memwarden.models.base import JsonProvider, ModelError, ModelSpec, Usage, UsageSink
@@ -103,15 +104,20 @@ def judging_path(rank_a: Rank, rank_b: Rank) -> JudgingPath:
 # --- offline -------------------------------------------------------------------------
 
 # The bare first person a rule extractor or a model wrote as a subject ("I", "the user"):
-# it names whoever wrote the fact, so two principals' `user` are two people. (A speaker's
-# own entity carries its speaker in its name and needs no such rule.)
+# it names whoever wrote the fact, so two principals' `user` (written before speakers
+# existed) are two people. A speaker's own entity carries its speaker in its normalised
+# name (`speaker:<key>`, domain/speaker.py): two of those that differ are two people too.
 FIRST_PERSON_NAMES: Final = frozenset({"user", "the user", "me", "myself", "i", "speaker"})
 
 
 def different_speakers(a: PairSide, b: PairSide) -> bool:
-    """Both sides about the bare first person, written by two different principals: two
-    people's facts, never one another's duplicate or replacement."""
-    names = {normalise_name(x.entity) if x.entity else "" for x in (a, b)}
+    """Facts about two different people's own selves: two speakers' own entities, or the
+    bare first person written by two different principals. Never one another's duplicate
+    or replacement, whatever a judge says, so such a pair is never formed."""
+    ea, eb = a.entity or "", b.entity or ""
+    if is_speaker_norm(ea) and is_speaker_norm(eb):
+        return ea != eb
+    names = {normalise_name(ea), normalise_name(eb)}
     return (
         names <= FIRST_PERSON_NAMES
         and a.owner is not None

@@ -20,6 +20,7 @@ from memwarden.hygiene.adjudicate import (
     adjudicate_offline,
     adjudicate_with_model,
     choose_adjudicator,
+    different_speakers,
     judging_path,
     side_from_text,
 )
@@ -330,3 +331,12 @@ def test_two_principals_first_person_facts_are_about_two_people() -> None:
     assert found is not None and found.verdict == "unrelated"
     same = adjudicate_offline(_spoken("olga"), _spoken("olga", T1))
     assert same is not None and same.verdict == "duplicate"
+
+
+def test_two_speakers_own_entities_are_two_people_whoever_judges() -> None:
+    olga = side("speaker:user:olga", "likes", "hiking")
+    bob = side("speaker:user:bob", "likes", "hiking", at=T1)
+    assert different_speakers(olga, bob)
+    assert not different_speakers(olga, side("speaker:user:olga", "likes", "tea", at=T1))
+    # a speaker entity and a named third party are left to the ordinary rules
+    assert not different_speakers(olga, side("falcon", "likes", "hiking"))
