@@ -15,12 +15,14 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 from memwarden.admin.auth import authenticate
 from memwarden.admin.contexts import create_context
 from memwarden.admin.keys import create_key, revoke_key
 from memwarden.admin.settings_service import patch_config
+from memwarden.answers import wire
 from memwarden.bootstrap import build_services
 from memwarden.domain.grants import Caller
 from memwarden.settings import Settings
@@ -31,7 +33,12 @@ ALL_GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
 
 
 def as_json(value: Any) -> Any:
-    """What the HTTP layer would send for a use case's result (UUIDs and times as strings)."""
+    """What the HTTP layer would send for a use case's result (UUIDs and times as strings,
+    an answer model's fields as it set them: `answers.wire`)."""
+    if isinstance(value, BaseModel):
+        return wire(value)
+    if isinstance(value, list | tuple):
+        return [as_json(v) for v in value]
     return to_jsonable_python(value)
 
 

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
 
+from memwarden.answers import wire
 from memwarden.chat.contract import ChatBody
 from memwarden.chat.service import chat as chat_use_case
 from memwarden.documents.reprocess import reprocess_document
@@ -161,11 +162,11 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         Context now, ignoring the idle delay; needs memory_write over the whole Context.
         Same as POST /passes/{stage}/run: answers {"runId"} (read it with get_pass_run)."""
         svc, who, context_id = await rt.begin_own(ctx)
-        return await request_run(svc, who, context_id, stage)
+        return wire(await request_run(svc, who, context_id, stage))
 
     @server.tool(annotations=READ)
     async def get_pass_run(runId: uuid.UUID, ctx: Context) -> dict[str, Any]:
         """A pass run's `status` (queued, running, done, failed) and `counts` (inputs,
         written, dropped, held). Same as GET /passes/runs/{id}."""
         svc, who, context_id = await rt.begin_own(ctx)
-        return await get_run(svc, who, context_id, runId)
+        return wire(await get_run(svc, who, context_id, runId))

@@ -1,31 +1,25 @@
-"""Response bodies of the pass routes, declared for /openapi.json only (`responses=` on
-`api/routes/passes.py`; `runs.start` and `runs.render` build them). Extra keys are
-allowed."""
+"""The answers of the pass routes: `runs.request_run` and `runs.get_run` return them."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from memwarden.answers import Answer, Timestamp
 
 
-class Described(BaseModel):
-    """A documented answer: the fields below, and possibly more (additionalProperties)."""
-
-    model_config = ConfigDict(extra="allow")
-
-
-class PassStarted(Described):
+class PassStarted(Answer):
     runId: str = Field(description="Poll GET /passes/runs/{run_id}.")
 
 
-class PassRun(Described):
+class PassRun(Answer):
     runId: str
     stage: str
     trigger: str
     status: str
     counts: dict[str, Any] = Field(description="`inputs`, `written`, `dropped`, `held`.")
     errorCode: str | None
-    createdAt: str
-    startedAt: str | None
-    finishedAt: str | None
+    createdAt: Timestamp
+    startedAt: Timestamp | None
+    finishedAt: Timestamp | None

@@ -26,6 +26,7 @@ from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.errors import AppError, BudgetExhausted, Conflict, Forbidden, NotFound
 from memwarden.models.base import ModelTransportError
+from memwarden.passes import responses
 from memwarden.passes.consolidation import run_consolidation
 from memwarden.passes.contract import STAGES
 from memwarden.passes.elaboration import run_elaboration
@@ -63,7 +64,7 @@ def _require_writer(caller: Caller, context_id: uuid.UUID) -> None:
 
 async def request_run(
     services: Services, caller: Caller, context_id: uuid.UUID, stage: str
-) -> dict[str, Any]:
+) -> responses.PassStarted:
     """A run by hand: queued now, it takes every input with new material (no idle delay)."""
     _require_writer(caller, context_id)
     _known(stage)
@@ -76,7 +77,7 @@ async def request_run(
             )
         run_id = await create_run(conn, context_id, stage, "manual", caller.subject, caller.key_id)
     await enqueue(services, context_id, run_id)
-    return {"runId": str(run_id)}
+    return responses.PassStarted(runId=str(run_id))
 
 
 async def create_run(
@@ -107,28 +108,28 @@ async def enqueue(services: Services, context_id: uuid.UUID, run_id: uuid.UUID) 
         await deferrer.defer_async(context_id=str(context_id), run_id=str(run_id))
 
 
-def render(row: store.PassRun) -> dict[str, Any]:
-    return {
-        "runId": str(row.id),
-        "stage": row.stage,
-        "trigger": row.trigger,
-        "status": row.status,
-        "counts": {
+def render(row: store.PassRun) -> responses.PassRun:
+    return responses.PassRun(
+        runId=str(row.id),
+        stage=row.stage,
+        trigger=row.trigger,
+        status=row.status,
+        counts={
             "inputs": row.inputs,
             "written": row.written,
             "dropped": row.dropped,
             "held": row.held,
         },
-        "errorCode": row.error_code,
-        "createdAt": row.created_at,
-        "startedAt": row.started_at,
-        "finishedAt": row.finished_at,
-    }
+        errorCode=row.error_code,
+        createdAt=row.created_at,
+        startedAt=row.started_at,
+        finishedAt=row.finished_at,
+    )
 
 
 async def get_run(
     services: Services, caller: Caller, context_id: uuid.UUID, run_id: uuid.UUID
-) -> dict[str, Any]:
+) -> responses.PassRun:
     _require_writer(caller, context_id)
     async with services.db.connection() as conn:
         row = await store.get_run(conn, context_id, run_id)

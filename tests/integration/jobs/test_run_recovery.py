@@ -244,9 +244,9 @@ def test_a_pass_run_left_running_by_a_dead_worker_ends_interrupted(
     h: ServiceHarness, sql: Sql
 ) -> None:
     ctx = h.make_context()
-    run_id = h.run(request_run(h.services, ctx.caller, ctx.id, "consolidation"))["runId"]
+    run_id = h.run(request_run(h.services, ctx.caller, ctx.id, "consolidation")).runId
     _take(sql, PASS_TASK, _dead_worker(sql))
     sql("UPDATE pass_run SET status = 'running', started_at = now() WHERE id = %s", (run_id,))
     assert h.run(recover(h.services)).runs == 1
     run = h.run(get_pass_run(h.services, ctx.caller, ctx.id, uuid.UUID(run_id)))
-    assert (run["status"], run["errorCode"]) == ("failed", "interrupted")
+    assert (run.status, run.errorCode) == ("failed", "interrupted")
