@@ -1,0 +1,1947 @@
+# Generated from memwarden's /openapi.json by `python clients/python/scripts/generate_models.py`: do not edit.
+# ruff: noqa: E501
+
+from __future__ import annotations
+
+from typing import Any, Literal
+from uuid import UUID
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel
+
+
+class AuditEvent(BaseModel):
+    """
+    Who did what to which id; never content (`audit._event`).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    action: str = Field(
+        ..., description="Dotted, e.g. `config.update`, `hygiene.resolve`.", title="Action"
+    )
+    actor: str = Field(
+        ..., description="A key's subject, `admin`, or a job such as `hygiene`.", title="Actor"
+    )
+    at: str = Field(..., title="At")
+    id: str = Field(..., title="Id")
+    key_id: str | None = Field(
+        ..., description="The key used; null for the admin token.", title="Key Id"
+    )
+    target_id: str | None = Field(..., title="Target Id")
+    target_kind: str = Field(..., title="Target Kind")
+
+
+class AuditPage(BaseModel):
+    """
+    GET /{context_id}/audit: newest first.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    events: list[AuditEvent] = Field(..., title="Events")
+    next_cursor: str | None = Field(
+        ..., description="Pass as `cursor` for the next page.", title="Next Cursor"
+    )
+
+
+class BatchItemError(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    error: dict[str, Any] = Field(
+        ..., description="`code`, `message` and `field` when one is.", title="Error"
+    )
+
+
+class BlockingRecord(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    depth: int = Field(
+        ..., description="0 for the record, 1 for its sources, and so on.", title="Depth"
+    )
+    reason: Literal[
+        "deleted", "rejected", "held", "superseded", "invalidated", "expired", "restricted"
+    ] = Field(..., description="`restricted`: a source the caller may not see.", title="Reason")
+    record_id: str = Field(
+        ..., description="The record itself (depth 0) or one of its sources.", title="Record Id"
+    )
+
+
+class Scope(RootModel[str]):
+    root: str = Field(..., max_length=512, title="Scope")
+
+
+class BodyUploadApiV1ContextIdDocumentsPost(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    file: str = Field(
+        ..., json_schema_extra={"contentMediaType": "application/octet-stream"}, title="File"
+    )
+    scope: Scope | None = Field(None, title="Scope")
+    visibility: Literal["shared", "private"] | None = Field("shared", title="Visibility")
+
+
+class ChallengeBody(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    reason: str = Field(..., max_length=2000, min_length=1, title="Reason")
+
+
+class ChangeEntry(BaseModel):
+    """
+    One change of the feed: ids only, never content (`feed._entry`).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    at: str = Field(..., title="At")
+    entry_type: str = Field(
+        ...,
+        description="`created`, `updated`, `deleted`, `superseded`, `reviewed`, `released` (a held write approved), `restored`.",
+        title="Entry Type",
+    )
+    kind: str = Field(..., title="Kind")
+    record_id: str | None = Field(..., title="Record Id")
+    revision: int | None = Field(..., title="Revision")
+    seq: int = Field(..., description="The Context's change number, in commit order.", title="Seq")
+
+
+class ChangePage(BaseModel):
+    """
+    GET /memory/changes: oldest first.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    changes: list[ChangeEntry] = Field(..., title="Changes")
+    next_cursor: str | None = Field(
+        ..., description="Pass as `cursor` for the next page.", title="Next Cursor"
+    )
+
+
+class Scope1(RootModel[list[str]]):
+    root: list[str] = Field(..., max_length=16, title="Scope")
+
+
+class ChatBody(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    limit: int | None = Field(8, ge=1, le=50, title="Limit")
+    message: str = Field(..., max_length=16000, title="Message")
+    remember: bool | None = Field(True, title="Remember")
+    scope: Scope1 | None = Field(None, title="Scope")
+    session_id: UUID | None = Field(None, alias="sessionId", title="Sessionid")
+    visibility: Literal["shared", "private"] | None = Field("shared", title="Visibility")
+
+
+class ChatResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    answer: str = Field(..., title="Answer")
+    cached: bool = Field(..., description="The answer came from the answer cache.", title="Cached")
+    chunk_only: bool = Field(..., alias="chunkOnly", title="Chunkonly")
+    memories: list[dict[str, Any]] = Field(
+        ..., description="The memories the answer was given.", title="Memories"
+    )
+    model: str = Field(..., description="`provider:model` that answered.", title="Model")
+    session_id: str | None = Field(
+        ...,
+        alias="sessionId",
+        description="The session the turn was remembered in.",
+        title="Sessionid",
+    )
+    turn_id: str | None = Field(
+        ...,
+        alias="turnId",
+        description="The remembered turn; null when not remembered.",
+        title="Turnid",
+    )
+
+
+class ChatStreamErrorDetail(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    code: str = Field(..., description="`model_provider_error` or `internal_error`.", title="Code")
+    message: str = Field(..., title="Message")
+
+
+class ChatStreamToken(BaseModel):
+    """
+    A piece of the answer; the answer is the `text` of every token event, in order.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    text: str = Field(..., title="Text")
+
+
+class ChatStreamUsage(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    completion_tokens: int = Field(..., alias="completionTokens", title="Completiontokens")
+    prompt_tokens: int = Field(..., alias="promptTokens", title="Prompttokens")
+
+
+class CommandResult(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    contract_version: int = Field(..., title="Contract Version")
+    record_id: str = Field(..., title="Record Id")
+    revision: int = Field(
+        ..., description="The record's revision after the command.", title="Revision"
+    )
+
+
+class ContextInfo(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    created_at: str = Field(..., title="Created At")
+    id: str = Field(..., title="Id")
+    name: str = Field(..., title="Name")
+
+
+class ContextList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    contexts: list[ContextInfo] = Field(..., title="Contexts")
+    next_cursor: str | None = Field(
+        ..., description="Pass as `cursor` for the next page.", title="Next Cursor"
+    )
+
+
+class OwnerSubject(RootModel[str]):
+    root: str = Field(..., max_length=200, min_length=1, title="Owner Subject")
+
+
+class CreateContext(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    name: str = Field(..., max_length=200, min_length=1, title="Name")
+    owner_subject: OwnerSubject | None = Field(None, title="Owner Subject")
+
+
+class Scope2(RootModel[str]):
+    root: str = Field(..., max_length=512, title="Scope")
+
+
+class CreateKey(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    expires_at: AwareDatetime | None = Field(None, title="Expires At")
+    grants: list[str] = Field(..., max_length=8, min_length=1, title="Grants")
+    scope: Scope2 | None = Field(None, title="Scope")
+    subject: str = Field(..., max_length=200, min_length=1, title="Subject")
+
+
+class CreateWebhook(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    description: str | None = Field("", max_length=500, title="Description")
+    events: list[str] = Field(
+        ...,
+        description="Event kinds, among created, updated, superseded, deleted, reviewed, held, released, judge_fail, hygiene_queued (docs/webhooks.md).",
+        max_length=18,
+        min_length=1,
+        title="Events",
+    )
+    include_content: bool | None = Field(
+        False,
+        description="Carry the record's content when the creating key could read it now.",
+        title="Include Content",
+    )
+    url: str = Field(
+        ..., description="http(s) endpoint.", max_length=2048, min_length=1, title="Url"
+    )
+
+
+class CreatedWebhook(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    consecutive_failures: int = Field(..., title="Consecutive Failures")
+    created_at: AwareDatetime = Field(..., title="Created At")
+    created_by: str = Field(
+        ..., description="The subject of the key that created it.", title="Created By"
+    )
+    description: str = Field(..., title="Description")
+    events: list[str] = Field(..., title="Events")
+    id: str = Field(..., title="Id")
+    include_content: bool = Field(..., title="Include Content")
+    key_id: str | None = Field(
+        ...,
+        description="The key whose read grants decide content (null: the admin credential).",
+        title="Key Id",
+    )
+    paused_reason: Literal["gone", "failures", "manual"] | None = Field(
+        ...,
+        description="gone: the receiver answered 410; failures: too many failed attempts in a row; manual: paused by PATCH.",
+        title="Paused Reason",
+    )
+    secret: str = Field(
+        ..., description="The signing secret (`whsec_...`); shown only here.", title="Secret"
+    )
+    status: Literal["active", "paused"] = Field(..., title="Status")
+    updated_at: AwareDatetime = Field(..., title="Updated At")
+    url: str = Field(..., title="Url")
+
+
+class DatabaseHealth(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    embedded: bool | None = Field(
+        None, description="Operator: the embedded PostgreSQL.", title="Embedded"
+    )
+    error: str | None = Field(
+        None, description="Operator, when down: the error's type.", title="Error"
+    )
+    pgvector: str | None = Field(
+        None, description="Operator: null when not installed.", title="Pgvector"
+    )
+    schema_version: int | None = Field(
+        None, description="Operator: the last migration.", title="Schema Version"
+    )
+    status: Literal["ok", "down"] = Field(..., title="Status")
+    version: str | None = Field(
+        None, description="Operator, when up: the server's version.", title="Version"
+    )
+
+
+class DeclaredSupersede(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    applied: bool = Field(
+        ..., description="The record was retired by this write's own record.", title="Applied"
+    )
+    id: str = Field(..., title="Id")
+    reason: str | None = Field(
+        None,
+        description="Why not: `held` (a held write replaces nothing), `no_replacement` (the write stored no new record), or a replacement rule's reason (e.g. `replacement_not_served`); null when applied or when the record had already left serving.",
+        title="Reason",
+    )
+
+
+class DeletedWebhook(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    deleted: bool | None = Field(True, title="Deleted")
+    id: str = Field(..., title="Id")
+
+
+class Delivery(BaseModel):
+    """
+    One event for one subscription and its latest attempt (never the body sent).
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    attempts: int = Field(..., title="Attempts")
+    delivered_at: AwareDatetime | None = Field(..., title="Delivered At")
+    event_id: str = Field(
+        ..., description="The event's id (`feed:<seq>`, `judgement:<id>`, ...).", title="Event Id"
+    )
+    event_type: str = Field(..., title="Event Type")
+    feed_id: int | None = Field(
+        ..., description="The change-feed seq, for feed events.", title="Feed Id"
+    )
+    id: str = Field(
+        ..., description="Sent as Memwarden-Delivery; the same on every attempt.", title="Id"
+    )
+    last_attempt_at: AwareDatetime | None = Field(..., title="Last Attempt At")
+    last_error: str | None = Field(
+        ...,
+        description="Error class of the last failed attempt: http_status, gone, timeout, connect, transport, forbidden_host.",
+        title="Last Error",
+    )
+    last_status_code: int | None = Field(..., title="Last Status Code")
+    next_attempt_at: AwareDatetime | None = Field(..., title="Next Attempt At")
+    occurred_at: AwareDatetime = Field(..., title="Occurred At")
+    status: Literal["pending", "delivered", "failed"] = Field(..., title="Status")
+
+
+class DeliveryList(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    deliveries: list[Delivery] = Field(..., title="Deliveries")
+    next_cursor: str | None = Field(..., title="Next Cursor")
+
+
+class DocumentDeleted(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    deleted: bool = Field(..., title="Deleted")
+    id: str = Field(..., title="Id")
+    records_retired: int = Field(..., alias="recordsRetired", title="Recordsretired")
+
+
+class DocumentExtraction(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    chunk_only: bool = Field(..., alias="chunkOnly", title="Chunkonly")
+    windows: int | None = Field(..., title="Windows")
+    windows_failed: int = Field(..., alias="windowsFailed", title="Windowsfailed")
+
+
+class DocumentResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    chunks: int | None = Field(None, description="Once processed: how many chunks.", title="Chunks")
+    content_type: str | None = Field(None, alias="contentType", title="Contenttype")
+    created_at: str = Field(..., alias="createdAt", title="Createdat")
+    extraction: DocumentExtraction | None = None
+    failure_code: str | None = Field(None, alias="failureCode", title="Failurecode")
+    failure_reasons: list[Any] = Field(..., alias="failureReasons", title="Failurereasons")
+    filename: str = Field(..., title="Filename")
+    gist: str | None = Field(
+        None, description="Written by the gist pass, when it ran.", title="Gist"
+    )
+    id: str = Field(..., title="Id")
+    scope: str | None = Field(None, title="Scope")
+    size_bytes: int = Field(..., alias="sizeBytes", title="Sizebytes")
+    status: str = Field(..., description="queued, processing, processed or failed.", title="Status")
+    visibility: str = Field(..., title="Visibility")
+
+
+class JudgementIds(RootModel[list[UUID]]):
+    root: list[UUID] = Field(..., max_length=50, min_length=1, title="Judgementids")
+
+
+class DryRunBody(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    addendum: str = Field(..., max_length=4000, title="Addendum")
+    compare_current: bool | None = Field(False, alias="compareCurrent", title="Comparecurrent")
+    judgement_ids: JudgementIds | None = Field(None, alias="judgementIds", title="Judgementids")
+    limit: int | None = Field(20, ge=1, le=50, title="Limit")
+    verdict: Literal["pass", "warn", "fail"] | None = Field(None, title="Verdict")
+
+
+class DryRunResult(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    changed: int = Field(..., title="Changed")
+    entries: list[dict[str, Any]] = Field(
+        ..., description="Per judgement: original and candidate.", title="Entries"
+    )
+    matrix: dict[str, dict[str, int]] = Field(
+        ..., description="Original verdict to candidate's.", title="Matrix"
+    )
+    model: str | None = Field(..., title="Model")
+    note: str | None = Field(None, description="When no judge model answered.", title="Note")
+    skipped: int = Field(..., title="Skipped")
+    tested: int = Field(..., title="Tested")
+
+
+class EligibilityAnswer(BaseModel):
+    """
+    POST /memory/reviews/eligibility (`diagnostic.eligibility`).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    blocking: BlockingRecord | None = Field(..., description="The first record that blocks it.")
+    contract_version: int = Field(..., title="Contract Version")
+    record_id: str = Field(..., title="Record Id")
+    servable: bool = Field(..., title="Servable")
+
+
+class EmbeddingAnswer(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    contract_version: int = Field(..., title="Contract Version")
+    dimensions: int = Field(..., title="Dimensions")
+    model: str | None = Field(..., title="Model")
+    record_id: str = Field(..., title="Record Id")
+    revision: int = Field(..., title="Revision")
+
+
+class VectorItem(RootModel[float]):
+    root: float = Field(..., ge=-3.4e38, le=3.4e38)
+
+
+class ErrorDetail(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    code: str = Field(..., description="Stable, machine-readable code.")
+    field: str | None = Field(None, description="The field at fault, when one is.")
+    message: str = Field(..., description="Never quotes the values sent.")
+
+
+class ErrorResponse(BaseModel):
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    error: ErrorDetail
+
+
+class ExtractionCounts(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    dropped_bytes: int = Field(
+        ..., description="UTF-8 bytes past the extraction window limit.", title="Dropped Bytes"
+    )
+    dropped_chars: int = Field(
+        ..., description="Characters past the extraction window limit.", title="Dropped Chars"
+    )
+    windows_failed: int = Field(..., title="Windows Failed")
+    windows_run: int = Field(..., title="Windows Run")
+
+
+class ExtractionResult(BaseModel):
+    """
+    The turn's merged extraction: what was written, by kind.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    actions: list[Any] | None = Field(None, title="Actions")
+    attributes: list[Any] | None = Field(None, title="Attributes")
+    chunk_only: bool = Field(
+        ...,
+        alias="chunkOnly",
+        description="No extraction could be used: stored as chunks only.",
+        title="Chunkonly",
+    )
+    corrections: list[Any] | None = Field(None, title="Corrections")
+    entities: list[Any] | None = Field(None, title="Entities")
+    instructions: list[Any] | None = Field(None, title="Instructions")
+    relations: list[Any] | None = Field(None, title="Relations")
+    turn_id: str = Field(..., alias="turnId", title="Turnid")
+    uncertainties: list[Any] | None = Field(None, title="Uncertainties")
+
+
+class ExtractionUsage(BaseModel):
+    """
+    Extraction in all and per source kind (`turn`, `document`).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    by_source: dict[str, ExtractionCounts] = Field(..., title="By Source")
+    dropped_bytes: int = Field(
+        ..., description="UTF-8 bytes past the extraction window limit.", title="Dropped Bytes"
+    )
+    dropped_chars: int = Field(
+        ..., description="Characters past the extraction window limit.", title="Dropped Chars"
+    )
+    windows_failed: int = Field(..., title="Windows Failed")
+    windows_run: int = Field(..., title="Windows Run")
+
+
+class Scope3(RootModel[list[str]]):
+    root: list[str] = Field(..., max_length=16, title="Scope")
+
+
+class Speaker(RootModel[str]):
+    root: str = Field(
+        ...,
+        description="The end user who speaks the turn (an id); omitted: the `user/<id>` pair of the scope path, else the key's principal. First person resolves to this speaker's own entity.",
+        max_length=128,
+        title="Speaker",
+    )
+
+
+class FactsBody(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    infer: Literal["full", "none"] | None = Field("full", title="Infer")
+    scope: Scope3 | None = Field(None, title="Scope")
+    session_id: UUID | None = Field(None, alias="sessionId", title="Sessionid")
+    speaker: Speaker | None = Field(
+        None,
+        description="The end user who speaks the turn (an id); omitted: the `user/<id>` pair of the scope path, else the key's principal. First person resolves to this speaker's own entity.",
+        title="Speaker",
+    )
+    supersedes: list[UUID] | None = Field(None, max_length=50, title="Supersedes")
+    text: str = Field(..., max_length=128000, title="Text")
+    visibility: Literal["shared", "private"] | None = Field("shared", title="Visibility")
+
+
+class FactsResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    extraction: ExtractionResult
+    held: bool = Field(
+        ..., description="The write waits for a judge's approval (a hold).", title="Held"
+    )
+    session_id: str = Field(..., alias="sessionId", title="Sessionid")
+    supersede_candidates: list[Any] | None = Field(
+        None,
+        alias="supersedeCandidates",
+        description="Records that may be superseded by this write (not after a hold).",
+        title="Supersedecandidates",
+    )
+    supersedes: list[DeclaredSupersede] | None = Field(
+        None,
+        description="What each declared supersede did, in order (only when the write declared some): a held write replaces nothing (`reason: held`).",
+        title="Supersedes",
+    )
+    turn_id: str = Field(..., alias="turnId", title="Turnid")
+
+
+class HitScope(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    path: str | None = Field(
+        ..., description="The scope path; null for the Context's root.", title="Path"
+    )
+    visibility: str = Field(..., description="`shared` or `private`.", title="Visibility")
+
+
+class HitSource(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    kind: str | None = Field(
+        ..., description="What wrote it: facts, chat, document, a pass...", title="Kind"
+    )
+    ref: str | None = Field(
+        ..., description="The turn or document id, when there is one.", title="Ref"
+    )
+
+
+class HygieneConfig(BaseModel):
+    """
+    Memory hygiene (docs/hygiene.md). The band is cosine similarity of the embedder's
+    vectors; the old names `review_band_low`/`review_band_high` are still read.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    auto_resolve_min_confidence: float = Field(
+        ..., ge=0.0, le=1.0, title="Auto Resolve Min Confidence"
+    )
+    band_high: float = Field(..., ge=0.0, le=1.0, title="Band High")
+    band_low: float = Field(..., ge=0.0, le=1.0, title="Band Low")
+    enabled: bool = Field(..., title="Enabled")
+    link_confidence: float = Field(..., ge=0.0, le=1.0, title="Link Confidence")
+    max_queue_rows_per_run: int = Field(..., ge=1, le=10000, title="Max Queue Rows Per Run")
+    max_subjects_per_run: int = Field(..., ge=1, le=100000, title="Max Subjects Per Run")
+    neighbours: int = Field(..., ge=1, le=50, title="Neighbours")
+    nightly: bool = Field(..., title="Nightly")
+    reexamine_min_recalls: int = Field(..., ge=1, title="Reexamine Min Recalls")
+    reexamine_window_days: int = Field(..., ge=1, le=3650, title="Reexamine Window Days")
+
+
+class HygieneRun(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    counts: dict[str, Any] = Field(
+        ..., description="Per step; `stopped_on_queue_cap` is a flag.", title="Counts"
+    )
+    created_at: str = Field(..., title="Created At")
+    error: str | None = Field(..., title="Error")
+    finished_at: str | None = Field(..., title="Finished At")
+    kind: str = Field(..., title="Kind")
+    rejudge: bool | None = Field(..., title="Rejudge")
+    requested_by: str | None = Field(..., title="Requested By")
+    run_id: str = Field(..., alias="runId", title="Runid")
+    started_at: str | None = Field(..., title="Started At")
+    status: str = Field(..., title="Status")
+
+
+class InactiveSetting(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    reason: str = Field(..., title="Reason")
+    setting: str = Field(..., description="The `MEMWARDEN_*` variable.", title="Setting")
+
+
+class IssuedKey(BaseModel):
+    """
+    A new key: its metadata and, this once, its secret.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    context_id: str = Field(..., title="Context Id")
+    created_at: str | None = Field(..., title="Created At")
+    expires_at: str | None = Field(..., title="Expires At")
+    grants: list[str] = Field(..., title="Grants")
+    id: str = Field(..., title="Id")
+    key: str = Field(
+        ..., description="The bearer secret (`mwk_...`); shown only in this answer.", title="Key"
+    )
+    last_used_at: str | None = Field(..., title="Last Used At")
+    revoked_at: str | None = Field(..., title="Revoked At")
+    scope: str | None = Field(
+        ..., description="The scope prefix it is bound to, if any.", title="Scope"
+    )
+    subject: str = Field(..., title="Subject")
+
+
+class JudgeConfig(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    enabled: bool = Field(..., title="Enabled")
+    input: bool = Field(..., title="Input")
+    on_error: Literal["fail", "allow"] = Field(..., title="On Error")
+    on_warn: Literal["write", "hold"] = Field(..., title="On Warn")
+    record_pass: bool = Field(..., title="Record Pass")
+    retain_inputs: bool = Field(..., title="Retain Inputs")
+    retention_days: int = Field(..., ge=0, le=3650, title="Retention Days")
+    rows: bool = Field(..., title="Rows")
+
+
+class JudgementOverride(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    at: str | None = Field(None, title="At")
+    by: str | None = Field(None, title="By")
+    verdict: str = Field(..., title="Verdict")
+
+
+class KeyInfo(BaseModel):
+    """
+    A key's metadata; never its secret.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    created_at: str | None = Field(..., title="Created At")
+    expires_at: str | None = Field(..., title="Expires At")
+    grants: list[str] = Field(..., title="Grants")
+    id: str = Field(..., title="Id")
+    last_used_at: str | None = Field(..., title="Last Used At")
+    revoked_at: str | None = Field(..., title="Revoked At")
+    scope: str | None = Field(
+        ..., description="The scope prefix it is bound to, if any.", title="Scope"
+    )
+    subject: str = Field(..., title="Subject")
+
+
+class KeyList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    keys: list[KeyInfo] = Field(..., title="Keys")
+    next_cursor: str | None = Field(
+        ..., description="Pass as `cursor` for the next page.", title="Next Cursor"
+    )
+
+
+class ExpectedRevision(RootModel[int]):
+    root: int = Field(..., ge=1, le=2000000000, title="Expected Revision")
+
+
+class MemoryCommand(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    content: str | None = Field(None, title="Content")
+    contract_version: Literal[1] = Field(..., title="Contract Version")
+    expected_revision: ExpectedRevision | None = Field(None, title="Expected Revision")
+    expires_at: AwareDatetime | None = Field(None, title="Expires At")
+    op: Literal["create", "update", "delete"] = Field(..., title="Op")
+    record_id: UUID | None = Field(None, title="Record Id")
+
+
+class MemoryHit(BaseModel):
+    """
+    One memory record or chunk (`kind: chunk`), as recall returns it.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    content: Any | None = Field(
+        None, description="The record's structured content.", title="Content"
+    )
+    derived_by: str | None = Field(
+        None,
+        alias="derivedBy",
+        description="Only on a derived record: the pass.",
+        title="Derivedby",
+    )
+    derived_from: list[str] | None = Field(
+        None, alias="derivedFrom", description="Only on a derived record.", title="Derivedfrom"
+    )
+    direction: str | None = Field(
+        None, description="/profile only: `out` or `in`.", title="Direction"
+    )
+    id: str = Field(..., title="Id")
+    kind: str = Field(
+        ...,
+        description="entity, attribute, relation, action, instruction, ... or chunk",
+        title="Kind",
+    )
+    memory_category: str | None = Field(None, alias="memoryCategory", title="Memorycategory")
+    revision: int | None = Field(
+        None, description="The record's revision; null for a chunk.", title="Revision"
+    )
+    scope: HitScope
+    score: float | None = Field(
+        None, description="Fused rank score; null outside /query.", title="Score"
+    )
+    source: HitSource
+    superseded: bool | None = Field(
+        None, description="Only on a superseded record: true.", title="Superseded"
+    )
+    superseded_by: str | None = Field(None, alias="supersededBy", title="Supersededby")
+    text: str | None = Field(None, title="Text")
+    valid_from: str | None = Field(None, alias="validFrom", title="Validfrom")
+    valid_to: str | None = Field(
+        None, alias="validTo", description="Only on a superseded record.", title="Validto"
+    )
+
+
+class MemoryRestored(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    record_id: str = Field(..., title="Record Id")
+    revision: int | None = Field(..., title="Revision")
+    serving: str = Field(..., title="Serving")
+
+
+class ModelChoice(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    model: str = Field(..., max_length=200, min_length=1, title="Model")
+    provider: str = Field(
+        ..., max_length=64, min_length=1, pattern="^[a-z0-9_\\-]+$", title="Provider"
+    )
+
+
+class ModelsConfig(BaseModel):
+    """
+    Models for background stages; None means the deployment default.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    adjudication: ModelChoice | None
+    chat: ModelChoice | None
+    consolidation: ModelChoice | None
+    elaboration: ModelChoice | None
+    extraction: ModelChoice | None
+    gist: ModelChoice | None
+    hygiene: ModelChoice | None
+    judge: ModelChoice | None
+    rollup: ModelChoice | None
+
+
+class OverrideBody(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    replay: bool | None = Field(False, title="Replay")
+    verdict: Literal["pass", "warn", "fail"] = Field(..., title="Verdict")
+
+
+class PassRun(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    counts: dict[str, Any] = Field(
+        ..., description="`inputs`, `written`, `dropped`, `held`.", title="Counts"
+    )
+    created_at: str = Field(..., alias="createdAt", title="Createdat")
+    error_code: str | None = Field(..., alias="errorCode", title="Errorcode")
+    finished_at: str | None = Field(..., alias="finishedAt", title="Finishedat")
+    run_id: str = Field(..., alias="runId", title="Runid")
+    stage: str = Field(..., title="Stage")
+    started_at: str | None = Field(..., alias="startedAt", title="Startedat")
+    status: str = Field(..., title="Status")
+    trigger: str = Field(..., title="Trigger")
+
+
+class PassStage(BaseModel):
+    """
+    One background pass: on or off, and which triggers start it on its own.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    after_writes: bool = Field(..., title="After Writes")
+    enabled: bool = Field(..., title="Enabled")
+    scheduled: bool = Field(..., title="Scheduled")
+
+
+class PassStarted(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    run_id: str = Field(
+        ..., alias="runId", description="Poll GET /passes/runs/{run_id}.", title="Runid"
+    )
+
+
+class PassesConfig(BaseModel):
+    """
+    The background passes (docs/passes.md); elaboration is off unless switched on.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    consolidation: PassStage
+    elaboration: PassStage
+    gist: PassStage
+    rollup: PassStage
+    rollup_idle_minutes: int = Field(..., ge=0, le=10080, title="Rollup Idle Minutes")
+    settle_minutes: int = Field(..., ge=1, le=1440, title="Settle Minutes")
+
+
+class Description(RootModel[str]):
+    root: str = Field(..., max_length=500, title="Description")
+
+
+class Events(RootModel[list[str]]):
+    root: list[str] = Field(
+        ...,
+        description="Event kinds, among created, updated, superseded, deleted, reviewed, held, released, judge_fail, hygiene_queued (docs/webhooks.md).",
+        max_length=18,
+        min_length=1,
+        title="Events",
+    )
+
+
+class Url(RootModel[str]):
+    root: str = Field(..., max_length=2048, min_length=1, title="Url")
+
+
+class PatchWebhook(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    active: bool | None = Field(
+        None, description="true resumes a paused subscription; false pauses it.", title="Active"
+    )
+    description: Description | None = Field(None, title="Description")
+    events: Events | None = Field(
+        None,
+        description="Event kinds, among created, updated, superseded, deleted, reviewed, held, released, judge_fail, hygiene_queued (docs/webhooks.md).",
+        title="Events",
+    )
+    include_content: bool | None = Field(None, title="Include Content")
+    url: Url | None = Field(None, title="Url")
+
+
+class ProfileEntity(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    entity_type: Any | None = Field(None, alias="entityType", title="Entitytype")
+    id: str = Field(..., title="Id")
+    memory_category: str | None = Field(None, alias="memoryCategory", title="Memorycategory")
+    name: Any | None = Field(None, title="Name")
+    scope: HitScope
+
+
+class ProfileResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    actions: list[MemoryHit] = Field(..., title="Actions")
+    attributes: list[MemoryHit] = Field(..., title="Attributes")
+    entity: ProfileEntity
+    entity_ids: list[str] = Field(..., alias="entityIds", title="Entityids")
+    history: list[MemoryHit] = Field(
+        ..., description="Empty unless `history=true`.", title="History"
+    )
+    relations: list[MemoryHit] = Field(..., title="Relations")
+
+
+class PromptAddendums(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    adjudication: str | None = Field(..., title="Adjudication")
+    chat: str | None = Field(..., title="Chat")
+    consolidation: str | None = Field(..., title="Consolidation")
+    elaboration: str | None = Field(..., title="Elaboration")
+    extraction: str | None = Field(..., title="Extraction")
+    gist: str | None = Field(..., title="Gist")
+    hygiene: str | None = Field(..., title="Hygiene")
+    judge: str | None = Field(..., title="Judge")
+    rollup: str | None = Field(..., title="Rollup")
+
+
+class QueryBody(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    categories: list[Literal["identity", "knowledge", "context"]] | None = Field(
+        None, title="Categories"
+    )
+    include_superseded: bool | None = Field(
+        False, alias="includeSuperseded", title="Includesuperseded"
+    )
+    kinds: (
+        list[
+            Literal[
+                "entity",
+                "attribute",
+                "relation",
+                "action",
+                "instruction",
+                "uncertainty",
+                "note",
+                "chunk",
+            ]
+        ]
+        | None
+    ) = Field(None, title="Kinds")
+    limit: int | None = Field(10, ge=1, le=100, title="Limit")
+    mode: Literal["hybrid", "lexical", "vector"] | None = Field("hybrid", title="Mode")
+    query: str = Field(..., max_length=4000, min_length=1, title="Query")
+    scope: Scope3 | None = Field(None, title="Scope")
+
+
+class QueryResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    hits: list[MemoryHit] = Field(..., title="Hits")
+    query: str = Field(..., title="Query")
+
+
+class QueueMemory(BaseModel):
+    """
+    One side of a queue item: the record as it is now.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    id: str = Field(..., title="Id")
+    judged_revision: int | None = Field(..., title="Judged Revision")
+    kind: str | None = Field(..., title="Kind")
+    provenance: dict[str, Any] = Field(
+        ..., description="`source_kind`, `rank`, `rank_name`...", title="Provenance"
+    )
+    revision: int | None = Field(..., title="Revision")
+    scope: dict[str, Any] = Field(..., description="`path`, `visibility`, `owner`.", title="Scope")
+    serving: str | None = Field(..., title="Serving")
+    text: str | None = Field(..., title="Text")
+
+
+class Receipt(BaseModel):
+    """
+    One review decision, as stored (`render.receipt`).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    contract_version: int = Field(..., title="Contract Version")
+    credential_id: str | None = Field(..., title="Credential Id")
+    decided_at: str | None = Field(..., title="Decided At")
+    disposition: str = Field(..., title="Disposition")
+    evidence_ref: Any | None = Field(None, title="Evidence Ref")
+    idempotency_key: str | None = Field(..., title="Idempotency Key")
+    receipt_id: str = Field(..., title="Receipt Id")
+    record_id: str = Field(..., title="Record Id")
+    reviewer: str | None = Field(..., title="Reviewer")
+    revision: int = Field(..., title="Revision")
+
+
+class ReceiptAnswer(BaseModel):
+    """
+    POST /memory/reviews (a replayed decision answers its first receipt) and
+    /memory/reviews/read.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    contract_version: int = Field(..., title="Contract Version")
+    receipt: Receipt
+
+
+class ReflectBody(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    limit: int | None = Field(50, ge=1, le=200, title="Limit")
+    scope: Scope3 | None = Field(None, title="Scope")
+
+
+class ReflectExtraction(BaseModel):
+    """
+    What the reflection wrote, by kind (the same entries as a write's extraction).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    actions: list[dict[str, Any]] = Field(..., title="Actions")
+    attributes: list[dict[str, Any]] = Field(..., title="Attributes")
+    corrections: list[dict[str, Any]] = Field(..., title="Corrections")
+    entities: list[dict[str, Any]] = Field(..., title="Entities")
+    instructions: list[dict[str, Any]] = Field(..., title="Instructions")
+    reflection_id: str | None = Field(
+        ...,
+        alias="reflectionId",
+        description="Null when there was nothing to reflect on.",
+        title="Reflectionid",
+    )
+    relations: list[dict[str, Any]] = Field(..., title="Relations")
+    uncertainties: list[dict[str, Any]] = Field(..., title="Uncertainties")
+
+
+class ReflectResponse(BaseModel):
+    """
+    POST /reflect (`reflect.reflect` builds it).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    extraction: ReflectExtraction
+    parsed: bool = Field(
+        ..., description="False when the model's reply could not be used.", title="Parsed"
+    )
+    reflection_id: str | None = Field(
+        ...,
+        alias="reflectionId",
+        description="Null when there was nothing to reflect on.",
+        title="Reflectionid",
+    )
+    sources: int = Field(..., description="How many memories the model was shown.", title="Sources")
+
+
+class ReprocessExtraction(BaseModel):
+    """
+    The new extraction: `turnId` for a turn, `documentId` for a document.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    chunk_only: bool = Field(..., alias="chunkOnly", title="Chunkonly")
+    document_id: str | None = Field(None, alias="documentId", title="Documentid")
+    turn_id: str | None = Field(None, alias="turnId", title="Turnid")
+
+
+class ReprocessResponse(BaseModel):
+    """
+    POST /turns/{id}/reprocess (`turnId`) and /documents/{id}/reprocess (`documentId`).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    document_id: str | None = Field(None, alias="documentId", title="Documentid")
+    extraction: ReprocessExtraction
+    turn_id: str | None = Field(None, alias="turnId", title="Turnid")
+    windows_failed: int = Field(..., alias="windowsFailed", title="Windowsfailed")
+    windows_retried: int = Field(..., alias="windowsRetried", title="Windowsretried")
+
+
+class ResolveBody(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    resolution: Literal["keep_both", "keep_a", "keep_b"] = Field(..., title="Resolution")
+
+
+class ReviewCommand(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    contract_version: Literal[1] = Field(..., title="Contract Version")
+    disposition: Literal["approved", "rejected", "unreviewed"] = Field(..., title="Disposition")
+    evidence_ref: str = Field(..., title="Evidence Ref")
+    expected_revision: int = Field(..., ge=1, le=2000000000, title="Expected Revision")
+    idempotency_key: str | None = Field(None, title="Idempotency Key")
+    record_id: UUID = Field(..., title="Record Id")
+
+
+class ReviewObject(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    decided_at: str | None = Field(..., title="Decided At")
+    disposition: str = Field(..., title="Disposition")
+    receipt_id: str = Field(..., title="Receipt Id")
+    reviewer: str | None = Field(..., title="Reviewer")
+    revision: int | None = Field(..., title="Revision")
+
+
+class RevokedKey(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    id: str = Field(..., title="Id")
+    revoked_at: str = Field(..., title="Revoked At")
+
+
+class RotatedSecret(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    id: str = Field(..., title="Id")
+    secret: str = Field(
+        ..., description="The new signing secret; the old one stops at once.", title="Secret"
+    )
+
+
+class ScanBody(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    rejudge: bool | None = Field(False, title="Rejudge")
+
+
+class ScanStarted(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    run_id: str = Field(..., alias="runId", title="Runid")
+    status: str = Field(
+        ..., description="`queued`: poll GET /hygiene/runs/{run_id}.", title="Status"
+    )
+
+
+class ScopeIn(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    agent_id: str | None = Field(None, title="Agent Id")
+    mission_id: str | None = Field(None, title="Mission Id")
+    project_id: str | None = Field(None, title="Project Id")
+    visibility: Literal["shared", "private"] = Field(..., title="Visibility")
+
+
+class Categories(RootModel[list[Literal["identity", "knowledge", "context"]]]):
+    root: list[Literal["identity", "knowledge", "context"]] = Field(
+        ..., max_length=3, title="Categories"
+    )
+
+
+class Kinds(
+    RootModel[
+        list[
+            Literal[
+                "entity", "attribute", "relation", "action", "instruction", "uncertainty", "note"
+            ]
+        ]
+    ]
+):
+    root: list[
+        Literal["entity", "attribute", "relation", "action", "instruction", "uncertainty", "note"]
+    ] = Field(..., max_length=7, title="Kinds")
+
+
+class SearchFilterIn(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    categories: Categories | None = Field(None, title="Categories")
+    kinds: Kinds | None = Field(None, title="Kinds")
+
+
+class Query(RootModel[str]):
+    root: str = Field(..., max_length=2000, title="Query")
+
+
+class Vector(RootModel[list[VectorItem]]):
+    root: list[VectorItem] = Field(..., max_length=384, min_length=384, title="Vector")
+
+
+class SearchRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    contract_version: Literal[1] = Field(..., title="Contract Version")
+    filter: SearchFilterIn | None = None
+    limit: int | None = Field(10, ge=1, le=100, title="Limit")
+    query: Query | None = Field(None, title="Query")
+    scope: ScopeIn
+    vector: Vector | None = Field(None, title="Vector")
+
+
+class StageHealthReport(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    configured: bool = Field(..., title="Configured")
+    detail: str = Field(..., title="Detail")
+    ok: bool | None = Field(..., description="Null when the stage was not checked.", title="Ok")
+    provider: str = Field(..., title="Provider")
+    stage: str = Field(..., title="Stage")
+
+
+class StateResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    actions: list[MemoryHit] = Field(..., title="Actions")
+    instructions: list[MemoryHit] = Field(..., title="Instructions")
+    uncertainties: list[MemoryHit] = Field(..., title="Uncertainties")
+
+
+class StreamedMemory(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    id: str = Field(..., title="Id")
+    kind: str = Field(..., title="Kind")
+    score: float = Field(..., title="Score")
+
+
+class Limit(RootModel[int]):
+    root: int = Field(..., ge=0, title="Limit")
+
+
+class TokenBudget(BaseModel):
+    """
+    Tokens a Context may spend on model calls per period; None is unlimited.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    limit: Limit | None = Field(..., title="Limit")
+    period: Literal["day", "month"] = Field(..., title="Period")
+
+
+class UsageCounts(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    calls: int = Field(..., title="Calls")
+    completion_tokens: int = Field(..., title="Completion Tokens")
+    prompt_tokens: int = Field(..., title="Prompt Tokens")
+
+
+class Webhook(BaseModel):
+    """
+    A subscription; its secret is shown only when created or rotated.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    consecutive_failures: int = Field(..., title="Consecutive Failures")
+    created_at: AwareDatetime = Field(..., title="Created At")
+    created_by: str = Field(
+        ..., description="The subject of the key that created it.", title="Created By"
+    )
+    description: str = Field(..., title="Description")
+    events: list[str] = Field(..., title="Events")
+    id: str = Field(..., title="Id")
+    include_content: bool = Field(..., title="Include Content")
+    key_id: str | None = Field(
+        ...,
+        description="The key whose read grants decide content (null: the admin credential).",
+        title="Key Id",
+    )
+    paused_reason: Literal["gone", "failures", "manual"] | None = Field(
+        ...,
+        description="gone: the receiver answered 410; failures: too many failed attempts in a row; manual: paused by PATCH.",
+        title="Paused Reason",
+    )
+    status: Literal["active", "paused"] = Field(..., title="Status")
+    updated_at: AwareDatetime = Field(..., title="Updated At")
+    url: str = Field(..., title="Url")
+
+
+class WebhookList(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    next_cursor: str | None = Field(..., title="Next Cursor")
+    webhooks: list[Webhook] = Field(..., title="Webhooks")
+
+
+class WorkerHealth(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    active_workers: int | None = Field(None, description="Operator.", title="Active Workers")
+    in_process: bool | None = Field(None, description="Operator.", title="In Process")
+    status: Literal["ok", "none"] = Field(
+        ..., description="`none`: no worker beat in 60 s.", title="Status"
+    )
+
+
+class BatchBody(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    items: list[FactsBody] = Field(
+        ...,
+        description="At most 256,000 characters of text in all items together.",
+        max_length=50,
+        min_length=1,
+        title="Items",
+    )
+
+
+class BatchResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    extractions: list[FactsResponse | BatchItemError] = Field(
+        ...,
+        description="One answer per item, in order: its result or its error.",
+        title="Extractions",
+    )
+
+
+class ChatStreamDone(BaseModel):
+    """
+    The last event of an answer that completed.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    cached: bool = Field(..., description="The answer came from the answer cache.", title="Cached")
+    chunk_only: bool = Field(..., alias="chunkOnly", title="Chunkonly")
+    model: str = Field(..., description="`provider:model` that answered, or `none`.", title="Model")
+    session_id: str | None = Field(
+        ...,
+        alias="sessionId",
+        description="The session the turn was remembered in.",
+        title="Sessionid",
+    )
+    turn_id: str | None = Field(
+        ...,
+        alias="turnId",
+        description="The remembered turn; null when not remembered.",
+        title="Turnid",
+    )
+    usage: ChatStreamUsage = Field(..., description="Zero for a cached or offline answer.")
+
+
+class ChatStreamError(BaseModel):
+    """
+    The last event of an answer that failed after the stream started.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    error: ChatStreamErrorDetail
+
+
+class ChatStreamMemories(BaseModel):
+    """
+    The first event: the memories the answer is given.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    memories: list[StreamedMemory] = Field(..., title="Memories")
+
+
+class CommandRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    command: MemoryCommand
+    scope: ScopeIn
+
+
+class ContextConfig(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    hygiene: HygieneConfig
+    judge: JudgeConfig
+    models: ModelsConfig
+    passes: PassesConfig
+    pii_redaction_enabled: bool = Field(..., title="Pii Redaction Enabled")
+    prompt_addendums: PromptAddendums
+    token_budget: TokenBudget
+
+
+class ContractRecord(BaseModel):
+    """
+    A servable record as the memory contract shows it (`render.record`).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    author: str | None = Field(..., title="Author")
+    body: str | None = Field(..., title="Body")
+    content: Any = Field(..., description="The stored JSON as it is.", title="Content")
+    created_at: str | None = Field(..., title="Created At")
+    derived_by: str | None = Field(
+        None, description="Only on a derived record: the pass.", title="Derived By"
+    )
+    derived_from: list[str] | None = Field(
+        None, description="Only on a derived record.", title="Derived From"
+    )
+    expires_at: str | None = Field(..., title="Expires At")
+    id: str = Field(..., title="Id")
+    kind: str = Field(..., title="Kind")
+    memory_category: str | None = Field(..., title="Memory Category")
+    modified_at: str | None = Field(..., title="Modified At")
+    modified_at_millis: int = Field(..., title="Modified At Millis")
+    review: ReviewObject | None
+    revision: int = Field(..., title="Revision")
+    scope: dict[str, Any] = Field(
+        ..., description="The ids the path names, `visibility`, `path`.", title="Scope"
+    )
+
+
+class CreatedContext(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    created_at: str = Field(..., title="Created At")
+    id: str = Field(..., title="Id")
+    name: str = Field(..., title="Name")
+    owner_key: IssuedKey | None = Field(
+        None, description="Only with `owner_subject`: the first key, with every grant."
+    )
+
+
+class DocumentList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    documents: list[DocumentResponse] = Field(..., title="Documents")
+    next_cursor: str | None = Field(
+        ..., description="Pass as `cursor` for the next page.", title="Next Cursor"
+    )
+
+
+class EmbeddingRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    contract_version: Literal[1] = Field(..., title="Contract Version")
+    model: str | None = Field("external", max_length=200, min_length=1, title="Model")
+    record_id: UUID = Field(..., title="Record Id")
+    revision: int = Field(..., ge=1, le=2000000000, title="Revision")
+    scope: ScopeIn
+    vector: list[VectorItem] = Field(..., max_length=384, min_length=384, title="Vector")
+
+
+class Judgement(BaseModel):
+    """
+    One entry of the review log: the judge's verdict and a reviewer's, side by side.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    created_at: str | None = Field(..., title="Created At")
+    document_id: str | None = Field(..., title="Document Id")
+    effective_verdict: str = Field(
+        ..., description="The override's verdict, else the judge's.", title="Effective Verdict"
+    )
+    excerpt: str | None = Field(..., title="Excerpt")
+    gate: str = Field(..., description="`input` or `rows`.", title="Gate")
+    held: bool | None = Field(..., title="Held")
+    hold_decided_at: str | None = Field(..., title="Hold Decided At")
+    hold_decision: str | None = Field(..., title="Hold Decision")
+    id: str = Field(..., title="Id")
+    key_id: str | None = Field(..., title="Key Id")
+    override: JudgementOverride | None
+    principal_id: str | None = Field(..., title="Principal Id")
+    reasons: list[str] = Field(..., title="Reasons")
+    replay: str | None = Field(..., title="Replay")
+    retained: bool | None = Field(..., title="Retained")
+    row_count: int | None = Field(..., title="Row Count")
+    scope: dict[str, Any] = Field(..., description="`path` and `visibility`.", title="Scope")
+    source: str | None = Field(..., title="Source")
+    turn_id: str | None = Field(..., title="Turn Id")
+    verdict: str = Field(..., title="Verdict")
+
+
+class JudgementList(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    judgements: list[Judgement] = Field(..., title="Judgements")
+    next_cursor: str | None = Field(
+        ..., description="Pass as `cursor` for the next page.", title="Next Cursor"
+    )
+
+
+class ModelsHealth(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    error: str | None = Field(
+        None, description="Operator, when the check itself failed.", title="Error"
+    )
+    stages: dict[str, StageHealthReport] | None = Field(
+        None, description="Operator.", title="Stages"
+    )
+    status: Literal["ok", "error"] = Field(..., title="Status")
+
+
+class OverrideResult(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    ingest: dict[str, Any] | None = Field(
+        ..., description="The replayed write's answer, if any.", title="Ingest"
+    )
+    judgement: Judgement
+    replay: str | None = Field(
+        ..., description="What became of the replay, when one was asked.", title="Replay"
+    )
+
+
+class QueueItem(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    a: QueueMemory
+    action: str | None = Field(..., title="Action")
+    b: QueueMemory | None = Field(..., description="Null on a challenge (one record).")
+    confidence: float | None = Field(..., title="Confidence")
+    created_at: str | None = Field(..., title="Created At")
+    decided_at: str | None = Field(..., title="Decided At")
+    decided_by: str | None = Field(..., title="Decided By")
+    direction: str | None = Field(..., title="Direction")
+    dismissed_because: str | None = Field(..., title="Dismissed Because")
+    id: str = Field(..., title="Id")
+    judge_model: str | None = Field(..., title="Judge Model")
+    judging_path: str | None = Field(..., title="Judging Path")
+    origin: str = Field(
+        ..., description="How it came: a scan's pair, a `challenge`, a `pass`.", title="Origin"
+    )
+    reason: str | None = Field(..., title="Reason")
+    resolution: str | None = Field(..., title="Resolution")
+    restored_at: str | None = Field(..., title="Restored At")
+    similarity: float | None = Field(..., title="Similarity")
+    status: str = Field(..., title="Status")
+    superseding: str | None = Field(..., title="Superseding")
+    verdict: str | None = Field(..., title="Verdict")
+
+
+class QueuePage(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    items: list[QueueItem] = Field(..., title="Items")
+    next_cursor: str | None = Field(
+        ..., description="Pass as `cursor` for the next page.", title="Next Cursor"
+    )
+
+
+class QueueResolved(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    item: QueueItem
+
+
+class ReadAnswer(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    contract_version: int = Field(..., title="Contract Version")
+    record: ContractRecord
+
+
+class ReadRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    contract_version: Literal[1] = Field(..., title="Contract Version")
+    record_id: UUID = Field(..., title="Record Id")
+    scope: ScopeIn
+
+
+class ReceiptReadRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    contract_version: Literal[1] = Field(..., title="Contract Version")
+    record_id: UUID = Field(..., title="Record Id")
+    revision: int = Field(..., ge=1, le=2000000000, title="Revision")
+    scope: ScopeIn
+
+
+class RecordState(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    deleted: bool = Field(..., title="Deleted")
+    expired: bool = Field(..., title="Expired")
+    record_id: str = Field(..., title="Record Id")
+    review: ReviewObject | None = Field(..., description="The current decision, if any.")
+    revision: int = Field(..., title="Revision")
+
+
+class ReviewRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    command: ReviewCommand
+    scope: ScopeIn
+
+
+class ReviewStateAnswer(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    contract_version: int = Field(..., title="Contract Version")
+    scope: dict[str, Any] = Field(
+        ..., description="The scope the request named, as sent.", title="Scope"
+    )
+    state: RecordState
+
+
+class SearchHit(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    lexical_rank: int | None = Field(..., title="Lexical Rank")
+    record: ContractRecord
+    score: float | None = Field(..., title="Score")
+    vector_rank: int | None = Field(..., title="Vector Rank")
+
+
+class StageUsage(BaseModel):
+    """
+    One stage's model calls and tokens, in all and per `provider:model`.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    calls: int = Field(..., title="Calls")
+    completion_tokens: int = Field(..., title="Completion Tokens")
+    models: dict[str, UsageCounts] = Field(..., title="Models")
+    prompt_tokens: int = Field(..., title="Prompt Tokens")
+
+
+class UsageAnswer(BaseModel):
+    """
+    GET /{context_id}/usage (`usage.usage_breakdown`).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    extraction: ExtractionUsage
+    since: str = Field(..., description="The first day counted (ISO date, UTC).", title="Since")
+    stages: dict[str, StageUsage] = Field(
+        ..., description="By stage: `chat`, `extraction`, ...", title="Stages"
+    )
+    total_tokens: int = Field(
+        ..., description="Prompt and completion tokens of every stage.", title="Total Tokens"
+    )
+
+
+class HealthReport(BaseModel):
+    """
+    200 when `status` is `ok`, 503 when it is `degraded` or `down`.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    database: DatabaseHealth
+    inactive_settings: list[InactiveSetting] | None = Field(
+        None,
+        description="Operator: settings given a value that have no effect yet.",
+        title="Inactive Settings",
+    )
+    models: ModelsHealth
+    status: Literal["ok", "degraded", "down"] = Field(..., title="Status")
+    version: str | None = Field(None, description="Operator: memwarden's version.", title="Version")
+    worker: WorkerHealth
+
+
+class HoldDecision(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    changed: dict[str, Any] = Field(
+        ..., description="How many `facts`, `chunks` and `turns` moved.", title="Changed"
+    )
+    judgement: Judgement
+
+
+class QueueChallenged(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    created: bool = Field(
+        ..., description="False when the record was already challenged.", title="Created"
+    )
+    id: str = Field(..., description="The challenge's queue item.", title="Id")
+    item: QueueItem | None = Field(
+        ..., description="The item in full for a caller who may review the memory, else null."
+    )
+    status: str = Field(..., title="Status")
+
+
+class SearchAnswer(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    contract_version: int = Field(..., title="Contract Version")
+    hits: list[SearchHit] = Field(..., title="Hits")
+    mode: str = Field(..., title="Mode")
