@@ -1,0 +1,260 @@
+/**
+ * `Memwarden`: every route a Context key can use, one method each, with the server's
+ * own request and answer types. The key decides the principal and grants; the Context
+ * id is a constructor option because a key cannot ask the server for its Context (the
+ * id names it in every path, and the server checks that it is the key's own).
+ */
+import { MemwardenTimeoutError, StreamError } from "./errors.js";
+import { Paginator, paginate } from "./pages.js";
+import { readEvents } from "./sse.js";
+import { type ClientOptions, type Query, type RequestOptions, sleep, Transport } from "./transport.js";
+import type * as T from "./types.js";
+
+export interface MemwardenOptions extends ClientOptions {
+  /** A Context key, `mwk_<id>_<secret>`. */
+  key: string;
+  /** The key's Context id (`memwarden contexts create` prints it). */
+  contextId: string;
+}
+
+export interface UploadOptions {
+  /** The name the server keeps (and guesses the type from); default `document.txt`. */
+  filename?: string;
+  /** The MIME type, when the name does not say it. */
+  contentType?: string;
+  /** A scope path, e.g. `org/acme/project/p1`. */
+  scope?: string;
+  visibility?: "shared" | "private";
+}
+
+export interface WaitOptions extends RequestOptions {
+  /** How long to wait for `processed` or `failed` in all (default 120,000 ms). */
+  waitMs?: number;
+  /** How often to ask (default 500 ms). */
+  intervalMs?: number;
+}
+
+const DONE = new Set(["processed", "failed"]);
+
+export class Memwarden {
+  readonly contextId: string;
+  private readonly http: Transport;
+
+  constructor(options: MemwardenOptions) {
+    if (!options.contextId) throw new TypeError("contextId is required: a key cannot look up its Context");
+    this.http = new Transport(options, options.key);
+    this.contextId = options.contextId;
+  }
+
+  private get base(): string {
+    return `/api/v1/${encodeURIComponent(this.contextId)}`;
+  }
+
+  private get<R>(path: string, query?: Query, options?: RequestOptions): Promise<R> {
+    return this.http.json<R>({ method: "GET", path, query }, options);
+  }
+
+  private post<R>(path: string, json: unknown, options?: RequestOptions): Promise<R> {
+    return this.http.json<R>({ method: "POST", path, json }, options);
+  }
+
+  /** Judge, extract, reconcile and store one text; `held` says when it waits for a reviewer. */
+  remember(text: string, body: T.RememberOptions = {}, options?: RequestOptions): Promise<T.FactsResponse> {
+    return this.post(`${this.base}/facts`, { ...body, text }, options);
+  }
+
+  /** Many texts in one request; each item answers on its own (an `error` per refused item). */
+  rememberBatch(items: T.BatchItem[], options?: RequestOptions): Promise<T.BatchResponse> {
+    return this.post(`${this.base}/facts/batch`, { items }, options);
+  }
+
+  /** Hybrid full-text and vector recall. */
+  query(query: string, body: T.QueryOptions = {}, options?: RequestOptions): Promise<T.QueryResponse> {
+    return this.post(`${this.base}/query`, { ...body, query }, options);
+  }
+
+  /** What is known about one entity; without `entity`, the speaker's own. */
+  profile(query: T.ProfileOptions = {}, options?: RequestOptions): Promise<T.ProfileResponse> {
+    return this.get(`${this.base}/profile`, query as Query, options);
+  }
+
+  /** Standing instructions, open uncertainties and recent actions. */
+  state(query: T.StateOptions = {}, options?: RequestOptions): Promise<T.StateResponse> {
+    return this.get(`${this.base}/state`, query as Query, options);
+  }
+
+  /** An answer from recalled memory (the message is remembered unless `remember: false`). */
+  chat(message: string, body: T.ChatOptions = {}, options?: RequestOptions): Promise<T.ChatResponse> {
+    return this.post(`${this.base}/chat`, { ...body, message }, options);
+  }
+
+  /**
+   * The same answer as events: `memories`, then `token`s, then `done`. A failure before
+   * the first event is thrown as the server's refusal; one after it as a StreamError.
+   * `timeoutMs` is an idle timeout here: the longest wait for the next chunk.
+   */
+  async *chatStream(
+    message: string,
+    body: T.ChatOptions = {},
+    options?: RequestOptions,
+  ): AsyncGenerator<T.ChatStreamEvent, void, undefined> {
+    const call = { method: "POST" as const, path: `${this.base}/chat/stream`, json: { ...body, message } };
+    const { response, idle, release, failure } = await this.http.stream(call, options);
+    try {
+      if (!response.body) return;
+      for await (const raw of readEvents(response.body, idle)) {
+        const data = JSON.parse(raw.data) as unknown;
+        if (raw.event === "error") {
+          const detail = (data as T.Schemas["ChatStreamError"]).error;
+          throw new StreamError({ status: response.status, body: { ...detail } });
+        }
+        if (raw.event === "memories" || raw.event === "token" || raw.event === "done") {
+          yield { event: raw.event, data } as T.ChatStreamEvent;
+        }
+      }
+    } catch (cause) {
+      throw cause instanceof StreamError ? cause : failure(cause);
+    } finally {
+      release();
+    }
+  }
+
+  /** Derive and store reflections from recalled memory. */
+  reflect(body: T.ReflectBody = {}, options?: RequestOptions): Promise<T.ReflectResponse> {
+    return this.post(`${this.base}/reflect`, body, options);
+  }
+
+  readonly turns = {
+    /** Extract again the windows of a turn whose extraction failed. */
+    reprocess: (turnId: string, options?: RequestOptions): Promise<T.ReprocessResponse> =>
+      this.post(`${this.base}/turns/${encodeURIComponent(turnId)}/reprocess`, undefined, options),
+  };
+
+  readonly documents = {
+    /** Upload a document (text, a Blob, or bytes); a worker processes it: see `wait`. */
+    upload: (
+      content: string | Blob | Uint8Array,
+      upload: UploadOptions = {},
+      options?: RequestOptions,
+    ): Promise<T.Document> => {
+      const form = new FormData();
+      const type = upload.contentType ?? (typeof content === "string" ? "text/plain" : "application/octet-stream");
+      const blob = content instanceof Blob ? content : new Blob([content as BlobPart], { type });
+      form.append("file", blob, upload.filename ?? "document.txt");
+      if (upload.scope !== undefined) form.append("scope", upload.scope);
+      if (upload.visibility !== undefined) form.append("visibility", upload.visibility);
+      return this.http.json({ method: "POST", path: `${this.base}/documents`, form }, options);
+    },
+    get: (documentId: string, options?: RequestOptions): Promise<T.Document> =>
+      this.get(`${this.base}/documents/${encodeURIComponent(documentId)}`, undefined, options),
+    /** Every document the key can see, newest first. */
+    list: (
+      query: T.ListOptions<"/api/v1/{context_id}/documents"> & { cursor?: string } = {},
+      options?: RequestOptions,
+    ): Paginator<T.Document, T.DocumentList> =>
+      paginate(this.http, `${this.base}/documents`, query, (page: T.DocumentList) => page.documents, options),
+    /** Ask until the document is `processed` or `failed`; MemwardenTimeoutError past `waitMs`. */
+    wait: async (documentId: string, options: WaitOptions = {}): Promise<T.Document> => {
+      const waitMs = options.waitMs ?? 120_000;
+      const deadline = Date.now() + waitMs;
+      for (;;) {
+        const document = await this.documents.get(documentId, options);
+        if (DONE.has(document.status)) return document;
+        if (Date.now() >= deadline) {
+          throw new MemwardenTimeoutError({
+            status: 0,
+            body: { code: "timeout", message: `document still ${document.status} after ${waitMs} ms` },
+          });
+        }
+        await sleep(options.intervalMs ?? 500, options.signal);
+      }
+    },
+    reprocess: (documentId: string, options?: RequestOptions): Promise<T.ReprocessResponse> =>
+      this.post(`${this.base}/documents/${encodeURIComponent(documentId)}/reprocess`, undefined, options),
+    delete: (documentId: string, options?: RequestOptions): Promise<T.DocumentDeleted> =>
+      this.http.json(
+        { method: "DELETE", path: `${this.base}/documents/${encodeURIComponent(documentId)}` },
+        options,
+      ),
+  };
+
+  readonly judgements = {
+    /** The judge's review log, newest first (needs `grant:manage`). */
+    list: (
+      filters: T.JudgementFilters & { cursor?: string } = {},
+      options?: RequestOptions,
+    ): Paginator<T.Judgement, T.JudgementList> =>
+      paginate(this.http, `${this.base}/judgements`, filters, (page: T.JudgementList) => page.judgements, options),
+    get: (judgementId: string, options?: RequestOptions): Promise<T.Judgement> =>
+      this.get(`${this.base}/judgements/${encodeURIComponent(judgementId)}`, undefined, options),
+    override: (judgementId: string, body: T.OverrideBody, options?: RequestOptions): Promise<T.OverrideResult> =>
+      this.post(`${this.base}/judgements/${encodeURIComponent(judgementId)}/override`, body, options),
+    /** Release what a held warn kept back. */
+    approve: (judgementId: string, options?: RequestOptions): Promise<T.HoldDecision> =>
+      this.post(`${this.base}/judgements/${encodeURIComponent(judgementId)}/approve`, undefined, options),
+    /** Delete what a held warn kept back. */
+    reject: (judgementId: string, options?: RequestOptions): Promise<T.HoldDecision> =>
+      this.post(`${this.base}/judgements/${encodeURIComponent(judgementId)}/reject`, undefined, options),
+    /** Re-judge logged inputs under a candidate addendum; stores nothing. */
+    dryRun: (body: T.DryRunBody, options?: RequestOptions): Promise<T.DryRunResult> =>
+      this.post(`${this.base}/judgements/dry-run`, body, options),
+  };
+
+  readonly hygiene = {
+    scan: (body: { rejudge?: boolean } = {}, options?: RequestOptions): Promise<T.ScanStarted> =>
+      this.post(`${this.base}/hygiene/scan`, body, options),
+    run: (runId: string, options?: RequestOptions): Promise<T.HygieneRun> =>
+      this.get(`${this.base}/hygiene/runs/${encodeURIComponent(runId)}`, undefined, options),
+    queue: (query: T.QueueOptions & { cursor?: string } = {}, options?: RequestOptions): Paginator<T.QueueItem, T.QueuePage> =>
+      paginate(this.http, `${this.base}/hygiene/queue`, query, (page: T.QueuePage) => page.items, options),
+    resolve: (itemId: string, resolution: T.Resolution, options?: RequestOptions): Promise<T.QueueResolved> =>
+      this.post(`${this.base}/hygiene/queue/${encodeURIComponent(itemId)}/resolve`, { resolution }, options),
+    restore: (recordId: string, options?: RequestOptions): Promise<T.MemoryRestored> =>
+      this.post(`${this.base}/hygiene/memories/${encodeURIComponent(recordId)}/restore`, undefined, options),
+    challenge: (recordId: string, reason: string, options?: RequestOptions): Promise<T.QueueChallenged> =>
+      this.post(`${this.base}/hygiene/memories/${encodeURIComponent(recordId)}/challenge`, { reason }, options),
+  };
+
+  readonly passes = {
+    run: (stage: T.PassName, options?: RequestOptions): Promise<T.PassStarted> =>
+      this.post(`${this.base}/passes/${encodeURIComponent(stage)}/run`, undefined, options),
+    getRun: (runId: string, options?: RequestOptions): Promise<T.PassRun> =>
+      this.get(`${this.base}/passes/runs/${encodeURIComponent(runId)}`, undefined, options),
+  };
+
+  /** The memory contract and review verbs (bodies carry `contract_version: 1` and a scope). */
+  readonly memory = {
+    commands: (body: T.CommandRequest, options?: RequestOptions): Promise<T.CommandResult> =>
+      this.post("/api/v1/memory/commands", body, options),
+    read: (body: T.ReadRequest, options?: RequestOptions): Promise<T.ReadAnswer> =>
+      this.post("/api/v1/memory/read", body, options),
+    search: (body: T.SearchRequest, options?: RequestOptions): Promise<T.SearchAnswer> =>
+      this.post("/api/v1/memory/search", body, options),
+    embeddings: (body: T.EmbeddingRequest, options?: RequestOptions): Promise<T.EmbeddingAnswer> =>
+      this.post("/api/v1/memory/embeddings", body, options),
+    reviews: (body: T.ReviewRequest, options?: RequestOptions): Promise<T.ReceiptAnswer> =>
+      this.post("/api/v1/memory/reviews", body, options),
+    reviewState: (body: T.ReadRequest, options?: RequestOptions): Promise<T.ReviewStateAnswer> =>
+      this.post("/api/v1/memory/reviews/state", body, options),
+    reviewRead: (body: T.ReceiptReadRequest, options?: RequestOptions): Promise<T.ReceiptAnswer> =>
+      this.post("/api/v1/memory/reviews/read", body, options),
+    eligibility: (body: T.ReadRequest, options?: RequestOptions): Promise<T.EligibilityAnswer> =>
+      this.post("/api/v1/memory/reviews/eligibility", body, options),
+  };
+
+  /** The change feed in commit order: ids and kinds, never content. */
+  changes(query: T.ChangesOptions & { cursor?: string } = {}, options?: RequestOptions): Paginator<T.ChangeEntry, T.ChangePage> {
+    return paginate(this.http, "/api/v1/memory/changes", query, (page: T.ChangePage) => page.changes, options);
+  }
+
+  /** Calls and tokens per stage and model over the last `days` (needs `grant:manage`). */
+  usage(query: T.UsageOptions = {}, options?: RequestOptions): Promise<T.UsageAnswer> {
+    return this.get(`${this.base}/usage`, query as Query, options);
+  }
+
+  /** The audit log, newest first (needs `grant:manage`). */
+  audit(query: T.AuditOptions & { cursor?: string } = {}, options?: RequestOptions): Paginator<T.AuditEvent, T.AuditPage> {
+    return paginate(this.http, `${this.base}/audit`, query, (page: T.AuditPage) => page.events, options);
+  }
+
+}
