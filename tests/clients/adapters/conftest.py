@@ -1,0 +1,56 @@
+"""Fixtures for the framework adapters: a live memwarden (offline defaults), a Context
+with a key, the sync and async clients for it, and a Context whose ingest judge refuses
+credentials and holds personal data (the detectors alone decide: no model needed)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+from memwarden_client import AsyncMemwarden, Memwarden
+
+from tests.support.live import LiveServer
+
+# The detectors' own verdicts (docs/judge.md): a credential fails, personal data warns.
+CREDENTIAL_TEXT = "My deploy token is ghp_4f9aQ2xL8mN3bV7cK1zR5tY0uI6oP9sWqE2d"
+PERSONAL_TEXT = "Call me at alice@example.com or +1 415 555 0132"
+
+
+@dataclass(frozen=True)
+class Ctx:
+    url: str
+    id: str
+    key: str
+
+    def client(self) -> Memwarden:
+        return Memwarden(self.url, self.key, context_id=self.id, max_retries=0)
+
+    def async_client(self) -> AsyncMemwarden:
+        return AsyncMemwarden(self.url, self.key, context_id=self.id, max_retries=0)
+
+
+@pytest.fixture
+def ctx(live: LiveServer, make_context: Callable[..., dict[str, Any]]) -> Ctx:
+    made = make_context("adapters")
+    return Ctx(live.url, made["id"], made["key"])
+
+
+@pytest.fixture
+def judged_ctx(
+    live: LiveServer, make_context: Callable[..., dict[str, Any]], admin: httpx.Client
+) -> Ctx:
+    """The judge on with `on_warn: hold`: a credential is refused, personal data held."""
+    made = make_context("judged")
+    patch = {"judge": {"enabled": True, "on_warn": "hold"}}
+    resp = admin.patch(f"/api/v1/contexts/{made['id']}/config", json=patch)
+    assert resp.status_code == 200, resp.text
+    return Ctx(live.url, made["id"], made["key"])
+
+
+@pytest.fixture
+def mw(ctx: Ctx) -> Iterator[Memwarden]:
+    with ctx.client() as client:
+        yield client
