@@ -91,6 +91,15 @@ class Settings(BaseSettings):
     # worker (429 at upload past it; 100 MiB: four of the largest uploads). 0: no budget.
     context_max_bytes_in_flight: int = Field(default=64 * 2**20, ge=0)
     context_max_pending_document_bytes: int = Field(default=100 * 2**20, ge=0)
+    # Webhook delivery (docs/webhooks.md): per-attempt timeout, the retry schedule, the
+    # consecutive failed attempts that pause a subscription, and the hosts it may reach
+    # (comma-separated names or `*.suffix`; empty: any host).
+    webhook_timeout_s: float = Field(default=10.0, gt=0.0, le=120.0)
+    webhook_max_attempts: int = Field(default=8, ge=1, le=50)
+    webhook_backoff_s: float = Field(default=60.0, gt=0.0)
+    webhook_backoff_max_s: float = Field(default=8 * 3600.0, gt=0.0)
+    webhook_pause_after: int = Field(default=50, ge=1)
+    webhook_allowed_hosts: str = ""
     log_level: str = "INFO"
     log_json: bool = True
 

@@ -27,6 +27,7 @@ from memwarden.api.routes import (
     memory,
     passes,
     recall,
+    webhooks,
 )
 from memwarden.api.shedding import LoadShedding
 from memwarden.bootstrap import build_services
@@ -110,6 +111,7 @@ def create_app(
         chat,
         hygiene,
         passes,
+        webhooks,
     ):
         app.include_router(module.router)
     mount_dashboard(app, services.settings if services else settings or get_settings())  # /ui

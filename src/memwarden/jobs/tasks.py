@@ -23,6 +23,7 @@ from memwarden.passes.runs import execute as execute_pass
 from memwarden.pipeline.commit import WRITE_SCAN_TASK
 from memwarden.retrieval.indexing import index_large_contexts
 from memwarden.services import Services
+from memwarden.webhooks import delivery as webhooks
 
 NAMESPACE = "memwarden"
 
@@ -71,6 +72,19 @@ def register(app: App, services: Services) -> None:
     async def hygiene_nightly(timestamp: int) -> dict[str, int]:
         return await hygiene_runs.nightly(services)
 
+    async def webhooks_deliver(context_id: str) -> int:
+        """A Context's due deliveries; the migration's triggers queue this job."""
+        return await webhooks.deliver_due(services, uuid.UUID(context_id))
+
+    async def webhooks_sweep(timestamp: int) -> int:
+        """Every Context's due deliveries: retries, and any a job missed."""
+        return await webhooks.deliver_due(services)
+
+    app.task(name=webhooks.DELIVER_TASK, queue=webhooks.QUEUE)(webhooks_deliver)
+    sweep = app.task(name=webhooks.SWEEP_TASK, queue=webhooks.QUEUE, queueing_lock="webhooks")(
+        webhooks_sweep
+    )
+    app.periodic(cron="* * * * *", periodic_id="webhooks_sweep")(sweep)
     app.task(name=hygiene_runs.RUN_TASK, queue="hygiene")(hygiene_run)
     app.task(name=WRITE_SCAN_TASK, queue="hygiene")(hygiene_write_scan)
     tick = app.task(

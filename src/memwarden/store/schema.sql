@@ -546,6 +546,89 @@ CREATE FUNCTION public.scope_covers(prefix text, path text) RETURNS boolean
     SELECT prefix = '' OR path = prefix OR starts_with(path, prefix || '/')
 $$;
 
+CREATE FUNCTION public.webhook_enqueue(p_context uuid, p_kind text, p_event_id text, p_seq bigint, p_data jsonb, p_at timestamp with time zone) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF p_kind IS NULL THEN
+        RETURN;
+    END IF;
+    INSERT INTO webhook_delivery (context_id, subscription_id, event_id, event_type, feed_seq,
+                                  data, occurred_at)
+    SELECT s.context_id, s.id, p_event_id, p_kind, p_seq, p_data, p_at
+    FROM webhook_subscription s
+    WHERE s.context_id = p_context AND p_kind = ANY (s.events)
+    ON CONFLICT DO NOTHING;
+    IF FOUND THEN
+        INSERT INTO procrastinate_jobs (queue_name, task_name, queueing_lock, args)
+        VALUES ('webhooks', 'memwarden:webhooks_deliver', 'webhooks:' || p_context::text,
+                jsonb_build_object('context_id', p_context::text))
+        ON CONFLICT (queueing_lock) WHERE status = 'todo' DO NOTHING;
+    END IF;
+END
+$$;
+
+CREATE FUNCTION public.webhook_feed_kind(entry_type text, serving text) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    AS $$
+    SELECT CASE entry_type
+        WHEN 'created' THEN CASE WHEN serving = 'held' THEN 'held' ELSE 'created' END
+        WHEN 'updated' THEN 'updated'
+        WHEN 'restored' THEN 'updated'
+        WHEN 'superseded' THEN 'superseded'
+        WHEN 'deleted' THEN 'deleted'
+        WHEN 'reviewed' THEN 'reviewed'
+        WHEN 'released' THEN 'released'
+    END
+$$;
+
+CREATE FUNCTION public.webhook_from_change_event() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    state text;
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM webhook_subscription WHERE context_id = NEW.context_id) THEN
+        RETURN NULL;
+    END IF;
+    SELECT r.serving::text INTO state FROM memory_record r
+    WHERE r.context_id = NEW.context_id AND r.id = NEW.record_id;
+    PERFORM webhook_enqueue(
+        NEW.context_id, webhook_feed_kind(NEW.entry_type, state), 'feed:' || NEW.seq, NEW.seq,
+        jsonb_build_object('recordId', NEW.record_id, 'revision', NEW.revision,
+                           'kind', NEW.kind, 'entryType', NEW.entry_type),
+        NEW.created_at);
+    RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION public.webhook_from_conflict() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    PERFORM webhook_enqueue(
+        NEW.context_id, 'hygiene_queued', 'conflict:' || NEW.id, NULL,
+        jsonb_build_object('conflictId', NEW.id, 'recordA', NEW.record_a,
+                           'recordB', NEW.record_b, 'verdict', NEW.verdict,
+                           'origin', NEW.origin),
+        NEW.created_at);
+    RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION public.webhook_from_judgement() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    PERFORM webhook_enqueue(
+        NEW.context_id, 'judge_fail', 'judgement:' || NEW.id, NULL,
+        jsonb_build_object('judgementId', NEW.id, 'gate', NEW.gate, 'reasons', NEW.reasons,
+                           'source', NEW.source),
+        NEW.created_at);
+    RETURN NULL;
+END
+$$;
+
 CREATE TABLE public.api_key (
     context_id uuid NOT NULL,
     id uuid NOT NULL,
@@ -2069,6 +2152,58 @@ CREATE TABLE public.usage (
     completion_tokens bigint DEFAULT 0 NOT NULL
 );
 
+CREATE TABLE public.webhook_delivery (
+    context_id uuid NOT NULL,
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    n bigint NOT NULL,
+    subscription_id uuid NOT NULL,
+    event_id text NOT NULL,
+    event_type text NOT NULL,
+    feed_seq bigint,
+    data jsonb NOT NULL,
+    occurred_at timestamp with time zone DEFAULT now() NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    next_attempt_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_attempt_at timestamp with time zone,
+    last_status_code integer,
+    last_error text,
+    delivered_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT webhook_delivery_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text])))
+);
+
+ALTER TABLE public.webhook_delivery ALTER COLUMN n ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.webhook_delivery_n_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+CREATE TABLE public.webhook_subscription (
+    context_id uuid NOT NULL,
+    id uuid NOT NULL,
+    url text NOT NULL,
+    events text[] NOT NULL,
+    include_content boolean DEFAULT false NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    secret text NOT NULL,
+    key_id uuid,
+    created_by text NOT NULL,
+    status text DEFAULT 'active'::text NOT NULL,
+    paused_reason text,
+    consecutive_failures integer DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT webhook_subscription_description_check CHECK ((length(description) <= 500)),
+    CONSTRAINT webhook_subscription_events_check CHECK ((cardinality(events) >= 1)),
+    CONSTRAINT webhook_subscription_paused_reason_check CHECK ((paused_reason = ANY (ARRAY['gone'::text, 'failures'::text, 'manual'::text]))),
+    CONSTRAINT webhook_subscription_status_check CHECK ((status = ANY (ARRAY['active'::text, 'paused'::text]))),
+    CONSTRAINT webhook_subscription_url_check CHECK ((length(url) <= 2048))
+);
+
 ALTER TABLE ONLY public.chunk ATTACH PARTITION public.chunk_p00 FOR VALUES WITH (modulus 16, remainder 0);
 
 ALTER TABLE ONLY public.chunk ATTACH PARTITION public.chunk_p01 FOR VALUES WITH (modulus 16, remainder 1);
@@ -2336,6 +2471,15 @@ ALTER TABLE ONLY public.turn
 
 ALTER TABLE ONLY public.usage
     ADD CONSTRAINT usage_pkey PRIMARY KEY (context_id, day, stage, model);
+
+ALTER TABLE ONLY public.webhook_delivery
+    ADD CONSTRAINT webhook_delivery_context_id_subscription_id_event_id_key UNIQUE (context_id, subscription_id, event_id);
+
+ALTER TABLE ONLY public.webhook_delivery
+    ADD CONSTRAINT webhook_delivery_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.webhook_subscription
+    ADD CONSTRAINT webhook_subscription_pkey PRIMARY KEY (context_id, id);
 
 CREATE INDEX api_key_id ON public.api_key USING btree (id);
 
@@ -2824,6 +2968,10 @@ CREATE UNIQUE INDEX review_receipt_idempotency ON public.review_receipt USING bt
 CREATE INDEX turn_hold ON public.turn USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
 
 CREATE INDEX turn_session ON public.turn USING btree (context_id, session_id, created_at);
+
+CREATE INDEX webhook_delivery_by_subscription ON public.webhook_delivery USING btree (context_id, subscription_id, n);
+
+CREATE INDEX webhook_delivery_due ON public.webhook_delivery USING btree (next_attempt_at) WHERE (status = 'pending'::text);
 
 ALTER INDEX public.chunk_document ATTACH PARTITION public.chunk_p00_context_id_document_id_idx;
 
@@ -3321,6 +3469,12 @@ CREATE TRIGGER procrastinate_trigger_status_events_insert_v1 AFTER INSERT ON pub
 
 CREATE TRIGGER procrastinate_trigger_status_events_update_v1 AFTER UPDATE OF status ON public.procrastinate_jobs FOR EACH ROW EXECUTE FUNCTION public.procrastinate_trigger_function_status_events_update_v1();
 
+CREATE TRIGGER webhook_change_event AFTER INSERT ON public.change_event FOR EACH ROW EXECUTE FUNCTION public.webhook_from_change_event();
+
+CREATE TRIGGER webhook_conflict AFTER INSERT ON public.conflict FOR EACH ROW WHEN ((new.action = 'queued'::text)) EXECUTE FUNCTION public.webhook_from_conflict();
+
+CREATE TRIGGER webhook_judgement AFTER INSERT ON public.judgement FOR EACH ROW WHEN ((new.verdict = 'fail'::text)) EXECUTE FUNCTION public.webhook_from_judgement();
+
 ALTER TABLE ONLY public.api_key
     ADD CONSTRAINT api_key_context_id_principal_id_fkey FOREIGN KEY (context_id, principal_id) REFERENCES public.principal(context_id, id) ON DELETE CASCADE;
 
@@ -3392,3 +3546,9 @@ ALTER TABLE ONLY public.turn
 
 ALTER TABLE ONLY public.usage
     ADD CONSTRAINT usage_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.webhook_delivery
+    ADD CONSTRAINT webhook_delivery_context_id_subscription_id_fkey FOREIGN KEY (context_id, subscription_id) REFERENCES public.webhook_subscription(context_id, id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.webhook_subscription
+    ADD CONSTRAINT webhook_subscription_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;

@@ -1,0 +1,1 @@
+"""Webhooks: subscriptions to a Context's events, delivered signed from the job queue."""

@@ -1,0 +1,198 @@
+"""Deliveries from the outbox through the job queue to a real receiver: signed, with the
+change feed's id, retried while the receiver is away, paused by 410 or by failures in a
+row, resumed by PATCH, and nothing for a write that rolled back."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+
+import psycopg
+
+from memwarden.review import feed
+from memwarden.webhooks import service
+from memwarden.webhooks.contract import PatchWebhook
+from memwarden.webhooks.kinds import FEED_KINDS, feed_kind
+from memwarden.webhooks.signature import verify
+from tests.integration.webhooks.conftest import pump, subscribe, work
+from tests.service.review.memory import Who, create
+from tests.support.services import ContextKey, ServiceHarness
+from tests.support.webhook_receiver import Received, WebhookReceiver
+
+
+def _deliveries(h: ServiceHarness, who: ContextKey, webhook_id: str) -> list[dict]:
+    page = h.run(service.deliveries(h.services, who.caller, who.id, uuid.UUID(webhook_id)))
+    return [d.model_dump() for d in page.deliveries]
+
+
+def _status(h: ServiceHarness, who: ContextKey, webhook_id: str) -> tuple[str, str | None]:
+    got = h.run(service.get(h.services, who.caller, who.id, uuid.UUID(webhook_id)))
+    return got.status, got.paused_reason
+
+
+def _feed_seqs(h: ServiceHarness, who: ContextKey) -> dict[str, int]:
+    page = h.run(feed.list_changes(h.services.db, who.caller))
+    return {c["record_id"]: c["seq"] for c in page["changes"] if c["entry_type"] == "created"}
+
+
+def _signed(item: Received, secret: str) -> bool:
+    return verify(secret, item.headers["Memwarden-Signature"], item.body)
+
+
+def test_a_committed_write_is_delivered_signed_with_its_change_feed_id(
+    hooks: ServiceHarness, receiver: WebhookReceiver, sql: Callable[..., list[tuple]]
+) -> None:
+    ctx = hooks.make_context()
+    hook = subscribe(hooks, ctx, receiver.url, ["created"])
+    record_id, _ = create(Who.of(hooks, ctx), "The deploy key rotates every month.")
+    # The write's own transaction queued the job that sends it.
+    jobs = sql("SELECT task_name, status FROM procrastinate_jobs WHERE queue_name = 'webhooks'")
+    assert jobs == [("memwarden:webhooks_deliver", "todo")]
+    pump(hooks, lambda: len(receiver.delivered()) == 1)
+    (got,) = receiver.received
+    seq = _feed_seqs(hooks, ctx)[record_id]
+    event = got.event
+    assert (event["id"], event["feedId"], event["type"]) == (f"feed:{seq}", seq, "created")
+    assert event["data"]["recordId"] == record_id and "content" not in event["data"]
+    assert _signed(got, hook.secret)
+    assert not _signed(got, "whsec_another")
+    assert got.headers["Memwarden-Event"] == "created"
+    (delivery,) = _deliveries(hooks, ctx, hook.id)
+    assert got.headers["Memwarden-Delivery"] == delivery["id"]
+    assert (delivery["status"], delivery["attempts"], delivery["last_status_code"]) == (
+        "delivered",
+        1,
+        200,
+    )
+    assert delivery["feed_id"] == seq and delivery["next_attempt_at"] is None
+
+
+def test_a_receiver_that_is_down_for_a_while_gets_every_missing_event_once_it_is_up(
+    hooks: ServiceHarness,
+) -> None:
+    ctx = hooks.make_context()
+    receiver = WebhookReceiver()  # not listening yet: connections are refused
+    hook = subscribe(hooks, ctx, receiver.url, ["created"])
+    who = Who.of(hooks, ctx)
+    written = {create(who, f"Fact number {i} about the deploy key.")[0] for i in range(3)}
+
+    def attempted(n: int) -> Callable[[], bool]:
+        return lambda: all(d["attempts"] >= n for d in _deliveries(hooks, ctx, hook.id))
+
+    pump(hooks, attempted(2))
+    assert {d["last_error"] for d in _deliveries(hooks, ctx, hook.id)} == {"connect"}
+    receiver.up()
+    try:
+        receiver.respond(500, 500)  # up, but failing at first
+        pump(hooks, lambda: len({r.event["id"] for r in receiver.delivered()}) == 3)
+    finally:
+        receiver.down()
+    seqs = _feed_seqs(hooks, ctx)
+    assert {r.event["id"] for r in receiver.delivered()} == {f"feed:{seqs[r]}" for r in written}
+    assert all(_signed(r, hook.secret) for r in receiver.received)
+    deliveries = _deliveries(hooks, ctx, hook.id)
+    assert {d["status"] for d in deliveries} == {"delivered"}
+    assert sum(d["attempts"] for d in deliveries) >= 3 * 2 + 2
+    assert _status(hooks, ctx, hook.id) == ("active", None)
+
+
+def test_a_410_pauses_at_once_and_a_patch_resumes_with_what_waited(
+    hooks: ServiceHarness, receiver: WebhookReceiver, sql: Callable[..., list[tuple]]
+) -> None:
+    ctx = hooks.make_context()
+    hook = subscribe(hooks, ctx, receiver.url, ["created"])
+    who = Who.of(hooks, ctx)
+    receiver.respond(410)
+    create(who, "The deploy key rotates every month.")
+    pump(hooks, lambda: len(receiver.received) == 1)
+    assert _status(hooks, ctx, hook.id) == ("paused", "gone")
+    create(who, "The office moved to Lyon.")  # queued while paused, not sent
+    work(hooks)
+    assert len(receiver.received) == 1
+    assert [d["status"] for d in _deliveries(hooks, ctx, hook.id)] == ["pending", "pending"]
+    body = PatchWebhook(active=True)
+    resumed = hooks.run(service.patch(hooks.services, ctx.caller, ctx.id, uuid.UUID(hook.id), body))
+    assert (resumed.status, resumed.paused_reason, resumed.consecutive_failures) == (
+        "active",
+        None,
+        0,
+    )
+    pump(hooks, lambda: len({r.event["id"] for r in receiver.delivered()}) == 2)
+    actions = sql(
+        "SELECT action, actor_subject FROM audit_event WHERE context_id = %s AND "
+        "target_kind = 'webhook' ORDER BY id",
+        (ctx.id,),
+    )
+    assert actions == [
+        ("webhook.create", "alice"),
+        ("webhook.pause_gone", "memwarden"),
+        ("webhook.resume", "alice"),
+    ]
+
+
+def test_failed_attempts_in_a_row_pause_the_subscription(
+    services_with: Callable[..., ServiceHarness], receiver: WebhookReceiver
+) -> None:
+    from tests.integration.webhooks.conftest import FAST
+
+    h = services_with(**FAST, webhook_pause_after=3)
+    ctx = h.make_context()
+    hook = subscribe(h, ctx, receiver.url, ["created"])
+    receiver.respond(*[503] * 10)
+    create(Who.of(h, ctx), "The deploy key rotates every month.")
+    pump(h, lambda: _status(h, ctx, hook.id)[0] == "paused")
+    assert _status(h, ctx, hook.id) == ("paused", "failures")
+    assert len(receiver.received) == 3
+    (delivery,) = _deliveries(h, ctx, hook.id)
+    assert (delivery["status"], delivery["attempts"], delivery["last_error"]) == (
+        "pending",
+        3,
+        "http_status",
+    )
+
+
+def test_a_delivery_past_its_attempts_fails_for_good(
+    services_with: Callable[..., ServiceHarness], receiver: WebhookReceiver
+) -> None:
+    from tests.integration.webhooks.conftest import FAST
+
+    h = services_with(**FAST, webhook_max_attempts=2)
+    ctx = h.make_context()
+    hook = subscribe(h, ctx, receiver.url, ["created"])
+    receiver.respond(307, 500)  # a redirect is never followed: a failed attempt
+    create(Who.of(h, ctx), "The deploy key rotates every month.")
+    pump(h, lambda: _deliveries(h, ctx, hook.id)[0]["status"] == "failed")
+    (delivery,) = _deliveries(h, ctx, hook.id)
+    assert (delivery["attempts"], delivery["last_status_code"]) == (2, 500)
+    assert [r.path for r in receiver.received] == ["/hook", "/hook"]
+    work(h)
+    assert len(receiver.received) == 2
+
+
+def test_a_write_that_rolls_back_leaves_nothing_to_deliver(
+    hooks: ServiceHarness, receiver: WebhookReceiver, db_url: str
+) -> None:
+    ctx = hooks.make_context()
+    subscribe(hooks, ctx, receiver.url, ["created"])
+    insert = (
+        "INSERT INTO change_event (context_id, seq, record_id, revision, kind, entry_type) "
+        "VALUES (%s, 1, NULL, 1, 'attribute', 'created')"
+    )
+    with psycopg.connect(db_url) as conn:
+        conn.execute(insert, (ctx.id,))
+        assert conn.execute("SELECT count(*) FROM webhook_delivery").fetchone() == (1,)
+        conn.rollback()
+        assert conn.execute("SELECT count(*) FROM webhook_delivery").fetchone() == (0,)
+        jobs = "SELECT count(*) FROM procrastinate_jobs WHERE queue_name = 'webhooks'"
+        assert conn.execute(jobs).fetchone() == (0,)
+    work(hooks)
+    assert receiver.received == []
+
+
+def test_the_triggers_map_feed_entries_as_the_kinds_module_does(
+    hooks: ServiceHarness, sql: Callable[..., list[tuple]]
+) -> None:
+    for entry in [*FEED_KINDS, "merged", "anything"]:
+        for serving in ("live", "held", "superseded", None):
+            [(kind,)] = sql("SELECT webhook_feed_kind(%s, %s)", (entry, serving))
+            assert kind == feed_kind(entry, serving), (entry, serving)
