@@ -1,0 +1,219 @@
+"""The rest of the client's verbs against a real server: documents (upload with progress,
+wait), chat streaming, pagination across pages, the memory contract and review verbs,
+hygiene, passes, the change feed, usage, audit, keys, and the admin clients."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from memwarden_client import (
+    AsyncMemwarden,
+    AsyncMemwardenAdmin,
+    Conflict,
+    Memwarden,
+    MemwardenAdmin,
+    NotFound,
+    Unavailable,
+    models,
+)
+
+from tests.conftest import ADMIN_TOKEN
+from tests.support.live import LiveServer
+from tests.support.scripted_model import Reply, ScriptedModelServer, scripted_models
+
+ABOUT = "My name is Alice Chen. I work at Acme. I live in Berlin.\n\nI love jazz.\n\n"
+
+
+@pytest.fixture
+def working(live_with: Callable[..., LiveServer]) -> LiveServer:
+    """A server with an in-process worker, for documents."""
+    return live_with(run_worker=True)
+
+
+@pytest.fixture
+def worked(working: LiveServer) -> Iterator[Memwarden]:
+    with MemwardenAdmin(working.url, ADMIN_TOKEN) as admin:
+        created = admin.contexts.create("docs", owner_subject="alice")
+    assert created.owner_key is not None
+    with Memwarden(working.url, created.owner_key.key, context_id=created.id) as client:
+        yield client
+
+
+def test_a_document_upload_reports_progress_and_wait_returns_it_processed(
+    worked: Memwarden,
+) -> None:
+    data = (ABOUT * 1200).encode()  # past one 64 KiB piece of the body
+    seen: list[tuple[int, int]] = []
+    doc = worked.documents.upload(
+        data, filename="about.txt", progress=lambda sent, total: seen.append((sent, total))
+    )
+    assert isinstance(doc, models.DocumentResponse) and doc.status == "pending"
+    assert doc.filename == "about.txt" and doc.size_bytes == len(data)
+    total = seen[-1][1]
+    assert total > len(data) and seen[0] == (0, total) and seen[-1] == (total, total)
+    assert len(seen) >= 3 and [s for s, _ in seen] == sorted(s for s, _ in seen)
+    done = worked.documents.wait(doc.id, timeout=90, poll=0.2)
+    assert done.status == "processed" and (done.chunks or 0) >= 1
+    assert [d.id for d in worked.documents.list()] == [doc.id]
+    assert worked.documents.delete(doc.id).deleted is True
+    with pytest.raises(NotFound):
+        worked.documents.get(doc.id)
+
+
+def test_an_upload_from_a_path_keeps_its_file_name(worked: Memwarden, tmp_path: Any) -> None:
+    path = tmp_path / "notes.md"
+    path.write_text("I love tango.", encoding="utf-8")
+    doc = worked.documents.upload(path, scope="user/alice", visibility="private")
+    assert (doc.filename, doc.visibility) == ("notes.md", "private")
+    assert worked.documents.wait(doc.id, timeout=90, poll=0.2).status == "processed"
+
+
+@pytest.fixture
+def chatty(live_with: Callable[..., LiveServer], scripted: ScriptedModelServer) -> LiveServer:
+    return live_with(**scripted_models(scripted, model_chat="openai:chat-model"))
+
+
+def test_chat_streams_typed_events_memories_tokens_then_done(
+    chatty: LiveServer, scripted: ScriptedModelServer
+) -> None:
+    answer = "You love jazz, and you live in Berlin."
+    scripted.respond_with("chat", Reply.text(answer))
+    with MemwardenAdmin(chatty.url, ADMIN_TOKEN) as admin:
+        created = admin.contexts.create("chat", owner_subject="alice")
+    assert created.owner_key is not None
+    with Memwarden(chatty.url, created.owner_key.key, context_id=created.id) as client:
+        client.remember("I love jazz. I live in Berlin.")
+        got = list(client.chat_stream("What do I love?"))
+        assert isinstance(got[0], models.ChatStreamMemories) and got[0].memories
+        tokens = got[1:-1]
+        assert len(tokens) > 1 and all(isinstance(t, models.ChatStreamToken) for t in tokens)
+        assert "".join(t.text for t in tokens if isinstance(t, models.ChatStreamToken)) == answer
+        done = got[-1]
+        assert isinstance(done, models.ChatStreamDone) and done.turn_id and not done.cached
+        again = client.chat("What do I love?", remember=False)
+        assert again.answer == answer and again.cached is True
+
+    async def streamed() -> list[models.ChatStreamToken]:
+        assert created.owner_key is not None
+        async with AsyncMemwarden(
+            chatty.url, created.owner_key.key, context_id=created.id
+        ) as client:
+            return [
+                event
+                async for event in client.chat_stream("What do I love?", remember=False)
+                if isinstance(event, models.ChatStreamToken)
+            ]
+
+    assert "".join(t.text for t in asyncio.run(streamed())) == answer
+
+
+def test_reflection_without_a_chat_model_is_unavailable_with_its_code(mw: Memwarden) -> None:
+    with pytest.raises(Unavailable) as unavailable:
+        mw.reflect(scope="user/alice")
+    assert unavailable.value.code == "reflection_model_unavailable"
+
+
+def test_lists_follow_next_cursor_across_pages(mw: Memwarden) -> None:
+    mw.remember_batch(["I am Alice.", "I live in Porto.", "I love jazz."])
+    every = list(mw.changes())
+    paged = list(mw.changes(limit=2))
+    assert len(every) > 2 and [c.seq for c in paged] == [c.seq for c in every]
+    later = list(mw.changes(cursor=None, limit=100))
+    assert later[-1].seq == every[-1].seq
+    for n in range(3):
+        mw.keys.issue(f"reader-{n}", ["memory_read"])
+    keys = list(mw.keys.list(limit=1))
+    assert len(keys) == 4 and len({k.id for k in keys}) == 4
+    actions = [event.action for event in mw.audit(limit=1)]
+    assert actions.count("key.create") == 4  # the fixture's key, then these three
+
+
+def test_the_memory_contract_and_review_verbs_round_trip_a_note(mw: Memwarden) -> None:
+    scope = {"project_id": "p1", "visibility": "shared"}
+    created = mw.memory.commands({"op": "create", "content": "Green tea, no sugar."}, scope=scope)
+    rid = created.record_id
+    read = mw.memory.read(rid, scope=scope)
+    assert read.record.revision == 1 and read.record.kind == "note"
+    hits = mw.memory.search(scope=scope, query="green tea").hits
+    assert [h.record.id for h in hits] == [rid]
+    vector = [1.0] + [0.0] * 383
+    assert mw.memory.embeddings(rid, 1, vector, scope=scope).dimensions == 384
+    decision = models.ReviewCommand(
+        contract_version=1,
+        record_id=rid,
+        expected_revision=1,
+        disposition="approved",
+        evidence_ref="ticket://1",
+        idempotency_key="case-1",
+    )
+    receipt = mw.memory.reviews(decision, scope=scope).receipt
+    assert receipt.revision == 2 and receipt.disposition == "approved"
+    assert mw.memory.review_state(rid, scope=scope).state.revision == 2
+    assert mw.memory.review_read(rid, 2, scope=scope).receipt.receipt_id == receipt.receipt_id
+    assert mw.memory.eligibility(rid, scope=scope).servable is True
+    with pytest.raises(Conflict) as stale:
+        mw.memory.commands(
+            {"op": "update", "record_id": rid, "expected_revision": 1, "content": "Black tea."},
+            scope=scope,
+        )
+    assert stale.value.code == "stale_revision"
+    mw.memory.commands({"op": "delete", "record_id": rid, "expected_revision": 2}, scope=scope)
+    with pytest.raises(NotFound):
+        mw.memory.read(rid, scope=scope)
+
+
+def test_hygiene_passes_usage_and_the_context_answer_typed(mw: Memwarden) -> None:
+    written = mw.remember("I am Alice. I live in Porto.", scope="user/alice")
+    record = mw.query("Porto", scope="user/alice").hits[0]
+    challenged = mw.hygiene.challenge(record.id, "She moved to Lisbon last year.")
+    assert challenged.created is True and challenged.item is not None
+    queued = list(mw.hygiene.queue())
+    assert [item.id for item in queued] == [challenged.id]
+    with pytest.raises(Conflict) as nothing:
+        mw.hygiene.restore(record.id)
+    assert nothing.value.code == "nothing_to_restore"
+    started = mw.hygiene.scan()
+    assert mw.hygiene.get_run(started.run_id).run_id == started.run_id
+    run = mw.passes.run("gist")
+    assert mw.passes.get_run(run.run_id).stage == "gist"
+    with pytest.raises(NotFound):
+        mw.passes.run("nonsense")  # type: ignore[arg-type]
+    with pytest.raises(Conflict):  # its extraction did not fail: nothing to reprocess
+        mw.reprocess_turn(written.turn_id)
+    assert isinstance(mw.usage(days=1), models.UsageAnswer)
+    assert mw.context().id == mw.context_id
+
+
+def test_the_admin_clients_manage_contexts_keys_config_and_read_health(
+    live: LiveServer, mw_admin: MemwardenAdmin
+) -> None:
+    first = mw_admin.contexts.create("one")
+    second = mw_admin.contexts.create("two", owner_subject="owner")
+    assert first.owner_key is None and second.owner_key is not None
+    listed = [c.id for c in mw_admin.contexts.list(limit=1)]
+    assert listed == [first.id, second.id]
+    assert mw_admin.contexts.get(first.id).name == "one"
+    issued = mw_admin.keys.issue(first.id, "bob", ["memory_read"], scope="user/bob")
+    assert issued.key.startswith("mwk_") and issued.scope == "user/bob"
+    assert [k.id for k in mw_admin.keys.list(first.id)] == [issued.id]
+    assert mw_admin.keys.revoke(first.id, issued.id).id == issued.id
+    patched = mw_admin.config.patch(first.id, {"judge": {"enabled": True}})
+    assert patched.judge.enabled is True and mw_admin.config.get(first.id).judge.enabled
+    report = mw_admin.health()
+    assert report.status in ("ok", "degraded") and report.version
+    assert [e.action for e in mw_admin.audit(first.id, action="key.")][:2] == [
+        "key.revoke",
+        "key.create",
+    ]
+    assert mw_admin.usage(first.id).total_tokens == 0
+
+    async def scenario() -> list[str]:
+        async with AsyncMemwardenAdmin(live.url, ADMIN_TOKEN) as admin:
+            made = await admin.contexts.create("three")
+            await admin.keys.issue(made.id, "carol", ["memory_read"])
+            return [k.subject async for k in admin.keys.list(made.id)]
+
+    assert asyncio.run(scenario()) == ["carol"]
