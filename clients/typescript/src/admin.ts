@@ -3,7 +3,7 @@
  * audit, usage, health). The admin token reads and writes no memory, so this client
  * has no memory verbs: the server would answer them 403 `context_key_required`.
  */
-import { ServiceUnavailableError } from "./errors.js";
+import { UnavailableError } from "./errors.js";
 import { paginate, type Paginator } from "./pages.js";
 import { type ClientOptions, type Query, type RequestOptions, Transport } from "./transport.js";
 import type * as T from "./types.js";
@@ -37,7 +37,7 @@ export class MemwardenAdmin {
 
   readonly keys = {
     /** The answer's `key` is the secret, shown this once. */
-    create: (contextId: string, body: T.CreateKey, options?: RequestOptions): Promise<T.IssuedKey> =>
+    issue: (contextId: string, body: T.CreateKey, options?: RequestOptions): Promise<T.IssuedKey> =>
       this.http.json({ method: "POST", path: `${ctx(contextId)}/keys`, json: body }, options),
     list: (
       contextId: string,
@@ -79,7 +79,7 @@ export class MemwardenAdmin {
     try {
       return await this.http.json({ method: "GET", path: "/health" }, { maxRetries: 0, ...options });
     } catch (error) {
-      const answer = error instanceof ServiceUnavailableError ? (error.answer as T.HealthReport | undefined) : undefined;
+      const answer = error instanceof UnavailableError ? (error.body as T.HealthReport | undefined) : undefined;
       if (answer && typeof answer.status === "string") return answer;
       throw error;
     }

@@ -4,7 +4,7 @@
  * id is a constructor option because a key cannot ask the server for its Context (the
  * id names it in every path, and the server checks that it is the key's own).
  */
-import { MemwardenTimeoutError, StreamError } from "./errors.js";
+import { MemwardenTimeoutError } from "./errors.js";
 import { Paginator, paginate } from "./pages.js";
 import { readEvents } from "./sse.js";
 import { type ClientOptions, type Query, type RequestOptions, sleep, Transport } from "./transport.js";
@@ -35,6 +35,8 @@ export interface WaitOptions extends RequestOptions {
 }
 
 const DONE = new Set(["processed", "failed"]);
+const FINISHED_RUN = new Set(["done", "failed"]);
+const KNOWN_EVENTS = new Set(["memories", "token", "done", "error"]);
 
 export class Memwarden {
   readonly contextId: string;
@@ -48,6 +50,11 @@ export class Memwarden {
 
   private get base(): string {
     return `/api/v1/${encodeURIComponent(this.contextId)}`;
+  }
+
+  /** The Context's own admin routes (keys, configuration), which a manage key may use. */
+  private get admin(): string {
+    return `/api/v1/contexts/${encodeURIComponent(this.contextId)}`;
   }
 
   private get<R>(path: string, query?: Query, options?: RequestOptions): Promise<R> {
@@ -89,9 +96,9 @@ export class Memwarden {
   }
 
   /**
-   * The same answer as events: `memories`, then `token`s, then `done`. A failure before
-   * the first event is thrown as the server's refusal; one after it as a StreamError.
-   * `timeoutMs` is an idle timeout here: the longest wait for the next chunk.
+   * The same answer as events: `memories`, then `token`s, then `done` (or `error` when it
+   * failed after starting). The request is sent when iteration starts, and a refusal is
+   * thrown there. `timeoutMs` is an idle timeout here: the longest wait for a chunk.
    */
   async *chatStream(
     message: string,
@@ -103,17 +110,11 @@ export class Memwarden {
     try {
       if (!response.body) return;
       for await (const raw of readEvents(response.body, idle)) {
-        const data = JSON.parse(raw.data) as unknown;
-        if (raw.event === "error") {
-          const detail = (data as T.Schemas["ChatStreamError"]).error;
-          throw new StreamError({ status: response.status, body: { ...detail } });
-        }
-        if (raw.event === "memories" || raw.event === "token" || raw.event === "done") {
-          yield { event: raw.event, data } as T.ChatStreamEvent;
-        }
+        if (!KNOWN_EVENTS.has(raw.event)) continue;
+        yield { event: raw.event, data: JSON.parse(raw.data) } as T.ChatStreamEvent;
       }
     } catch (cause) {
-      throw cause instanceof StreamError ? cause : failure(cause);
+      throw failure(cause);
     } finally {
       release();
     }
@@ -124,11 +125,15 @@ export class Memwarden {
     return this.post(`${this.base}/reflect`, body, options);
   }
 
-  readonly turns = {
-    /** Extract again the windows of a turn whose extraction failed. */
-    reprocess: (turnId: string, options?: RequestOptions): Promise<T.ReprocessResponse> =>
-      this.post(`${this.base}/turns/${encodeURIComponent(turnId)}/reprocess`, undefined, options),
-  };
+  /** Extract again the windows of a turn whose extraction failed. */
+  reprocessTurn(turnId: string, options?: RequestOptions): Promise<T.ReprocessResponse> {
+    return this.post(`${this.base}/turns/${encodeURIComponent(turnId)}/reprocess`, undefined, options);
+  }
+
+  /** The Context's id, name and creation time. */
+  context(options?: RequestOptions): Promise<T.ContextInfo> {
+    return this.get(`${this.admin}`, undefined, options);
+  }
 
   readonly documents = {
     /** Upload a document (text, a Blob, or bytes); a worker processes it: see `wait`. */
@@ -154,21 +159,8 @@ export class Memwarden {
     ): Paginator<T.Document, T.DocumentList> =>
       paginate(this.http, `${this.base}/documents`, query, (page: T.DocumentList) => page.documents, options),
     /** Ask until the document is `processed` or `failed`; MemwardenTimeoutError past `waitMs`. */
-    wait: async (documentId: string, options: WaitOptions = {}): Promise<T.Document> => {
-      const waitMs = options.waitMs ?? 120_000;
-      const deadline = Date.now() + waitMs;
-      for (;;) {
-        const document = await this.documents.get(documentId, options);
-        if (DONE.has(document.status)) return document;
-        if (Date.now() >= deadline) {
-          throw new MemwardenTimeoutError({
-            status: 0,
-            body: { code: "timeout", message: `document still ${document.status} after ${waitMs} ms` },
-          });
-        }
-        await sleep(options.intervalMs ?? 500, options.signal);
-      }
-    },
+    wait: (documentId: string, options: WaitOptions = {}): Promise<T.Document> =>
+      until(() => this.documents.get(documentId, options), DONE, `document ${documentId}`, options),
     reprocess: (documentId: string, options?: RequestOptions): Promise<T.ReprocessResponse> =>
       this.post(`${this.base}/documents/${encodeURIComponent(documentId)}/reprocess`, undefined, options),
     delete: (documentId: string, options?: RequestOptions): Promise<T.DocumentDeleted> =>
@@ -203,8 +195,11 @@ export class Memwarden {
   readonly hygiene = {
     scan: (body: { rejudge?: boolean } = {}, options?: RequestOptions): Promise<T.ScanStarted> =>
       this.post(`${this.base}/hygiene/scan`, body, options),
-    run: (runId: string, options?: RequestOptions): Promise<T.HygieneRun> =>
+    getRun: (runId: string, options?: RequestOptions): Promise<T.HygieneRun> =>
       this.get(`${this.base}/hygiene/runs/${encodeURIComponent(runId)}`, undefined, options),
+    /** Ask until the run is `done` or `failed`. */
+    wait: (runId: string, options: WaitOptions = {}): Promise<T.HygieneRun> =>
+      until(() => this.hygiene.getRun(runId, options), FINISHED_RUN, `hygiene run ${runId}`, options),
     queue: (query: T.QueueOptions & { cursor?: string } = {}, options?: RequestOptions): Paginator<T.QueueItem, T.QueuePage> =>
       paginate(this.http, `${this.base}/hygiene/queue`, query, (page: T.QueuePage) => page.items, options),
     resolve: (itemId: string, resolution: T.Resolution, options?: RequestOptions): Promise<T.QueueResolved> =>
@@ -220,6 +215,35 @@ export class Memwarden {
       this.post(`${this.base}/passes/${encodeURIComponent(stage)}/run`, undefined, options),
     getRun: (runId: string, options?: RequestOptions): Promise<T.PassRun> =>
       this.get(`${this.base}/passes/runs/${encodeURIComponent(runId)}`, undefined, options),
+    /** Ask until the run is `done` or `failed`. */
+    wait: (runId: string, options: WaitOptions = {}): Promise<T.PassRun> =>
+      until(() => this.passes.getRun(runId, options), FINISHED_RUN, `pass run ${runId}`, options),
+  };
+
+  /** The Context's keys (needs `grant:manage`). */
+  readonly keys = {
+    /** The answer's `key` is the secret, shown this once. */
+    issue: (body: T.CreateKey, options?: RequestOptions): Promise<T.IssuedKey> =>
+      this.post(`${this.admin}/keys`, body, options),
+    list: (query: { limit?: number; cursor?: string } = {}, options?: RequestOptions): Paginator<T.KeyInfo, T.KeyList> =>
+      paginate(this.http, `${this.admin}/keys`, query, (page: T.KeyList) => page.keys, options),
+    revoke: (keyId: string, options?: RequestOptions): Promise<T.RevokedKey> =>
+      this.http.json(
+        { method: "DELETE", path: `${this.admin}/keys/${encodeURIComponent(keyId)}` },
+        options,
+      ),
+  };
+
+  /** The Context's configuration (needs `grant:manage`). */
+  readonly config = {
+    get: (options?: RequestOptions): Promise<T.ContextConfig> =>
+      this.get(`${this.admin}/config`, undefined, options),
+    /** Objects merge, omitted fields stay, `""` clears an addendum. */
+    patch: (patch: T.ConfigPatch, options?: RequestOptions): Promise<T.ContextConfig> =>
+      this.http.json(
+        { method: "PATCH", path: `${this.admin}/config`, json: patch },
+        options,
+      ),
   };
 
   /** The memory contract and review verbs (bodies carry `contract_version: 1` and a scope). */
@@ -257,4 +281,27 @@ export class Memwarden {
     return paginate(this.http, `${this.base}/audit`, query, (page: T.AuditPage) => page.events, options);
   }
 
+}
+
+/** Ask `get` until its status is a final one; MemwardenTimeoutError past `waitMs`. */
+async function until<R extends { status: string }>(
+  get: () => Promise<R>,
+  final: Set<string>,
+  what: string,
+  options: WaitOptions,
+): Promise<R> {
+  const waitMs = options.waitMs ?? 120_000;
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const answer = await get();
+    if (final.has(answer.status)) return answer;
+    if (Date.now() >= deadline) {
+      throw new MemwardenTimeoutError({
+        status: 0,
+        code: "timeout",
+        message: `${what} is still ${answer.status} after ${waitMs} ms`,
+      });
+    }
+    await sleep(options.intervalMs ?? 500, options.signal);
+  }
 }

@@ -1,12 +1,12 @@
 /**
- * The error model: every refusal the server answers is a MemwardenError carrying the
- * HTTP status and the body's `code`, `message` and `field`; a subclass per status lets
- * callers catch what they can act on. Messages never quote what was sent, so an error
- * is safe to log or to hand to an agent.
+ * The error model, the Python client's: every refusal is a MemwardenError carrying the
+ * HTTP status and the body's `code`, `message` and `field`, with a subclass per kind of
+ * status so a caller catches what it can act on. The server's messages never quote what
+ * was sent, so an error can be logged or shown to an agent as it is.
  */
 
 /** The `error` object of a refusal: `{"error": {"code", "message", "field"?, ...}}`. */
-export interface ErrorBody {
+export interface ErrorDetail {
   code: string;
   message: string;
   field?: string;
@@ -15,43 +15,59 @@ export interface ErrorBody {
 
 export interface ErrorInit {
   status: number;
-  body: ErrorBody;
+  code: string;
+  message: string;
+  field?: string | undefined;
+  body?: unknown;
   requestId?: string | undefined;
-  retryAfterS?: number | undefined;
-  answer?: unknown;
+  retryAfter?: number | undefined;
 }
 
 export class MemwardenError extends Error {
-  /** The HTTP status (0 when no answer came: a transport failure or a timeout). */
+  /** The HTTP status (0 when no answer came: a broken connection or a timeout). */
   readonly status: number;
   /** The stable, machine-readable code (`judge_refused`, `missing_grant`, ...). */
   readonly code: string;
   /** The request field at fault, when the server names one. */
   readonly field: string | undefined;
-  /** The whole `error` object, extra fields included (`reasons`, `limit`, ...). */
-  readonly body: ErrorBody;
+  /** The answer's JSON as sent (`{"error": {...}}` for a refusal; a 503 health report). */
+  readonly body: unknown;
   /** The server's X-Request-ID, to find its log line. */
   readonly requestId: string | undefined;
   /** Seconds the server asked to wait (Retry-After), when it did. */
-  readonly retryAfterS: number | undefined;
-  /** The whole answer's JSON, when it was JSON (a 503 health report, say). */
-  readonly answer: unknown;
+  readonly retryAfter: number | undefined;
 
   constructor(init: ErrorInit) {
-    super(init.body.message);
+    super(init.message);
     this.name = new.target.name;
     this.status = init.status;
-    this.code = init.body.code;
-    this.field = typeof init.body.field === "string" ? init.body.field : undefined;
+    this.code = init.code;
+    this.field = init.field;
     this.body = init.body;
     this.requestId = init.requestId;
-    this.retryAfterS = init.retryAfterS;
-    this.answer = init.answer;
+    this.retryAfter = init.retryAfter;
+  }
+
+  /** The body's `error` object: what the server said beyond code and message. */
+  get detail(): Record<string, unknown> {
+    const error = (this.body as { error?: unknown } | null | undefined)?.error;
+    return error !== null && typeof error === "object" ? { ...(error as Record<string, unknown>) } : {};
+  }
+
+  /** A judge's reason codes (`payment_card`, `credential`, ...), when it gave any. */
+  get reasons(): string[] {
+    const reasons = this.detail.reasons;
+    return Array.isArray(reasons) ? reasons.map(String) : [];
   }
 }
 
-/** 400: a missing, unknown or invalid field (`field` names it). */
-export class BadRequestError extends MemwardenError {}
+/** 400 or 422: the request cannot be served as sent (`field` names what is wrong). */
+export class InvalidRequestError extends MemwardenError {}
+/**
+ * 422 from the ingest judge: refused (`judge_refused`, with `reasons`), denied
+ * (`request_denied`) or not judged (`judge_unavailable`). The content is never in it.
+ */
+export class JudgeRefusedError extends InvalidRequestError {}
 /** 401: no key, or an unknown, expired or revoked one. */
 export class AuthenticationError extends MemwardenError {}
 /** 403: the key lacks the grant, or the Context is not its own. */
@@ -60,51 +76,36 @@ export class PermissionDeniedError extends MemwardenError {}
 export class NotFoundError extends MemwardenError {}
 /** 409: a stale revision, a decision already made, a refused replacement. */
 export class ConflictError extends MemwardenError {}
-/** 413: the body is larger than the route allows. */
+/** 413: the body is larger than the route takes. */
 export class PayloadTooLargeError extends MemwardenError {}
-
-/**
- * 422: the ingest judge refused the input (`judge_refused`, with reason codes), denied
- * it (`request_denied`, no reasons) or could not judge it (`judge_unavailable`). The
- * refused content is never in the error.
- */
-export class JudgeRefusedError extends MemwardenError {
-  /** Reason codes: `payment_card`, `credential`, `personal_data`, ... */
-  get reasons(): string[] {
-    const reasons = this.body.reasons;
-    return Array.isArray(reasons) ? reasons.filter((r): r is string => typeof r === "string") : [];
-  }
-}
-
-/** 429: a budget of the Context is spent for now; `retryAfterS` says when to come back. */
-export class RateLimitError extends MemwardenError {}
-/** 5xx: the server failed. */
+/** 429: a Context budget (requests or bytes in flight, tokens, waiting documents). */
+export class RateLimitedError extends MemwardenError {}
+/** 5xx other than 503 (500 `internal_error`, 502 `model_provider_error`). */
 export class ServerError extends MemwardenError {}
-/** 503: overloaded, the database busy, or a part down; usually with Retry-After. */
-export class ServiceUnavailableError extends ServerError {}
+/** 503: a process budget or a part that is down; `retryAfter` says when to retry. */
+export class UnavailableError extends ServerError {}
+/** No answer: the server could not be reached, or the connection broke. */
+export class ConnectionFailedError extends MemwardenError {}
+/** No answer within the per-request timeout (`timeoutMs`). */
+export class MemwardenTimeoutError extends ConnectionFailedError {}
 
-/** No answer: the connection failed. */
-export class MemwardenConnectionError extends MemwardenError {}
-/** No answer in time: the per-request timeout passed. */
-export class MemwardenTimeoutError extends MemwardenError {}
-
-/** The chat stream ended with an `error` event after it had started. */
-export class StreamError extends MemwardenError {}
+const JUDGE_CODES = new Set(["judge_refused", "request_denied", "judge_unavailable"]);
 
 const BY_STATUS: Record<number, typeof MemwardenError> = {
-  400: BadRequestError,
+  400: InvalidRequestError,
   401: AuthenticationError,
   403: PermissionDeniedError,
   404: NotFoundError,
   409: ConflictError,
   413: PayloadTooLargeError,
-  422: JudgeRefusedError,
-  429: RateLimitError,
-  503: ServiceUnavailableError,
+  422: InvalidRequestError,
+  429: RateLimitedError,
+  503: UnavailableError,
 };
 
-/** The error class for an HTTP status. */
+/** The error for an answer's status and code. */
 export function errorFor(init: ErrorInit): MemwardenError {
+  if (init.status === 422 && JUDGE_CODES.has(init.code)) return new JudgeRefusedError(init);
   const cls = BY_STATUS[init.status] ?? (init.status >= 500 ? ServerError : MemwardenError);
   return new cls(init);
 }

@@ -2,23 +2,22 @@ export { Memwarden, type MemwardenOptions, type UploadOptions, type WaitOptions 
 export { MemwardenAdmin, type MemwardenAdminOptions } from "./admin.js";
 export {
   AuthenticationError,
-  BadRequestError,
   ConflictError,
-  type ErrorBody,
+  ConnectionFailedError,
+  type ErrorDetail,
+  InvalidRequestError,
   JudgeRefusedError,
-  MemwardenConnectionError,
   MemwardenError,
   MemwardenTimeoutError,
   NotFoundError,
   PayloadTooLargeError,
   PermissionDeniedError,
-  RateLimitError,
+  RateLimitedError,
   ServerError,
-  ServiceUnavailableError,
-  StreamError,
+  UnavailableError,
 } from "./errors.js";
 export { Paginator } from "./pages.js";
 export { readEvents, type RawEvent } from "./sse.js";
-export type { ClientOptions, RequestOptions } from "./transport.js";
+export type { ClientOptions, RequestOptions, RetryEvent } from "./transport.js";
 export type * from "./types.js";
 export type { components, paths, operations } from "./schema.js";

@@ -1,28 +1,44 @@
 /**
- * One HTTP exchange with retries: fetch only (no Node built-ins), so the same code runs
- * in Node 20+, Deno, Bun, browsers and edge runtimes. A 429 or 503 is retried after the
- * server's Retry-After (bounded); anything else is answered once, as the server meant.
+ * One call with its retries, over fetch only (no Node built-ins), so the same code runs
+ * in Node 20+, Deno, Bun, browsers and edge runtimes.
+ *
+ * The retry policy is the Python client's. memwarden answers 429 and 503 with
+ * Retry-After when an admission budget refuses a request, and such a refusal comes
+ * before the request has any effect (docs/scale.md): every call, writes included, is
+ * sent again after that wait (at most `maxRetries` times, never when the server asks for
+ * more than `maxRetryWaitMs`). A 429 without Retry-After is a spent token budget: not
+ * retried. Reads (GET) are also sent again after a 502/503/504 without Retry-After or a
+ * broken connection, after `backoffMs` doubled each time.
  */
-import {
-  errorFor,
-  type ErrorBody,
-  MemwardenConnectionError,
-  MemwardenError,
-  MemwardenTimeoutError,
-} from "./errors.js";
+import { ConnectionFailedError, errorFor, type MemwardenError, MemwardenTimeoutError } from "./errors.js";
 
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
 export type Query = Record<string, QueryValue>;
 
+/** What a retry is about to do, told to `onRetry` before its wait. */
+export interface RetryEvent {
+  method: string;
+  path: string;
+  /** The attempt that failed, from 1. */
+  attempt: number;
+  /** The refusal's status, or 0 for a broken connection. */
+  status: number;
+  waitMs: number;
+}
+
 export interface ClientOptions {
   /** The server, e.g. `http://127.0.0.1:8420` (no `/api/v1`). */
   url: string;
-  /** Per-attempt timeout in milliseconds (default 60,000; 0: none). */
+  /** Per-attempt timeout in milliseconds (default 30,000; 0: none). */
   timeoutMs?: number;
-  /** How many times a 429 or 503 is retried (default 2; 0: never). */
+  /** How many times one call may be sent again (default 3; 0: never). */
   maxRetries?: number;
-  /** The longest wait before a retry, whatever Retry-After asks (default 60,000 ms). */
-  maxRetryDelayMs?: number;
+  /** The first backoff of a retried read without Retry-After (default 500 ms, doubling). */
+  backoffMs?: number;
+  /** A Retry-After longer than this is not waited for: the refusal is thrown (default 30,000 ms). */
+  maxRetryWaitMs?: number;
+  /** Hears of each retry before its wait. */
+  onRetry?: (event: RetryEvent) => void;
   /** Another fetch (a proxy's, a test's); default the global one. */
   fetch?: typeof fetch;
   /** Headers sent with every request. */
@@ -44,8 +60,6 @@ export interface Call {
   form?: FormData | undefined;
 }
 
-const RETRIED = new Set([429, 503]);
-
 /** An answer being read: `idle()` restarts the timeout, `failure()` names a read's error. */
 export interface Streamed {
   response: Response;
@@ -59,7 +73,9 @@ export class Transport {
   private readonly token: string;
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
-  private readonly maxRetryDelayMs: number;
+  private readonly backoffMs: number;
+  private readonly maxRetryWaitMs: number;
+  private readonly onRetry: ((event: RetryEvent) => void) | undefined;
   private readonly fetchImpl: typeof fetch;
   private readonly headers: Record<string, string>;
 
@@ -68,14 +84,16 @@ export class Transport {
     if (!token) throw new TypeError("a key (or the admin token) is required");
     this.url = options.url.replace(/\/+$/, "");
     this.token = token;
-    this.timeoutMs = options.timeoutMs ?? 60_000;
-    this.maxRetries = options.maxRetries ?? 2;
-    this.maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxRetries = options.maxRetries ?? 3;
+    this.backoffMs = options.backoffMs ?? 500;
+    this.maxRetryWaitMs = options.maxRetryWaitMs ?? 30_000;
+    this.onRetry = options.onRetry;
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
     this.headers = options.headers ?? {};
   }
 
-  /** The answer's JSON, or the MemwardenError the server's refusal maps to. */
+  /** The answer's JSON, or the MemwardenError its refusal maps to. */
   async json<T>(call: Call, options: RequestOptions = {}): Promise<T> {
     const { response, release, failure } = await this.send(call, options, false);
     try {
@@ -87,53 +105,64 @@ export class Transport {
     }
   }
 
-  /**
-   * The answer itself, for a body read as a stream. Its timeout is an idle timeout:
-   * `idle()` restarts it on every chunk, `release()` stops it.
-   */
-  async stream(
-    call: Call,
-    options: RequestOptions = {},
-  ): Promise<Streamed> {
+  /** The answer, its body to be read as a stream; the timeout becomes an idle timeout. */
+  stream(call: Call, options: RequestOptions = {}): Promise<Streamed> {
     return this.send(call, options, true);
   }
 
-  private async send(
-    call: Call,
-    options: RequestOptions,
-    streaming: boolean,
-  ): Promise<Streamed> {
+  private async send(call: Call, options: RequestOptions, streaming: boolean): Promise<Streamed> {
     const maxRetries = options.maxRetries ?? this.maxRetries;
+    const idempotent = call.method === "GET";
     for (let attempt = 0; ; attempt++) {
-      const attemptControl = new Attempt(options.signal, options.timeoutMs ?? this.timeoutMs);
+      const control = new Attempt(options.signal, options.timeoutMs ?? this.timeoutMs);
       let response: Response;
       try {
-        response = await this.fetchImpl(this.address(call), this.init(call, attemptControl.signal));
+        response = await this.fetchImpl(this.address(call), this.init(call, control.signal));
       } catch (cause) {
-        attemptControl.release();
-        throw attemptControl.failure(cause);
+        control.release();
+        const error = control.failure(cause);
+        const waitMs = idempotent && error instanceof ConnectionFailedError && !(error instanceof MemwardenTimeoutError)
+          ? this.backoffMs * 2 ** attempt
+          : undefined;
+        if (waitMs === undefined || attempt >= maxRetries) throw error;
+        await this.pause(call, attempt, 0, waitMs, options.signal);
+        continue;
       }
       if (response.ok) {
-        if (streaming) attemptControl.restart();
+        if (streaming) control.restart();
         return {
           response,
-          idle: () => attemptControl.restart(),
-          release: () => attemptControl.release(),
-          failure: (cause) => attemptControl.failure(cause),
+          idle: () => control.restart(),
+          release: () => control.release(),
+          failure: (cause) => control.failure(cause),
         };
       }
       let error: MemwardenError;
       try {
         error = await refusal(response);
       } catch (cause) {
-        throw attemptControl.failure(cause);
+        throw control.failure(cause);
       } finally {
-        attemptControl.release();
+        control.release();
       }
-      if (!RETRIED.has(response.status) || attempt >= maxRetries) throw error;
-      const waitMs = error.retryAfterS !== undefined ? error.retryAfterS * 1000 : 500 * 2 ** attempt;
-      await sleep(Math.min(waitMs, this.maxRetryDelayMs), options.signal);
+      const waitMs = attempt < maxRetries ? this.waitAfter(error, idempotent, attempt) : undefined;
+      if (waitMs === undefined) throw error;
+      await this.pause(call, attempt, error.status, waitMs, options.signal);
     }
+  }
+
+  private waitAfter(error: MemwardenError, idempotent: boolean, attempt: number): number | undefined {
+    if ((error.status === 429 || error.status === 503) && error.retryAfter !== undefined) {
+      const waitMs = error.retryAfter * 1000;
+      return waitMs <= this.maxRetryWaitMs ? waitMs : undefined;
+    }
+    if (idempotent && [502, 503, 504].includes(error.status)) return this.backoffMs * 2 ** attempt;
+    return undefined;
+  }
+
+  private async pause(call: Call, attempt: number, status: number, waitMs: number, signal?: AbortSignal) {
+    this.onRetry?.({ method: call.method, path: call.path, attempt: attempt + 1, status, waitMs });
+    await sleep(waitMs, signal);
   }
 
   private address(call: Call): string {
@@ -201,48 +230,39 @@ class Attempt {
   /** What a failed fetch or read means: a timeout, the caller's abort, or the transport. */
   failure(cause: unknown): unknown {
     if (this.timedOut) {
-      return new MemwardenTimeoutError({
-        status: 0,
-        body: { code: "timeout", message: `no answer within ${this.timeoutMs} ms` },
-      });
+      return new MemwardenTimeoutError({ status: 0, code: "timeout", message: `no answer within ${this.timeoutMs} ms` });
     }
-    return abortedOr(cause, this.outer);
+    if (this.outer?.aborted) return cause;
+    const message = cause instanceof Error ? cause.message : String(cause);
+    const error = new ConnectionFailedError({ status: 0, code: "connection_failed", message });
+    (error as { cause?: unknown }).cause = cause;
+    return error;
   }
-}
-
-function abortedOr(cause: unknown, signal: AbortSignal | undefined): unknown {
-  if (signal?.aborted || cause instanceof MemwardenError) return cause;
-  const message = cause instanceof Error ? cause.message : String(cause);
-  const error = new MemwardenConnectionError({
-    status: 0,
-    body: { code: "connection_error", message },
-  });
-  (error as { cause?: unknown }).cause = cause;
-  return error;
 }
 
 /** The MemwardenError for a refusal: the body's `error` object when it has one. */
 async function refusal(response: Response): Promise<MemwardenError> {
   const text = await response.text();
-  let body: ErrorBody = { code: `http_${response.status}`, message: response.statusText || "error" };
-  let answer: unknown;
+  let body: unknown;
   try {
-    answer = JSON.parse(text);
-    const parsed = answer as { error?: ErrorBody } | null;
-    if (typeof parsed?.error?.code === "string") body = parsed.error;
+    body = JSON.parse(text);
   } catch {
-    // Not JSON (a proxy's page): keep the status as the code.
+    body = text; // not JSON: a proxy's page, say
   }
+  const detail = (body as { error?: { code?: unknown; message?: unknown; field?: unknown } } | null)?.error;
+  const named = typeof detail?.code === "string";
   return errorFor({
     status: response.status,
+    code: named ? String(detail?.code) : `http_${response.status}`,
+    message: named && typeof detail?.message === "string" ? detail.message : response.statusText || "error",
+    field: typeof detail?.field === "string" ? detail.field : undefined,
     body,
     requestId: response.headers.get("x-request-id") ?? undefined,
-    retryAfterS: retryAfter(response.headers.get("retry-after")),
-    answer,
+    retryAfter: retryAfter(response.headers.get("retry-after")),
   });
 }
 
-/** Retry-After in seconds: a number of seconds or an HTTP date. */
+/** Retry-After in seconds: delta-seconds or an HTTP date; undefined when absent. */
 export function retryAfter(value: string | null): number | undefined {
   if (value === null || value.trim() === "") return undefined;
   const seconds = Number(value);
@@ -251,7 +271,7 @@ export function retryAfter(value: string | null): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {
@@ -265,5 +285,3 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
-
-export { sleep };

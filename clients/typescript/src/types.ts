@@ -33,11 +33,15 @@ export type ReflectBody = Schemas["ReflectBody"];
 export type ReflectResponse = Schemas["ReflectResponse"];
 export type ReprocessResponse = Schemas["ReprocessResponse"];
 
-/** One event of `chatStream`: the memories first, then tokens, then `done`. */
+/**
+ * One event of `chatStream`: the memories first, then tokens, then `done`, or `error`
+ * when the answer failed after it had started.
+ */
 export type ChatStreamEvent =
   | { event: "memories"; data: Schemas["ChatStreamMemories"] }
   | { event: "token"; data: Schemas["ChatStreamToken"] }
-  | { event: "done"; data: Schemas["ChatStreamDone"] };
+  | { event: "done"; data: Schemas["ChatStreamDone"] }
+  | { event: "error"; data: Schemas["ChatStreamError"] };
 
 export type Document = Schemas["DocumentResponse"];
 export type DocumentList = Schemas["DocumentList"];

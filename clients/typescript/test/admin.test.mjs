@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { AuthenticationError, BadRequestError, Memwarden, PermissionDeniedError } from "memwarden-client";
+import { AuthenticationError, InvalidRequestError, Memwarden, PermissionDeniedError } from "memwarden-client";
 import { admin, env } from "./helpers.mjs";
 
 test("the admin client creates a Context, issues, lists and revokes its keys", async () => {
@@ -12,7 +12,7 @@ test("the admin client creates a Context, issues, lists and revokes its keys", a
 
   const issued = [];
   for (const subject of ["ann", "ben", "cat"]) {
-    issued.push(await admin().keys.create(created.id, { subject, grants: ["memory_read", "memory_write"] }));
+    issued.push(await admin().keys.issue(created.id, { subject, grants: ["memory_read", "memory_write"] }));
   }
   const keys = await admin().keys.list(created.id, { limit: 2 }).toArray();
   assert.deepEqual(keys.map((k) => k.subject).sort(), ["ann", "ben", "cat"]);
@@ -31,7 +31,7 @@ test("the admin client reads and patches a configuration, and a bad field is nam
   const after = await admin().config.patch(id, { judge: { enabled: true } });
   assert.equal(after.judge.enabled, true);
   const refused = await admin().config.patch(id, { judge: { no_such_field: 1 } }).catch((e) => e);
-  assert.ok(refused instanceof BadRequestError, String(refused));
+  assert.ok(refused instanceof InvalidRequestError, String(refused));
   assert.match(refused.field ?? "", /judge/);
 });
 

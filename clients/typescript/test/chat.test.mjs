@@ -25,7 +25,7 @@ test("the chat stream gives memories, then tokens that make the answer, then don
 
 test("a stream refused before it starts throws the server's error", async () => {
   const { contextId } = await freshContext("chat-refused");
-  const issued = await admin().keys.create(contextId, { subject: "writer", grants: ["memory_write"] });
+  const issued = await admin().keys.issue(contextId, { subject: "writer", grants: ["memory_write"] });
   const writer = new Memwarden({ url: env.url, key: issued.key, contextId });
   await assert.rejects(
     async () => {

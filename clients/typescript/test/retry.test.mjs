@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { test } from "node:test";
-import { Memwarden, MemwardenTimeoutError, RateLimitError } from "memwarden-client";
+import { Memwarden, MemwardenTimeoutError, RateLimitedError } from "memwarden-client";
 import { env, freshContext } from "./helpers.mjs";
 
 /** A fetch that records each answer's status, to see the attempts a call made. */
@@ -33,12 +33,20 @@ test("a 429 is retried after the server's Retry-After, and refused without retri
       (error) => error,
     );
   }
-  assert.ok(refusal instanceof RateLimitError, String(refusal));
+  assert.ok(refusal instanceof RateLimitedError, String(refusal));
   assert.equal(refusal.code, "context_busy");
-  assert.equal(refusal.retryAfterS, 1);
+  assert.equal(refusal.retryAfter, 1);
 
   const recorder = recordingFetch();
-  const patient = new Memwarden({ url: env.busyUrl, key, contextId, maxRetries: 5, fetch: recorder.fetch });
+  const retries = [];
+  const patient = new Memwarden({
+    url: env.busyUrl,
+    key,
+    contextId,
+    maxRetries: 5,
+    fetch: recorder.fetch,
+    onRetry: (event) => retries.push(event),
+  });
   const started = performance.now();
   const state = await patient.state();
   const elapsed = performance.now() - started;
@@ -46,6 +54,8 @@ test("a 429 is retried after the server's Retry-After, and refused without retri
   assert.equal(recorder.statuses[0], 429);
   assert.equal(recorder.statuses.at(-1), 200);
   assert.ok(elapsed >= 950 * (recorder.statuses.length - 1), `${elapsed} ms for ${recorder.statuses}`);
+  assert.equal(retries.length, recorder.statuses.length - 1);
+  assert.deepEqual(retries[0], { method: "GET", path: `/api/v1/${contextId}/state`, attempt: 1, status: 429, waitMs: 1000 });
   await slow;
 });
 
