@@ -34,7 +34,7 @@ def parse(header: str) -> tuple[int, list[str]] | None:
         name, sep, value = part.strip().partition("=")
         if not sep:
             continue
-        if name == "t" and value.isascii() and value.isdigit() and len(value) <= 12:
+        if name == "t" and value.isascii() and value.isdigit() and len(value) <= 15:
             timestamp = int(value)
         elif name == SCHEME:
             signatures.append(value)
