@@ -42,6 +42,7 @@ from langgraph.store.base import (
     get_text_at_path,
     tokenize_path,
 )
+
 from memwarden_client.errors import Conflict, NotFound
 from memwarden_client.integrations import _items
 from memwarden_client.integrations._items import NamespaceError, StoredItem
