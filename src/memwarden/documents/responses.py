@@ -1,27 +1,22 @@
-"""Response bodies of the document routes, declared for /openapi.json only (`responses=`
-on `api/routes/documents.py`; `service.public` builds a document). Extra keys are allowed.
-"""
+"""The answers of the document routes: `service.upload`, `get`, `list_documents` and
+`delete` return them (`service.public` builds a document)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from memwarden.answers import Answer
 
 
-class Described(BaseModel):
-    """A documented answer: the fields below, and possibly more (additionalProperties)."""
-
-    model_config = ConfigDict(extra="allow")
-
-
-class DocumentExtraction(Described):
+class DocumentExtraction(Answer):
     windows: int | None
     windowsFailed: int
     chunkOnly: bool
 
 
-class DocumentResponse(Described):
+class DocumentResponse(Answer):
     id: str
     filename: str
     contentType: str | None = None
@@ -32,17 +27,17 @@ class DocumentResponse(Described):
     scope: str | None = None
     visibility: str
     createdAt: str
-    chunks: int | None = Field(None, description="Once processed: how many chunks.")
-    gist: str | None = Field(None, description="Written by the gist pass, when it ran.")
+    chunks: int | None = Field(default=None, description="Once processed: how many chunks.")
+    gist: str | None = Field(default=None, description="Written by the gist pass, when it ran.")
     extraction: DocumentExtraction | None = None
 
 
-class DocumentList(Described):
+class DocumentList(Answer):
     documents: list[DocumentResponse]
     next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
 
 
-class DocumentDeleted(Described):
+class DocumentDeleted(Answer):
     id: str
     deleted: bool
     recordsRetired: int

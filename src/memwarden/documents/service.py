@@ -11,6 +11,12 @@ from procrastinate.exceptions import AlreadyEnqueued
 
 from memwarden.admin.access import require_capability
 from memwarden.documents.formats import CONTENT_TYPES, UnsupportedFormat, detect
+from memwarden.documents.responses import (
+    DocumentDeleted,
+    DocumentExtraction,
+    DocumentList,
+    DocumentResponse,
+)
 from memwarden.documents.storage import FileStore
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
@@ -46,31 +52,31 @@ def _visible(caller: Caller, row: dict[str, Any], capability: str) -> bool:
     return row["visibility"] == "shared" or row["owner_subject"] == caller.subject
 
 
-def public(row: dict[str, Any]) -> dict[str, Any]:
-    out = {
-        "id": str(row["id"]),
-        "filename": row["filename"],
-        "contentType": row["content_type"],
-        "sizeBytes": row["size_bytes"],
-        "status": row["status"],
-        "failureCode": row.get("failure_code"),
-        "failureReasons": list(row.get("failure_reasons") or []),
-        "scope": row["scope_path"] or None,
-        "visibility": row["visibility"],
-        "createdAt": row["created_at"].isoformat(),
-    }
+def public(row: dict[str, Any]) -> DocumentResponse:
+    out = DocumentResponse(
+        id=str(row["id"]),
+        filename=row["filename"],
+        contentType=row["content_type"],
+        sizeBytes=row["size_bytes"],
+        status=row["status"],
+        failureCode=row.get("failure_code"),
+        failureReasons=list(row.get("failure_reasons") or []),
+        scope=row["scope_path"] or None,
+        visibility=row["visibility"],
+        createdAt=row["created_at"].isoformat(),
+    )
     if "chunks" in row:
-        out["chunks"] = row["chunks"]
+        out.chunks = row["chunks"]
     if row.get("gist"):  # written by the gist pass (docs/passes.md)
-        out["gist"] = row["gist"]
+        out.gist = row["gist"]
     if "extraction_windows" in row:
         windows, failed = row["extraction_windows"], len(row["extraction_failed"] or [])
-        out["extraction"] = {
-            "windows": windows,
-            "windowsFailed": failed,
+        out.extraction = DocumentExtraction(
+            windows=windows,
+            windowsFailed=failed,
             # No window's reply could be used: searchable as chunks only, reprocessable.
-            "chunkOnly": windows > 0 and failed >= windows,
-        }
+            chunkOnly=windows > 0 and failed >= windows,
+        )
     return out
 
 
@@ -84,7 +90,7 @@ async def upload(
     data: bytes,
     scope: str | None,
     visibility: Visibility,
-) -> dict[str, Any]:
+) -> DocumentResponse:
     require_capability(caller, context_id, "memory_write")
     if caller.principal_id is None:  # the admin token: a document needs an owning principal
         raise Forbidden("uploads need a Context key", code="context_key_required")
@@ -175,7 +181,7 @@ async def enqueue(services: Services, context_id: uuid.UUID, document_id: uuid.U
 
 async def get(
     services: Services, caller: Caller, context_id: uuid.UUID, document_id: uuid.UUID
-) -> dict[str, Any]:
+) -> DocumentResponse:
     require_capability(caller, context_id, "memory_read")
     async with services.db.connection() as conn:
         row = await store.get(conn, context_id, document_id)
@@ -190,18 +196,18 @@ async def list_documents(
     context_id: uuid.UUID,
     limit: int,
     before: uuid.UUID | None,
-) -> dict[str, Any]:
+) -> DocumentList:
     require_capability(caller, context_id, "memory_read")
     async with services.db.connection() as conn:
         rows = await store.list_recent(conn, context_id, limit, before)
     visible = [public(r) for r in rows if _visible(caller, r, "memory_read")]
     cursor = str(rows[-1]["id"]) if len(rows) == limit else None
-    return {"documents": visible, "next_cursor": cursor}
+    return DocumentList(documents=visible, next_cursor=cursor)
 
 
 async def delete(
     services: Services, caller: Caller, context_id: uuid.UUID, document_id: uuid.UUID
-) -> dict[str, Any]:
+) -> DocumentDeleted:
     require_capability(caller, context_id, "memory_write")
     async with services.db.transaction() as conn:
         row = await store.get(conn, context_id, document_id, for_update=True)
@@ -227,4 +233,4 @@ async def delete(
             target_id=document_id,
         )
     file_store(services).delete(row["storage_path"])
-    return {"id": str(document_id), "deleted": True, "recordsRetired": len(retired)}
+    return DocumentDeleted(id=str(document_id), deleted=True, recordsRetired=len(retired))

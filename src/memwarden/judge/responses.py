@@ -69,4 +69,4 @@ class DryRunResult(Described):
     changed: int
     matrix: dict[str, dict[str, int]] = Field(description="Original verdict to candidate's.")
     model: str | None
-    note: str | None = Field(None, description="When no judge model answered.")
+    note: str | None = Field(default=None, description="When no judge model answered.")

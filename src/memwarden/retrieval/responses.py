@@ -35,19 +35,19 @@ class MemoryHit(Described):
     id: str
     kind: str = Field(description="entity, attribute, relation, action, instruction, ... or chunk")
     text: str | None = None
-    score: float | None = Field(None, description="Fused rank score; null outside /query.")
+    score: float | None = Field(default=None, description="Fused rank score; null outside /query.")
     memoryCategory: str | None = None
     scope: HitScope
     source: HitSource
-    revision: int | None = Field(None, description="The record's revision; null for a chunk.")
-    content: Any = Field(None, description="The record's structured content.")
+    revision: int | None = Field(default=None, description="The record's revision; null for a chunk.")
+    content: Any = Field(default=None, description="The record's structured content.")
     validFrom: str | None = None
-    validTo: str | None = Field(None, description="Only on a superseded record.")
-    superseded: bool | None = Field(None, description="Only on a superseded record: true.")
+    validTo: str | None = Field(default=None, description="Only on a superseded record.")
+    superseded: bool | None = Field(default=None, description="Only on a superseded record: true.")
     supersededBy: str | None = None
-    derivedFrom: list[str] | None = Field(None, description="Only on a derived record.")
-    derivedBy: str | None = Field(None, description="Only on a derived record: the pass.")
-    direction: str | None = Field(None, description="/profile only: `out` or `in`.")
+    derivedFrom: list[str] | None = Field(default=None, description="Only on a derived record.")
+    derivedBy: str | None = Field(default=None, description="Only on a derived record: the pass.")
+    direction: str | None = Field(default=None, description="/profile only: `out` or `in`.")
 
 
 class QueryResponse(Described):

@@ -83,8 +83,8 @@ class ContractRecord(Described):
     modified_at: str | None
     modified_at_millis: int
     expires_at: str | None
-    derived_from: list[str] | None = Field(None, description="Only on a derived record.")
-    derived_by: str | None = Field(None, description="Only on a derived record: the pass.")
+    derived_from: list[str] | None = Field(default=None, description="Only on a derived record.")
+    derived_by: str | None = Field(default=None, description="Only on a derived record: the pass.")
 
 
 class ReadAnswer(Described):

@@ -35,8 +35,8 @@ def _upload_and_kill_its_worker(harness, ctx, sql, *, attempts: int = 0) -> uuid
         "WHERE task_name = %s",
         (worker_id, attempts, PROCESS_TASK),
     )
-    sql("UPDATE document SET status = 'processing' WHERE id = %s", (doc["id"],))
-    return uuid.UUID(str(doc["id"]))
+    sql("UPDATE document SET status = 'processing' WHERE id = %s", (doc.id,))
+    return uuid.UUID(doc.id)
 
 
 def _run_worker(harness) -> None:
@@ -59,7 +59,7 @@ def test_a_job_left_doing_by_a_dead_worker_is_retried_and_its_document_ends_proc
     ]
     _run_worker(harness)
     done = harness.run(get(harness.services, ctx.caller, ctx.id, doc_id))
-    assert done["status"] == "processed", done
+    assert done.status == "processed", done
 
 
 def test_a_job_of_a_live_worker_is_left_alone(services_with, sql) -> None:
@@ -69,7 +69,7 @@ def test_a_job_of_a_live_worker_is_left_alone(services_with, sql) -> None:
     sql("UPDATE procrastinate_workers SET last_heartbeat = now()")
     assert harness.run(recover_stalled_jobs(harness.services)) == 0
     row = harness.run(get(harness.services, ctx.caller, ctx.id, doc_id))
-    assert row["status"] == "processing"
+    assert row.status == "processing"
 
 
 def test_a_document_whose_job_keeps_stalling_ends_failed(services_with, sql) -> None:
@@ -78,7 +78,7 @@ def test_a_document_whose_job_keeps_stalling_ends_failed(services_with, sql) -> 
     doc_id = _upload_and_kill_its_worker(harness, ctx, sql, attempts=MAX_STALLED_ATTEMPTS)
     assert harness.run(recover_stalled_jobs(harness.services)) == 1
     done = harness.run(get(harness.services, ctx.caller, ctx.id, doc_id))
-    assert done["status"] == "failed" and done["failureCode"] == "processing_interrupted"
+    assert done.status == "failed" and done.failureCode == "processing_interrupted"
     assert sql("SELECT status FROM procrastinate_jobs WHERE task_name = %s", (PROCESS_TASK,)) == [
         ("failed",)
     ]

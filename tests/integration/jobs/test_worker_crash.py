@@ -144,7 +144,7 @@ def rig(
         "ctx": ctx,
         "api": api,
         "run_id": started.json()["runId"],
-        "doc_id": str(doc["id"]),
+        "doc_id": doc.id,
         "spawn": spawn,
     }
     for worker in workers:

@@ -142,7 +142,7 @@ def test_a_document_gets_a_gist_on_the_document_and_as_a_derived_record(svc, ctx
     from memwarden.documents.service import get
 
     shown = svc.run(get(svc.services, ctx.caller, ctx.id, doc_id))
-    assert shown["gist"] == gist  # GET /documents/{id} cites it compactly
+    assert shown.gist == gist  # GET /documents/{id} cites it compactly
 
 
 async def _upload(h, ctx):

@@ -7,9 +7,9 @@ import uuid
 from typing import Any
 
 from fastapi import APIRouter, Depends, File, Form, Query, UploadFile
-from fastapi.responses import JSONResponse
 
 from memwarden.api.deps import caller, services
+from memwarden.api.routes import AnswerRoute
 from memwarden.documents import service
 from memwarden.documents.reprocess import reprocess_document
 from memwarden.documents.responses import DocumentDeleted, DocumentList, DocumentResponse
@@ -18,10 +18,12 @@ from memwarden.domain.scope import Visibility
 from memwarden.pipeline.responses import ReprocessResponse
 from memwarden.services import Services
 
-router = APIRouter(prefix="/api/v1/{context_id}/documents", tags=["documents"])
+router = APIRouter(
+    prefix="/api/v1/{context_id}/documents", tags=["documents"], route_class=AnswerRoute
+)
 
 
-@router.post("", status_code=202, responses={202: {"model": DocumentResponse}})
+@router.post("", status_code=202)
 async def upload(
     context_id: uuid.UUID,
     file: UploadFile = File(...),
@@ -29,9 +31,9 @@ async def upload(
     visibility: Visibility = Form("shared"),
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> JSONResponse:
+) -> DocumentResponse:
     data = await file.read()
-    body = await service.upload(
+    return await service.upload(
         svc,
         who,
         context_id,
@@ -41,27 +43,26 @@ async def upload(
         scope=scope,
         visibility=visibility,
     )
-    return JSONResponse(body, status_code=202)
 
 
-@router.get("", responses={200: {"model": DocumentList}})
+@router.get("")
 async def list_documents(
     context_id: uuid.UUID,
     limit: int = Query(20, ge=1, le=100),
     cursor: uuid.UUID | None = None,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> DocumentList:
     return await service.list_documents(svc, who, context_id, limit, cursor)
 
 
-@router.get("/{document_id}", responses={200: {"model": DocumentResponse}})
+@router.get("/{document_id}")
 async def get_document(
     context_id: uuid.UUID,
     document_id: uuid.UUID,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> DocumentResponse:
     return await service.get(svc, who, context_id, document_id)
 
 
@@ -75,11 +76,11 @@ async def reprocess(
     return await reprocess_document(svc, who, context_id, document_id)
 
 
-@router.delete("/{document_id}", responses={200: {"model": DocumentDeleted}})
+@router.delete("/{document_id}")
 async def delete_document(
     context_id: uuid.UUID,
     document_id: uuid.UUID,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> DocumentDeleted:
     return await service.delete(svc, who, context_id, document_id)
