@@ -9,6 +9,8 @@ its framework's way of showing a tool error to the model.
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -52,6 +54,13 @@ class Where:
             "limit": limit or self.limit,
             "kinds": list(self.kinds) if self.kinds else None,
         }
+
+
+async def call(method: Any, *args: Any, **kwargs: Any) -> Any:
+    """A client verb from async code: awaited on an async client, else in a thread."""
+    if inspect.iscoroutinefunction(method):
+        return await method(*args, **kwargs)
+    return await asyncio.to_thread(method, *args, **kwargs)
 
 
 def refusal_text(error: JudgeRefused) -> str:
