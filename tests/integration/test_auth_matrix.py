@@ -42,6 +42,18 @@ ROUTES: list[Route] = [
     ("PATCH", "/api/v1/contexts/{cid}/config", {"judge": {"enabled": False}}, "grant:manage"),
     ("GET", "/api/v1/{cid}/audit", None, "grant:manage"),
     ("GET", "/api/v1/{cid}/usage", None, "grant:manage"),
+    (
+        "POST",
+        "/api/v1/{cid}/webhooks",
+        {"url": "http://127.0.0.1:9/", "events": ["created"]},
+        "grant:manage",
+    ),
+    ("GET", "/api/v1/{cid}/webhooks", None, "grant:manage"),
+    ("GET", "/api/v1/{cid}/webhooks/" + ZERO, None, "grant:manage"),
+    ("PATCH", "/api/v1/{cid}/webhooks/" + ZERO, {"active": True}, "grant:manage"),
+    ("DELETE", "/api/v1/{cid}/webhooks/" + ZERO, None, "grant:manage"),
+    ("POST", "/api/v1/{cid}/webhooks/" + ZERO + "/rotate-secret", None, "grant:manage"),
+    ("GET", "/api/v1/{cid}/webhooks/" + ZERO + "/deliveries", None, "grant:manage"),
     ("GET", "/api/v1/memory/changes", None, "memory_read"),
     (
         "POST",

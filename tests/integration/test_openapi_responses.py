@@ -22,6 +22,7 @@ from tests.integration.review.helpers import command, decide, post, unit_vector
 from tests.integration.write.helpers import extraction
 from tests.support.live import LiveServer
 from tests.support.scripted_model import Reply, ScriptedModelServer, scripted_models
+from tests.support.webhook_receiver import WebhookReceiver
 
 CHAT_MODEL = "chat-model"
 
@@ -513,3 +514,27 @@ def test_memory_record_answers_match_their_documented_schemas(
     conforms(spec, f"{base}/read", post(client, "read", record_id=rid))
     found = conforms(spec, f"{base}/search", post(client, "search", query="bees"))
     assert found["hits"]
+
+
+def test_webhook_answers_match_their_documented_schemas(
+    spec: dict[str, Any], client: httpx.Client, ctx: dict[str, Any]
+) -> None:
+    base, cid = "/api/v1/{context_id}/webhooks", ctx["id"]
+    with WebhookReceiver() as receiver:
+        body = {"url": receiver.url, "events": ["created"], "include_content": True}
+        made = conforms(spec, base, client.post(f"/api/v1/{cid}/webhooks", json=body))
+        one, path = f"{base}/{{webhook_id}}", f"/api/v1/{cid}/webhooks/{made['id']}"
+        record(client, "The deploy key rotates monthly.")
+        deadline = time.monotonic() + 30
+        while not receiver.delivered() and time.monotonic() < deadline:
+            time.sleep(0.05)
+    deliveries = conforms(spec, f"{one}/deliveries", client.get(f"{path}/deliveries"))
+    assert [d["status"] for d in deliveries["deliveries"]] == ["delivered"]
+    conforms(spec, base, client.post(f"/api/v1/{cid}/webhooks", json=body))
+    page = conforms(spec, base, client.get(f"/api/v1/{cid}/webhooks", params={"limit": 1}))
+    assert page["next_cursor"] is not None
+    conforms(spec, one, client.get(path))
+    paused = conforms(spec, one, client.patch(path, json={"active": False}))
+    assert paused["paused_reason"] == "manual"
+    conforms(spec, f"{one}/rotate-secret", client.post(f"{path}/rotate-secret"))
+    conforms(spec, one, client.delete(path))

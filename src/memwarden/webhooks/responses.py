@@ -29,9 +29,7 @@ class Webhook(_Answer):
     )
     consecutive_failures: int
     created_by: str = Field(description="The subject of the key that created it.")
-    key_id: str | None = Field(
-        description="The key whose read grants decide content (null: the admin credential)."
-    )
+    key_id: str | None = Field(description="The key whose read grants decide content.")
     created_at: datetime
     updated_at: datetime
 

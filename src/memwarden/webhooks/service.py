@@ -1,13 +1,14 @@
 """Webhook subscriptions of a Context: create, list, show, change, delete, rotate the
-secret, list deliveries. grant:manage over the whole Context (or the admin credential);
-another Context's subscription id is not found here. Each change is audited by id."""
+secret, list deliveries. grant:manage over the whole Context on a Context key: a
+subscription may carry memory content, so the admin token (which reads no memory) has
+none. Another Context's subscription id is not found here. Each change is audited by id."""
 
 from __future__ import annotations
 
 import secrets
 import uuid
 
-from memwarden.admin.access import require_manage
+from memwarden.admin.access import require_key, require_manage
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.errors import InvalidInput, NotFound
@@ -53,6 +54,11 @@ def _url(services: Services, url: str) -> str:
     return url
 
 
+def _require(caller: Caller, context_id: uuid.UUID) -> None:
+    require_key(caller)
+    require_manage(caller, context_id)
+
+
 def _limit(limit: int) -> None:
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}", field="limit")
@@ -75,7 +81,7 @@ async def create(
 ) -> CreatedWebhook:
     """The subscription records the key that made it: its read grants, at delivery time,
     decide whether content goes out."""
-    require_manage(caller, context_id)
+    _require(caller, context_id)
     events = _events(body.events)
     url = _url(services, body.url)
     secret = new_secret()
@@ -106,7 +112,7 @@ async def list_webhooks(
     cursor: str | None = None,
     limit: int = 100,
 ) -> WebhookList:
-    require_manage(caller, context_id)
+    _require(caller, context_id)
     _limit(limit)
     async with services.db.connection() as conn:
         rows = await store.page(conn, context_id, id_cursor(cursor), limit + 1)
@@ -117,7 +123,7 @@ async def list_webhooks(
 async def get(
     services: Services, caller: Caller, context_id: uuid.UUID, webhook_id: uuid.UUID
 ) -> Webhook:
-    require_manage(caller, context_id)
+    _require(caller, context_id)
     async with services.db.connection() as conn:
         row = await store.get(conn, context_id, webhook_id)
     if row is None:
@@ -134,7 +140,7 @@ async def patch(
 ) -> Webhook:
     """`active: true` resumes a paused subscription: its waiting deliveries are due at
     once, each with its attempts anew."""
-    require_manage(caller, context_id)
+    _require(caller, context_id)
     events = _events(body.events) if body.events is not None else None
     url = _url(services, body.url) if body.url is not None else None
     async with services.db.transaction() as conn:
@@ -173,7 +179,7 @@ async def delete(
     services: Services, caller: Caller, context_id: uuid.UUID, webhook_id: uuid.UUID
 ) -> DeletedWebhook:
     """Its waiting deliveries go with it."""
-    require_manage(caller, context_id)
+    _require(caller, context_id)
     async with services.db.transaction() as conn:
         if not await store.delete(conn, context_id, webhook_id):
             raise NotFound("webhook not found")
@@ -185,7 +191,7 @@ async def rotate_secret(
     services: Services, caller: Caller, context_id: uuid.UUID, webhook_id: uuid.UUID
 ) -> RotatedSecret:
     """The old secret stops signing at once; attempts from now are signed with the new."""
-    require_manage(caller, context_id)
+    _require(caller, context_id)
     secret = new_secret()
     async with services.db.transaction() as conn:
         if not await store.set_secret(conn, context_id, webhook_id, secret):
@@ -212,7 +218,7 @@ async def deliveries(
     limit: int = 50,
 ) -> DeliveryList:
     """Newest first; status code and error class of the latest attempt, never a body."""
-    require_manage(caller, context_id)
+    _require(caller, context_id)
     _limit(limit)
     before = _delivery_cursor(cursor)
     async with services.db.connection() as conn:

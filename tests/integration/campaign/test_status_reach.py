@@ -992,6 +992,37 @@ def pass_run_read(w: World) -> httpx.Response:
     return w.send("GET", f"/api/v1/{w.a.id}/passes/runs/{started['runId']}", w.a.key)
 
 
+def _webhook(w: World) -> str:
+    body = {"url": "http://127.0.0.1:9/hook", "events": ["created"]}
+    return str(w.ok(w.send("POST", f"/api/v1/{w.a.id}/webhooks", w.a.key, json=body), 201)["id"])
+
+
+@recipe("GET", f"{CTX}/webhooks/{{webhook_id}}", 200)
+def webhook_read(w: World) -> httpx.Response:
+    return w.send("GET", f"/api/v1/{w.a.id}/webhooks/{_webhook(w)}", w.a.key)
+
+
+@recipe("PATCH", f"{CTX}/webhooks/{{webhook_id}}", 200)
+def webhook_paused(w: World) -> httpx.Response:
+    url = f"/api/v1/{w.a.id}/webhooks/{_webhook(w)}"
+    return w.send("PATCH", url, w.a.key, json={"active": False})
+
+
+@recipe("DELETE", f"{CTX}/webhooks/{{webhook_id}}", 200)
+def webhook_deleted(w: World) -> httpx.Response:
+    return w.send("DELETE", f"/api/v1/{w.a.id}/webhooks/{_webhook(w)}", w.a.key)
+
+
+@recipe("POST", f"{CTX}/webhooks/{{webhook_id}}/rotate-secret", 200)
+def webhook_secret_rotated(w: World) -> httpx.Response:
+    return w.send("POST", f"/api/v1/{w.a.id}/webhooks/{_webhook(w)}/rotate-secret", w.a.key)
+
+
+@recipe("GET", f"{CTX}/webhooks/{{webhook_id}}/deliveries", 200)
+def webhook_deliveries(w: World) -> httpx.Response:
+    return w.send("GET", f"/api/v1/{w.a.id}/webhooks/{_webhook(w)}/deliveries", w.a.key)
+
+
 # --- the checks -------------------------------------------------------------------------
 
 

@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from memwarden.webhooks.signature import verify
-from tests.conftest import ADMIN_TOKEN
 from tests.integration.review.helpers import create
+from tests.integration.test_openapi_responses import own_context
 from tests.support.live import LiveServer
 from tests.support.webhook_receiver import WebhookReceiver
 
@@ -78,15 +78,18 @@ def test_a_host_outside_the_deployment_s_allow_list_is_refused(
     live_with: Callable[..., LiveServer],
 ) -> None:
     server = live_with(webhook_allowed_hosts="hooks.example.com,127.0.0.1")
-    with server.client(ADMIN_TOKEN) as admin:
-        cid = admin.post("/api/v1/contexts", json={"name": "c"}).json()["id"]
-        refused = admin.post(
-            f"/api/v1/{cid}/webhooks", json={"url": "http://10.0.0.1/x", "events": ["created"]}
-        )
+    ctx = own_context(server)
+    with server.client(ctx["key"]) as client:
+        refused = client.post(_path(ctx), json={"url": "http://10.0.0.1/x", "events": ["created"]})
         assert (refused.status_code, refused.json()["error"]["field"]) == (400, "url")
-        allowed = admin.post(f"/api/v1/{cid}/webhooks", json={"url": HOOK, "events": ["created"]})
-        assert allowed.status_code == 201
-        assert allowed.json()["key_id"] is None  # the admin credential: content never
+        assert client.post(_path(ctx), json={"url": HOOK, "events": ["created"]}).status_code == 201
+
+
+def test_the_admin_token_has_no_webhooks_a_subscription_can_carry_content(
+    admin: httpx.Client, ctx: dict[str, Any]
+) -> None:
+    resp = admin.post(_path(ctx), json={"url": HOOK, "events": ["created"]})
+    assert (resp.status_code, resp.json()["error"]["code"]) == (403, "context_key_required")
 
 
 def test_without_grant_manage_every_webhook_route_is_403(
