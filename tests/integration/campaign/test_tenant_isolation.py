@@ -44,6 +44,7 @@ ID_KINDS = (
     ("/hygiene/queue/", "conflict"),
     ("/hygiene/memories/", "record"),
     ("/passes/runs/", "pass_run"),
+    ("/webhooks/", "webhook"),
 )
 
 
@@ -126,6 +127,12 @@ def tenants(live: LiveServer) -> dict[str, Any]:
         run = client.post(f"/api/v1/{a['id']}/passes/rollup/run")
         assert run.status_code == 202, run.text
         a["pass_run"] = run.json()["runId"]
+        hook = client.post(
+            f"/api/v1/{a['id']}/webhooks",
+            json={"url": "http://127.0.0.1:9/hook", "events": ["created"], "description": marker},
+        )
+        assert hook.status_code == 201, hook.text
+        a["webhook"] = hook.json()["id"]
         for _ in range(120):
             doc = client.get(f"/api/v1/{a['id']}/documents/{a['document']}").json()
             if doc["status"] in ("processed", "failed"):
@@ -140,6 +147,7 @@ def tenants(live: LiveServer) -> dict[str, Any]:
         "conflict": a["conflict"],
         "hygiene_run": a["hygiene_run"],
         "pass_run": a["pass_run"],
+        "webhook": a["webhook"],
     }
     return out
 
