@@ -2,10 +2,17 @@
 //
 //   npm run generate -- http://127.0.0.1:8420/openapi.json
 //   npm run generate -- ./openapi.json [--out path]
+//   npm run generate -- --app      (this checkout's server code, no server running:
+//                                   the repository's .venv, else $PYTHON, else python3)
 //
 // The source defaults to $MEMWARDEN_OPENAPI, else the local server above.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const DUMP = "import json; from memwarden.api.app import create_app; print(json.dumps(create_app().openapi()))";
 import openapiTS, { astToString } from "openapi-typescript";
 
 const HEADER =
@@ -23,6 +30,12 @@ function parseArgs(argv) {
 }
 
 async function load(source) {
+  if (source === "--app") {
+    const venv = `${ROOT}.venv/bin/python`;
+    const python = existsSync(venv) ? venv : (process.env.PYTHON ?? "python3");
+    const env = { ...process.env, MEMWARDEN_ADMIN_TOKEN: process.env.MEMWARDEN_ADMIN_TOKEN ?? "unused" };
+    return JSON.parse(execFileSync(python, ["-c", DUMP], { cwd: ROOT, env, maxBuffer: 64 << 20 }).toString());
+  }
   if (/^https?:\/\//.test(source)) {
     const response = await fetch(source);
     if (!response.ok) throw new Error(`${source}: HTTP ${response.status}`);

@@ -109,6 +109,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{context_id}/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request Erasure
+         * @description Erase one target for good (exactly one of recordIds, subject, speaker, scopePrefix,
+         *     sessionId, documentId): a job removes its content everywhere and leaves tombstones.
+         */
+        post: operations["request_erasure_api_v1__context_id__erasures_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{context_id}/erasures/{erasure_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get Erasure */
+        get: operations["get_erasure_api_v1__context_id__erasures__erasure_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{context_id}/facts": {
         parameters: {
             query?: never;
@@ -1313,7 +1351,7 @@ export interface components {
             include_content: boolean;
             /**
              * Key Id
-             * @description The key whose read grants decide content (null: the admin credential).
+             * @description The key whose read grants decide content.
              */
             key_id: string | null;
             /**
@@ -1670,6 +1708,82 @@ export interface components {
             scope: components["schemas"]["ScopeIn"];
             /** Vector */
             vector: number[];
+        };
+        /** Erasure */
+        Erasure: {
+            /**
+             * Counts
+             * @description What was erased, per kind: records, derived_records, revisions, vectors, links, queue_items, turns, sessions, chunks, documents, files, judgements, retained_inputs
+             */
+            counts: {
+                [key: string]: unknown;
+            };
+            /** Createdat */
+            createdAt: string;
+            /** Erasureid */
+            erasureId: string;
+            /** Error */
+            error: string | null;
+            /** Finishedat */
+            finishedAt: string | null;
+            /** Requestedby */
+            requestedBy: string;
+            /** Startedat */
+            startedAt: string | null;
+            /**
+             * Status
+             * @description queued, running, done or failed.
+             */
+            status: string;
+            /**
+             * Targetkind
+             * @description records, subject, speaker, scope, session, document.
+             */
+            targetKind: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** ErasureBody */
+        ErasureBody: {
+            /** Documentid */
+            documentId?: string | null;
+            /**
+             * Recordids
+             * @description Records to erase.
+             */
+            recordIds?: string[] | null;
+            /**
+             * Scopeprefix
+             * @description Everything at or below a scope.
+             */
+            scopePrefix?: string | null;
+            /** Sessionid */
+            sessionId?: string | null;
+            /**
+             * Speaker
+             * @description An end user id (`user/<id>` scopes): what they said and what is about them.
+             */
+            speaker?: string | null;
+            /**
+             * Subject
+             * @description A principal: everything it wrote and every record about its own entity.
+             */
+            subject?: string | null;
+        };
+        /** ErasureStarted */
+        ErasureStarted: {
+            /**
+             * Erasureid
+             * @description Poll GET /erasures/{erasure_id}.
+             */
+            erasureId: string;
+            /**
+             * Status
+             * @description `queued`.
+             */
+            status: string;
+        } & {
+            [key: string]: unknown;
         };
         /** ErrorDetail */
         ErrorDetail: {
@@ -3167,7 +3281,7 @@ export interface components {
             include_content: boolean;
             /**
              * Key Id
-             * @description The key whose read grants decide content (null: the admin credential).
+             * @description The key whose read grants decide content.
              */
             key_id: string | null;
             /**
@@ -3905,6 +4019,164 @@ export interface operations {
             };
             /** @description A model this request needs could not be used (`model_provider_error`): it did not answer in time, failed, or refused the call. Sending the same request again later may succeed. Here it is the extraction model; nothing was written, and the failed windows can be reprocessed again. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The process is at its budget: requests in flight (`overloaded`), database connections or the database's lock table (`database_busy`) or statement time (`statement_timeout`); `Retry-After` says when to send the same request again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    request_erasure_api_v1__context_id__erasures_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                context_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description At most 65,536 bytes (413 `payload_too_large` past it). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ErasureBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasureStarted"];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a missing, unknown or invalid field (`field` names it), or text the database cannot store. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credential, or one that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this, or the Context is not its own. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than the route's limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The Context's token budget is spent for this period (on routes that call a model), or the Context has as many requests in flight as it may (`context_busy`, with `Retry-After`). A request body is counted against the Context's bytes in flight: past that budget `context_bytes_busy`, with `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The process is at its budget: requests in flight (`overloaded`), database connections or the database's lock table (`database_busy`) or statement time (`statement_timeout`); `Retry-After` says when to send the same request again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_erasure_api_v1__context_id__erasures__erasure_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                context_id: string;
+                erasure_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Erasure"];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a missing, unknown or invalid field (`field` names it), or text the database cannot store. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credential, or one that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this, or the Context is not its own. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource (in the caller's Context). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The Context's token budget is spent for this period (on routes that call a model), or the Context has as many requests in flight as it may (`context_busy`, with `Retry-After`). */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
