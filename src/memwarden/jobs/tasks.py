@@ -77,8 +77,8 @@ def register(app: App, services: Services) -> None:
         return await webhooks.deliver_due(services, uuid.UUID(context_id))
 
     async def webhooks_sweep(timestamp: int) -> int:
-        """Every Context's due deliveries: retries, and any a job missed."""
-        return await webhooks.deliver_due(services)
+        """Every Context's due deliveries (retries, and any a job missed); old ones go."""
+        return await webhooks.sweep(services)
 
     app.task(name=webhooks.DELIVER_TASK, queue=webhooks.QUEUE)(webhooks_deliver)
     sweep = app.task(name=webhooks.SWEEP_TASK, queue=webhooks.QUEUE, queueing_lock="webhooks")(

@@ -193,3 +193,8 @@ async def readable_content(
         "subject": subject,
     }
     return await fetch_one(conn, "webhooks_readable_content", Content, params)
+
+
+async def purge_settled(conn: Conn, keep_days: int, limit: int) -> int:
+    cur = await conn.execute(q("webhooks_purge_settled"), {"keep_days": keep_days, "limit": limit})
+    return cur.rowcount

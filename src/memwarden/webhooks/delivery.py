@@ -41,6 +41,8 @@ QUEUE = "webhooks"
 BATCH = 100
 PARALLEL = 8
 SWEEP_BUDGET_S = 50.0
+KEEP_DAYS = 30  # how long a delivered or failed delivery stays in the deliveries list
+PURGE_BATCH = 5000
 SYSTEM_ACTOR = "memwarden"
 USER_AGENT = "memwarden-webhooks/1"
 _random = secrets.SystemRandom()
@@ -64,6 +66,14 @@ async def nudge(services: Services, context_id: uuid.UUID) -> None:
 def schedule(services: Services) -> backoff.Schedule:
     s = services.settings
     return backoff.Schedule(s.webhook_backoff_s, s.webhook_backoff_max_s, s.webhook_max_attempts)
+
+
+async def sweep(services: Services) -> int:
+    """The minute's sweep: drop deliveries settled more than KEEP_DAYS ago, then send
+    every Context's due ones."""
+    async with services.db.transaction() as conn:
+        await store.purge_settled(conn, KEEP_DAYS, PURGE_BATCH)
+    return await deliver_due(services)
 
 
 async def deliver_due(

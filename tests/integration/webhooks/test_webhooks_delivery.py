@@ -196,3 +196,22 @@ def test_the_triggers_map_feed_entries_as_the_kinds_module_does(
         for serving in ("live", "held", "superseded", None):
             [(kind,)] = sql("SELECT webhook_feed_kind(%s, %s)", (entry, serving))
             assert kind == feed_kind(entry, serving), (entry, serving)
+
+
+def test_the_sweep_drops_settled_deliveries_after_thirty_days_and_keeps_waiting_ones(
+    hooks: ServiceHarness, receiver: WebhookReceiver, sql: Callable[..., list[tuple]]
+) -> None:
+    ctx = hooks.make_context()
+    hook = subscribe(hooks, ctx, receiver.url, ["created"])
+    who = Who.of(hooks, ctx)
+    create(who, "The deploy key rotates every month.")
+    pump(hooks, lambda: len(receiver.delivered()) == 1)
+    hooks.run(
+        service.patch(
+            hooks.services, ctx.caller, ctx.id, uuid.UUID(hook.id), PatchWebhook(active=False)
+        )
+    )
+    create(who, "The office moved to Lyon.")  # waits: the subscription is paused
+    sql("UPDATE webhook_delivery SET created_at = now() - interval '31 days'")
+    work(hooks)
+    assert sql("SELECT status FROM webhook_delivery") == [("pending",)]

@@ -118,3 +118,12 @@ WHERE r.context_id = %(context_id)s AND r.id = %(record_id)s
   AND r.serving IN ('live', 'superseded')
   AND EXISTS (SELECT 1 FROM unnest(%(prefixes)s::text[]) AS p WHERE scope_covers(p, r.scope_path))
   AND (r.visibility = 'shared' OR r.owner_subject = %(subject)s)
+
+-- webhooks_purge_settled --
+-- Deliveries done with (delivered, or failed for good) are kept for the deliveries list
+-- `keep_days`, then dropped, a batch at a time; waiting ones are never dropped here.
+DELETE FROM webhook_delivery d
+USING (SELECT context_id, id FROM webhook_delivery
+       WHERE status <> 'pending' AND created_at < now() - make_interval(days => %(keep_days)s)
+       LIMIT %(limit)s) old
+WHERE d.context_id = old.context_id AND d.id = old.id
