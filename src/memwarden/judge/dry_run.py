@@ -21,6 +21,7 @@ from memwarden.errors import InvalidInput
 from memwarden.judge import usage
 from memwarden.judge.assess import Assessment, assess
 from memwarden.judge.model import JudgeError, choose_model
+from memwarden.judge.responses import DryRunResult
 from memwarden.judge.text import guarded
 from memwarden.services import Services
 from memwarden.store import judgements as store
@@ -44,7 +45,7 @@ async def dry_run(
     judgement_ids: list[uuid.UUID] | None = None,
     limit: int = DEFAULT_ENTRIES,
     compare_current: bool = False,
-) -> dict[str, Any]:
+) -> DryRunResult:
     require_judgements(caller, context_id)
     _validate(addendum, verdict, judgement_ids, limit)
     async with services.db.connection() as conn:
@@ -73,16 +74,16 @@ async def dry_run(
             changed += 1
         matrix[row.verdict][moved] += 1
         entries.append(_entry(row, candidate, current))
-    result: dict[str, Any] = {
-        "entries": entries,
-        "tested": tested,
-        "skipped": len(entries) - tested,
-        "changed": changed,
-        "matrix": {k: dict(v) for k, v in matrix.items()},
-        "model": model_used,
-    }
+    result = DryRunResult(
+        entries=entries,
+        tested=tested,
+        skipped=len(entries) - tested,
+        changed=changed,
+        matrix={k: dict(v) for k, v in matrix.items()},
+        model=model_used,
+    )
     if tested and not model_used:
-        result["note"] = NO_MODEL_NOTE
+        result.note = NO_MODEL_NOTE
     return result
 
 

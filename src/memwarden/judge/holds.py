@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import Any
 
 from memwarden.admin.access import require_judgements
 from memwarden.domain.grants import Caller
 from memwarden.embedding import Vector, embed_texts, embedder_name, text_for
 from memwarden.errors import Conflict, NotFound
+from memwarden.judge.responses import HoldDecision
 from memwarden.judge.review import render
 from memwarden.services import Services
 from memwarden.store import ingest as ingest_store
@@ -38,7 +38,7 @@ async def decide(
     judgement_id: uuid.UUID,
     *,
     approve: bool,
-) -> dict[str, Any]:
+) -> HoldDecision:
     require_judgements(caller, context_id)
     decision = "approved" if approve else "rejected"
     sink = Bookings()
@@ -69,10 +69,10 @@ async def decide(
         )
         updated = await store.get_judgement(conn, context_id, judgement_id)
     assert updated is not None
-    return {
-        "judgement": render(updated),
-        "changed": {"facts": len(records), "chunks": chunks, "turns": turns},
-    }
+    return HoldDecision(
+        judgement=render(updated),
+        changed={"facts": len(records), "chunks": chunks, "turns": turns},
+    )
 
 
 def _text(record: MovedRecord) -> str:

@@ -20,6 +20,7 @@ from memwarden.domain.grants import Caller, effective_grants
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.judge.policy import is_replayable_source
 from memwarden.judge.replay import Replay, prepare_retained
+from memwarden.judge.responses import OverrideResult
 from memwarden.judge.review import RECORDED_VERDICTS, render
 from memwarden.services import Services
 from memwarden.store import admin as admin_store
@@ -38,7 +39,7 @@ async def override(
     *,
     verdict: str,
     replay: bool = False,
-) -> dict[str, Any]:
+) -> OverrideResult:
     require_judgements(caller, context_id)
     if verdict not in RECORDED_VERDICTS:
         raise InvalidInput("verdict must be pass, warn or fail", field="verdict")
@@ -74,7 +75,7 @@ async def override(
         )
         updated = await store.get_judgement(conn, context_id, judgement_id)
     assert updated is not None
-    return {"judgement": render(updated), "replay": state, "ingest": written}
+    return OverrideResult(judgement=render(updated), replay=state, ingest=written)
 
 
 def _replayable(row: store.Judgement) -> bool:

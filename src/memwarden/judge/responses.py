@@ -1,27 +1,22 @@
-"""Response bodies of the review log routes, declared for /openapi.json only (`responses=`
-on `api/routes/judgements.py`; `review.render`, `holds.decide`, `override.override` and
-`dry_run.dry_run` build them). Extra keys are allowed."""
+"""The answers of the review log routes: `review.list_entries` and `get_entry` (built by
+`review.render`), `holds.decide`, `override.override` and `dry_run.dry_run` return them."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from memwarden.answers import Answer
 
 
-class Described(BaseModel):
-    """A documented answer: the fields below, and possibly more (additionalProperties)."""
-
-    model_config = ConfigDict(extra="allow")
-
-
-class JudgementOverride(Described):
+class JudgementOverride(Answer):
     verdict: str
     by: str | None = None
     at: str | None = None
 
 
-class Judgement(Described):
+class Judgement(Answer):
     """One entry of the review log: the judge's verdict and a reviewer's, side by side."""
 
     id: str
@@ -46,23 +41,23 @@ class Judgement(Described):
     created_at: str | None
 
 
-class JudgementList(Described):
+class JudgementList(Answer):
     judgements: list[Judgement]
     next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
 
 
-class HoldDecision(Described):
+class HoldDecision(Answer):
     judgement: Judgement
     changed: dict[str, Any] = Field(description="How many `facts`, `chunks` and `turns` moved.")
 
 
-class OverrideResult(Described):
+class OverrideResult(Answer):
     judgement: Judgement
     replay: str | None = Field(description="What became of the replay, when one was asked.")
     ingest: dict[str, Any] | None = Field(description="The replayed write's answer, if any.")
 
 
-class DryRunResult(Described):
+class DryRunResult(Answer):
     entries: list[dict[str, Any]] = Field(description="Per judgement: original and candidate.")
     tested: int
     skipped: int

@@ -10,6 +10,7 @@ from memwarden.domain.grants import Caller
 from memwarden.domain.verdicts import REVIEWER_VERDICTS
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.gatekeeper import Source
+from memwarden.judge.responses import Judgement, JudgementList, JudgementOverride
 from memwarden.services import Services
 from memwarden.store import judgements as store
 
@@ -27,37 +28,35 @@ def _str(value: Any) -> str | None:
     return str(value) if value is not None else None
 
 
-def render(row: store.Judgement) -> dict[str, Any]:
+def render(row: store.Judgement) -> Judgement:
     """An entry as the API shows it: the judge's verdict and a reviewer's, side by side."""
     override = None
     if row.override_verdict:
-        override = {
-            "verdict": row.override_verdict,
-            "by": row.override_subject,
-            "at": _iso(row.overridden_at),
-        }
-    return {
-        "id": str(row.id),
-        "gate": row.gate,
-        "verdict": row.verdict,
-        "reasons": list(row.reasons),
-        "effective_verdict": row.override_verdict or row.verdict,
-        "override": override,
-        "source": row.source,
-        "scope": {"path": row.scope_path, "visibility": row.visibility},
-        "excerpt": row.excerpt,
-        "row_count": row.row_count,
-        "held": row.held,
-        "hold_decision": row.hold_decision,
-        "hold_decided_at": _iso(row.hold_decided_at),
-        "retained": row.retained,
-        "replay": row.replay_state,
-        "turn_id": _str(row.turn_id),
-        "document_id": _str(row.document_id),
-        "principal_id": _str(row.principal_id),
-        "key_id": _str(row.key_id),
-        "created_at": _iso(row.created_at),
-    }
+        override = JudgementOverride(
+            verdict=row.override_verdict, by=row.override_subject, at=_iso(row.overridden_at)
+        )
+    return Judgement(
+        id=str(row.id),
+        gate=row.gate,
+        verdict=row.verdict,
+        reasons=list(row.reasons),
+        effective_verdict=row.override_verdict or row.verdict,
+        override=override,
+        source=row.source,
+        scope={"path": row.scope_path, "visibility": row.visibility},
+        excerpt=row.excerpt,
+        row_count=row.row_count,
+        held=row.held,
+        hold_decision=row.hold_decision,
+        hold_decided_at=_iso(row.hold_decided_at),
+        retained=row.retained,
+        replay=row.replay_state,
+        turn_id=_str(row.turn_id),
+        document_id=_str(row.document_id),
+        principal_id=_str(row.principal_id),
+        key_id=_str(row.key_id),
+        created_at=_iso(row.created_at),
+    )
 
 
 def _cursor(value: str | None) -> uuid.UUID | None:
@@ -80,7 +79,7 @@ async def list_entries(
     source: str | None = None,
     limit: int = 20,
     cursor: str | None = None,
-) -> dict[str, Any]:
+) -> JudgementList:
     """Newest first; `next_cursor` is null on the last page. Every filter is applied by
     the query, so a page is full while matching entries remain."""
     require_judgements(caller, context_id)
@@ -108,15 +107,14 @@ async def list_entries(
         )
     more = len(rows) > limit
     page = rows[:limit]
-    return {
-        "judgements": [render(r) for r in page],
-        "next_cursor": str(page[-1].id) if more else None,
-    }
+    return JudgementList(
+        judgements=[render(r) for r in page], next_cursor=str(page[-1].id) if more else None
+    )
 
 
 async def get_entry(
     services: Services, caller: Caller, context_id: uuid.UUID, judgement_id: uuid.UUID
-) -> dict[str, Any]:
+) -> Judgement:
     require_judgements(caller, context_id)
     async with services.db.connection() as conn:
         row = await store.get_judgement(conn, context_id, judgement_id)

@@ -13,6 +13,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
+from memwarden.answers import wire
 from memwarden.domain.verdicts import ReviewerVerdict
 from memwarden.judge import dry_run as dry_runs
 from memwarden.judge import holds, override, review
@@ -42,23 +43,25 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
     ) -> dict[str, Any]:
         """The review log, newest first; pass next_cursor back as cursor for the next page."""
         svc, who, context_id = await rt.begin_own(ctx)
-        return await review.list_entries(
-            svc,
-            who,
-            context_id,
-            verdict=verdict,
-            stage=stage,
-            held=held,
-            source=source,
-            limit=limit,
-            cursor=cursor,
+        return wire(
+            await review.list_entries(
+                svc,
+                who,
+                context_id,
+                verdict=verdict,
+                stage=stage,
+                held=held,
+                source=source,
+                limit=limit,
+                cursor=cursor,
+            )
         )
 
     @server.tool(annotations=READ)
     async def judgement_show(judgement_id: uuid.UUID, ctx: Context) -> dict[str, Any]:
         """One review-log entry: verdict, reasons, excerpt, any override and hold."""
         svc, who, context_id = await rt.begin_own(ctx)
-        return await review.get_entry(svc, who, context_id, judgement_id)
+        return wire(await review.get_entry(svc, who, context_id, judgement_id))
 
     @server.tool(annotations=WRITE)
     async def judgement_override(
@@ -70,21 +73,23 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         """Record a reviewer's verdict; replay=true with pass ingests the retained request."""
         svc, who, context_id = await rt.begin_own(ctx)
         body = OverrideBody(verdict=verdict, replay=replay)
-        return await override.override(
-            svc, who, context_id, judgement_id, verdict=body.verdict, replay=body.replay
+        return wire(
+            await override.override(
+                svc, who, context_id, judgement_id, verdict=body.verdict, replay=body.replay
+            )
         )
 
     @server.tool(annotations=WRITE)
     async def judgement_approve(judgement_id: uuid.UUID, ctx: Context) -> dict[str, Any]:
         """Release what a warn verdict held: it starts being served."""
         svc, who, context_id = await rt.begin_own(ctx)
-        return await holds.decide(svc, who, context_id, judgement_id, approve=True)
+        return wire(await holds.decide(svc, who, context_id, judgement_id, approve=True))
 
     @server.tool(annotations=WRITE)
     async def judgement_reject(judgement_id: uuid.UUID, ctx: Context) -> dict[str, Any]:
         """Discard what a warn verdict held: it is never served."""
         svc, who, context_id = await rt.begin_own(ctx)
-        return await holds.decide(svc, who, context_id, judgement_id, approve=False)
+        return wire(await holds.decide(svc, who, context_id, judgement_id, approve=False))
 
     @server.tool(annotations=READ)
     async def judgements_dry_run(
@@ -104,13 +109,15 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
             limit=limit,
             compareCurrent=compareCurrent,
         )
-        return await dry_runs.dry_run(
-            svc,
-            who,
-            context_id,
-            addendum=body.addendum,
-            verdict=body.verdict,
-            judgement_ids=body.judgement_ids,
-            limit=body.limit,
-            compare_current=body.compare_current,
+        return wire(
+            await dry_runs.dry_run(
+                svc,
+                who,
+                context_id,
+                addendum=body.addendum,
+                verdict=body.verdict,
+                judgement_ids=body.judgement_ids,
+                limit=body.limit,
+                compare_current=body.compare_current,
+            )
         )

@@ -45,8 +45,8 @@ async def judgement_list(
     )
     return view.render(
         "judgements.html",
-        entries=page["judgements"],
-        next_cursor=page["next_cursor"],
+        entries=page.judgements,
+        next_cursor=page.next_cursor,
         filters={**filters, "source": source or None},
         sources=SOURCES,
     )
@@ -73,8 +73,8 @@ async def judgement_override(view: View, judgement_id: uuid.UUID) -> Response:
         verdict=body.verdict,
         replay=body.replay,
     )
-    outcome = {"kind": "override", "replay": result["replay"], "ingest": result["ingest"]}
-    return view.render("judgement.html", entry=result["judgement"], outcome=outcome)
+    outcome = {"kind": "override", "replay": result.replay, "ingest": result.ingest}
+    return view.render("judgement.html", entry=result.judgement, outcome=outcome)
 
 
 @router.post("/judgements/{judgement_id}/{decision}")
@@ -85,8 +85,8 @@ async def judgement_hold(view: View, judgement_id: uuid.UUID, decision: str) -> 
     result = await holds.decide(
         view.services, view.caller, view.context_id, judgement_id, approve=decision == "approve"
     )
-    outcome = {"kind": decision, "changed": result["changed"]}
-    return view.render("judgement.html", entry=result["judgement"], outcome=outcome)
+    outcome = {"kind": decision, "changed": result.changed}
+    return view.render("judgement.html", entry=result.judgement, outcome=outcome)
 
 
 @router.get("/dry-run")
@@ -118,8 +118,8 @@ async def dry_run(view: View) -> Response:
         limit=body.limit,
         compare_current=body.compare_current,
     )
-    rows = sorted(result["matrix"])
-    cols = sorted({c for row in result["matrix"].values() for c in row})
+    rows = sorted(result.matrix)
+    cols = sorted({c for row in result.matrix.values() for c in row})
     return view.render(
         "dry_run.html",
         result=result,

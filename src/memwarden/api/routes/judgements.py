@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from fastapi import APIRouter, Depends, Query
 
 from memwarden.api.deps import caller, services
+from memwarden.api.routes import AnswerRoute
 from memwarden.domain.grants import Caller
 from memwarden.judge import dry_run as dry_runs
 from memwarden.judge import holds, override, review
@@ -21,11 +21,11 @@ from memwarden.judge.responses import (
 from memwarden.judge.responses import Judgement as JudgementEntry
 from memwarden.services import Services
 
-router = APIRouter(tags=["judgements"])
+router = APIRouter(tags=["judgements"], route_class=AnswerRoute)
 BASE = "/api/v1/{context_id}/judgements"
 
 
-@router.get(BASE, responses={200: {"model": JudgementList}})
+@router.get(BASE)
 async def list_judgements(
     context_id: uuid.UUID,
     verdict: str | None = None,
@@ -36,7 +36,7 @@ async def list_judgements(
     cursor: str | None = None,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> JudgementList:
     return await review.list_entries(
         svc,
         who,
@@ -50,13 +50,13 @@ async def list_judgements(
     )
 
 
-@router.post(BASE + "/dry-run", responses={200: {"model": DryRunResult}})
+@router.post(BASE + "/dry-run")
 async def dry_run(
     context_id: uuid.UUID,
     body: DryRunBody,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> DryRunResult:
     return await dry_runs.dry_run(
         svc,
         who,
@@ -69,44 +69,44 @@ async def dry_run(
     )
 
 
-@router.get(BASE + "/{judgement_id}", responses={200: {"model": JudgementEntry}})
+@router.get(BASE + "/{judgement_id}")
 async def show_judgement(
     context_id: uuid.UUID,
     judgement_id: uuid.UUID,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> JudgementEntry:
     return await review.get_entry(svc, who, context_id, judgement_id)
 
 
-@router.post(BASE + "/{judgement_id}/override", responses={200: {"model": OverrideResult}})
+@router.post(BASE + "/{judgement_id}/override")
 async def override_judgement(
     context_id: uuid.UUID,
     judgement_id: uuid.UUID,
     body: OverrideBody,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> OverrideResult:
     return await override.override(
         svc, who, context_id, judgement_id, verdict=body.verdict, replay=body.replay
     )
 
 
-@router.post(BASE + "/{judgement_id}/approve", responses={200: {"model": HoldDecision}})
+@router.post(BASE + "/{judgement_id}/approve")
 async def approve_judgement(
     context_id: uuid.UUID,
     judgement_id: uuid.UUID,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> HoldDecision:
     return await holds.decide(svc, who, context_id, judgement_id, approve=True)
 
 
-@router.post(BASE + "/{judgement_id}/reject", responses={200: {"model": HoldDecision}})
+@router.post(BASE + "/{judgement_id}/reject")
 async def reject_judgement(
     context_id: uuid.UUID,
     judgement_id: uuid.UUID,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> HoldDecision:
     return await holds.decide(svc, who, context_id, judgement_id, approve=False)
