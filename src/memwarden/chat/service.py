@@ -39,6 +39,7 @@ from memwarden.pipeline.textcheck import check_text
 from memwarden.retrieval import traffic
 from memwarden.retrieval.query import QueryInput, run_query
 from memwarden.retrieval.reader import reader_for
+from memwarden.retrieval.responses import MemoryHit
 from memwarden.services import Services
 from memwarden.store import chat as store
 from memwarden.store.recall import Reader
@@ -133,15 +134,15 @@ async def begin(
     await _lookup(services, who, turn, item.limit)
     if turn.cached is None:
         query = QueryInput(text, item.limit, item.scope, kinds=CHAT_KINDS)
-        hits = (await run_query(services, caller, context_id, query))["hits"]
+        hits = (await run_query(services, caller, context_id, query)).hits
         turn.memories = [_cited(h) for h in hits]
     return turn
 
 
-def _cited(hit: dict[str, Any]) -> dict[str, Any]:
+def _cited(hit: MemoryHit) -> dict[str, Any]:
     """A recall hit as chat cites it; one from a document carries the document's gist."""
-    out = {"id": hit["id"], "kind": hit["kind"], "text": hit["text"], "score": hit["score"]}
-    gist = hit["source"].get("gist")
+    out = {"id": hit.id, "kind": hit.kind, "text": hit.text, "score": hit.score}
+    gist = getattr(hit.source, "gist", None)  # an extra field of a document's citation
     if gist:
         out["gist"] = gist
     return out

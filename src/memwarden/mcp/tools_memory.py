@@ -99,7 +99,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
             includeSuperseded=includeSuperseded,
             mode=mode,
         )
-        return await run_query(svc, who, context_id, body.to_input())
+        return wire(await run_query(svc, who, context_id, body.to_input()))
 
     @server.tool(annotations=READ)
     async def profile(
@@ -112,13 +112,13 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         """What is known about one entity (by name or id; omitted or "me": the speaker's own,
         see `speaker`); history adds past values. Same as GET /profile."""
         svc, who, context_id = await rt.begin_own(ctx)
-        return await get_profile(svc, who, context_id, entity, history, scope, speaker)
+        return wire(await get_profile(svc, who, context_id, entity, history, scope, speaker))
 
     @server.tool(annotations=READ)
     async def state(ctx: Context, scope: ReadScope = None) -> dict[str, Any]:
         """The standing instructions, open uncertainties and recent actions. Same as /state."""
         svc, who, context_id = await rt.begin_own(ctx)
-        return await get_state(svc, who, context_id, list(scope) if scope else None)
+        return wire(await get_state(svc, who, context_id, list(scope) if scope else None))
 
     @server.tool(annotations=WRITE)
     async def chat(

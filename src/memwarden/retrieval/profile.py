@@ -10,7 +10,6 @@ entity, or `me`, it is the caller's own: the speaker the request names (`speaker
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from memwarden.domain.grants import Caller
 from memwarden.domain.reconcile_rules import normalise_name, normalise_value
@@ -18,6 +17,7 @@ from memwarden.domain.speaker import NAME_KEYS, SpeakerError, check_speaker, spe
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.retrieval import traffic
 from memwarden.retrieval.reader import reader_for, render_record
+from memwarden.retrieval.responses import HitScope, MemoryHit, ProfileEntity, ProfileResponse
 from memwarden.services import Services
 from memwarden.store import recall as store
 from memwarden.store.recall import RecordRow
@@ -45,10 +45,10 @@ def _own(caller: Caller, scope: list[str] | None, speaker: str | None) -> str:
     return speaker_for(paths[0] if len(paths) == 1 else "", speaker, caller.subject).norm
 
 
-def _fact(row: RecordRow, ids: set[uuid.UUID]) -> dict[str, Any]:
+def _fact(row: RecordRow, ids: set[uuid.UUID]) -> MemoryHit:
     out = render_record(row)
     if row.kind != "attribute":
-        out["direction"] = "out" if row.entity_id in ids else "in"
+        out.direction = "out" if row.entity_id in ids else "in"
     return out
 
 
@@ -60,7 +60,7 @@ async def get_profile(
     history: bool = False,
     scope: list[str] | None = None,
     speaker: str | None = None,
-) -> dict[str, Any]:
+) -> ProfileResponse:
     who = reader_for(caller, context_id, scope)
     name = require_storable(entity or "", "entity").strip()
     entity_id = _as_uuid(name)
@@ -83,17 +83,17 @@ async def get_profile(
         await traffic.count(conn, context_id, [*ids, *(f.id for f in facts if f.serving == "live")])
     current = [f for f in facts if f.serving == "live"]
     main = found[0]
-    return {
-        "entity": {
-            "id": str(main.id),
-            "name": main.content.get("name"),
-            "entityType": main.content.get("entityType"),
-            "memoryCategory": main.memory_category,
-            "scope": {"path": main.scope_path, "visibility": main.visibility},
-        },
-        "entityIds": [str(r.id) for r in found],
-        "attributes": [_fact(f, ids) for f in current if f.kind == "attribute"],
-        "relations": [_fact(f, ids) for f in current if f.kind == "relation"],
-        "actions": [_fact(f, ids) for f in current if f.kind == "action"],
-        "history": [_fact(f, ids) for f in facts if f.serving != "live"] if history else [],
-    }
+    return ProfileResponse(
+        entity=ProfileEntity(
+            id=str(main.id),
+            name=main.content.get("name"),
+            entityType=main.content.get("entityType"),
+            memoryCategory=main.memory_category,
+            scope=HitScope(path=main.scope_path, visibility=main.visibility),
+        ),
+        entityIds=[str(r.id) for r in found],
+        attributes=[_fact(f, ids) for f in current if f.kind == "attribute"],
+        relations=[_fact(f, ids) for f in current if f.kind == "relation"],
+        actions=[_fact(f, ids) for f in current if f.kind == "action"],
+        history=[_fact(f, ids) for f in facts if f.serving != "live"] if history else [],
+    )

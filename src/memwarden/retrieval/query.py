@@ -17,13 +17,14 @@ import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from memwarden.domain.grants import Caller
 from memwarden.embedding import embed_texts
 from memwarden.errors import InvalidInput
 from memwarden.retrieval import traffic
 from memwarden.retrieval.reader import reader_for, render_chunk, render_record
+from memwarden.retrieval.responses import QueryResponse
 from memwarden.retrieval.search import RRF_K, candidate_count
 from memwarden.retrieval.vector_plan import VectorPlan, vector_plan
 from memwarden.services import Services
@@ -169,7 +170,7 @@ async def _vector(services: Services, req: QueryInput, sink: Bookings) -> list[f
 
 async def run_query(
     services: Services, caller: Caller, context_id: uuid.UUID, req: QueryInput
-) -> dict[str, Any]:
+) -> QueryResponse:
     """Full-text candidates are read while the query embeds in a thread; then the exact
     vector scans; then RRF over every list and one read of the winners."""
     who = reader_for(caller, context_id, req.scope)
@@ -178,7 +179,7 @@ async def run_query(
         raise InvalidInput("query must not be empty", field="query")
     text = or_query(req.query) if req.mode != "vector" else ""
     if not text and req.mode == "lexical":
-        return {"query": req.query, "hits": []}
+        return QueryResponse(query=req.query, hits=[])
     p = query_plan(who, req)
     sink = Bookings()  # a billed embedder's tokens for the query (a local one books none)
     embedding = asyncio.ensure_future(_vector(services, req, sink))
@@ -205,7 +206,7 @@ async def run_query(
     if sink.entries:
         async with services.db.transaction() as conn:
             await sink.write(conn, who.context_id)
-    return {"query": req.query, "hits": hits}
+    return QueryResponse(query=req.query, hits=hits)
 
 
 async def _read_hits(

@@ -11,6 +11,7 @@ from memwarden.domain.eligibility import effective_prefixes
 from memwarden.domain.grants import Caller
 from memwarden.domain.scope import ScopeError, normalise_path
 from memwarden.errors import Forbidden, InvalidInput
+from memwarden.retrieval.responses import HitScope, HitSource, MemoryHit
 from memwarden.store.recall import ChunkRow, Reader, RecordRow
 
 
@@ -35,47 +36,48 @@ def _iso(value: Any) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def render_record(row: RecordRow, score: float | None = None) -> dict[str, Any]:
+def render_record(row: RecordRow, score: float | None = None) -> MemoryHit:
     """A memory record as a hit: content, scope, provenance, revision, validity."""
-    out: dict[str, Any] = {
-        "id": str(row.id),
-        "kind": row.kind,
-        "text": row.body,
-        "score": score,
-        "memoryCategory": row.memory_category,
-        "scope": {"path": row.scope_path, "visibility": row.visibility},
-        "source": {
-            "kind": row.source_kind,
-            "ref": str(row.source_ref) if row.source_ref else None,
-        },
-        "revision": row.revision,
-        "content": row.content,
-        "validFrom": _iso(row.valid_from),
+    source: dict[str, Any] = {
+        "kind": row.source_kind,
+        "ref": str(row.source_ref) if row.source_ref else None,
     }
     if row.source_gist:  # extracted from a document: cite it by its gist
-        out["source"]["gist"] = row.source_gist
+        source["gist"] = row.source_gist
+    out = MemoryHit(
+        id=str(row.id),
+        kind=row.kind,
+        text=row.body,
+        score=score,
+        memoryCategory=row.memory_category,
+        scope=HitScope(path=row.scope_path, visibility=row.visibility),
+        source=HitSource(**source),
+        revision=row.revision,
+        content=row.content,
+        validFrom=_iso(row.valid_from),
+    )
     if row.derived_from:  # a derived record: what it was made from, and by which pass
-        out["derivedFrom"] = [str(d) for d in row.derived_from]
-        out["derivedBy"] = row.source_kind
+        out.derivedFrom = [str(d) for d in row.derived_from]
+        out.derivedBy = row.source_kind
     if row.serving != "live":
-        out["validTo"] = _iso(row.valid_to)
-        out["superseded"] = True
-        out["supersededBy"] = str(row.superseded_by) if row.superseded_by else None
+        out.validTo = _iso(row.valid_to)
+        out.superseded = True
+        out.supersededBy = str(row.superseded_by) if row.superseded_by else None
     return out
 
 
-def render_chunk(row: ChunkRow, score: float | None) -> dict[str, Any]:
+def render_chunk(row: ChunkRow, score: float | None) -> MemoryHit:
     source = ("turn", row.turn_id) if row.turn_id else ("document", row.document_id)
     cited: dict[str, Any] = {"kind": source[0], "ref": str(source[1])}
     if row.source_gist:  # a document's chunk: cite the document by its gist
         cited["gist"] = row.source_gist
-    return {
-        "id": str(row.id),
-        "kind": "chunk",
-        "text": row.text,
-        "score": score,
-        "memoryCategory": None,
-        "scope": {"path": row.scope_path, "visibility": row.visibility},
-        "source": cited,
-        "revision": None,
-    }
+    return MemoryHit(
+        id=str(row.id),
+        kind="chunk",
+        text=row.text,
+        score=score,
+        memoryCategory=None,
+        scope=HitScope(path=row.scope_path, visibility=row.visibility),
+        source=HitSource(**cited),
+        revision=None,
+    )

@@ -1,35 +1,26 @@
-"""Response bodies of the recall routes, declared for /openapi.json only.
-
-The use cases build their answers as plain dicts (`reader.render_record`,
-`reader.render_chunk`, `profile.get_profile`, `state.get_state`); these models state the
-same fields so generated clients see them. They never validate or filter an answer
-(`responses=` in `api/routes/recall.py`, not `response_model`). Extra keys are allowed.
-"""
+"""The answers of the recall routes: `query.run_query`, `profile.get_profile` and
+`state.get_state` return them; `reader.render_record` and `render_chunk` build a hit."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from memwarden.answers import Answer
 
 
-class Described(BaseModel):
-    """A documented answer: the fields below, and possibly more (additionalProperties)."""
-
-    model_config = ConfigDict(extra="allow")
-
-
-class HitScope(Described):
+class HitScope(Answer):
     path: str | None = Field(description="The scope path; null for the Context's root.")
     visibility: str = Field(description="`shared` or `private`.")
 
 
-class HitSource(Described):
+class HitSource(Answer):
     kind: str | None = Field(description="What wrote it: facts, chat, document, a pass...")
     ref: str | None = Field(description="The turn or document id, when there is one.")
 
 
-class MemoryHit(Described):
+class MemoryHit(Answer):
     """One memory record or chunk (`kind: chunk`), as recall returns it."""
 
     id: str
@@ -39,7 +30,9 @@ class MemoryHit(Described):
     memoryCategory: str | None = None
     scope: HitScope
     source: HitSource
-    revision: int | None = Field(default=None, description="The record's revision; null for a chunk.")
+    revision: int | None = Field(
+        default=None, description="The record's revision; null for a chunk."
+    )
     content: Any = Field(default=None, description="The record's structured content.")
     validFrom: str | None = None
     validTo: str | None = Field(default=None, description="Only on a superseded record.")
@@ -50,12 +43,12 @@ class MemoryHit(Described):
     direction: str | None = Field(default=None, description="/profile only: `out` or `in`.")
 
 
-class QueryResponse(Described):
+class QueryResponse(Answer):
     query: str
     hits: list[MemoryHit]
 
 
-class ProfileEntity(Described):
+class ProfileEntity(Answer):
     id: str
     name: Any = None
     entityType: Any = None
@@ -63,7 +56,7 @@ class ProfileEntity(Described):
     scope: HitScope
 
 
-class ProfileResponse(Described):
+class ProfileResponse(Answer):
     entity: ProfileEntity
     entityIds: list[str]
     attributes: list[MemoryHit]
@@ -72,7 +65,7 @@ class ProfileResponse(Described):
     history: list[MemoryHit] = Field(description="Empty unless `history=true`.")
 
 
-class StateResponse(Described):
+class StateResponse(Answer):
     instructions: list[MemoryHit]
     uncertainties: list[MemoryHit]
     actions: list[MemoryHit]

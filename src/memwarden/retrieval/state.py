@@ -4,11 +4,11 @@ uncertainties and the most recent actions, all behind the shared serving gate.""
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from memwarden.domain.grants import Caller
 from memwarden.retrieval import traffic
 from memwarden.retrieval.reader import reader_for, render_record
+from memwarden.retrieval.responses import StateResponse
 from memwarden.services import Services
 from memwarden.store import recall as store
 
@@ -17,13 +17,13 @@ LIMITS = {"instruction": 50, "uncertainty": 50, "action": 20}
 
 async def get_state(
     services: Services, caller: Caller, context_id: uuid.UUID, scope: list[str] | None = None
-) -> dict[str, Any]:
+) -> StateResponse:
     who = reader_for(caller, context_id, scope)
     async with services.db.connection() as conn:
         rows = {kind: await store.newest(conn, who, kind, limit) for kind, limit in LIMITS.items()}
         await traffic.count(conn, context_id, [r.id for found in rows.values() for r in found])
-    return {
-        "instructions": [render_record(r) for r in rows["instruction"]],
-        "uncertainties": [render_record(r) for r in rows["uncertainty"]],
-        "actions": [render_record(r) for r in rows["action"]],
-    }
+    return StateResponse(
+        instructions=[render_record(r) for r in rows["instruction"]],
+        uncertainties=[render_record(r) for r in rows["uncertainty"]],
+        actions=[render_record(r) for r in rows["action"]],
+    )

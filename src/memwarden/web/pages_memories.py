@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.retrieval.contract import Category, Kind, QueryBody
 from memwarden.retrieval.query import run_query
+from memwarden.retrieval.responses import QueryResponse
 from memwarden.review import decisions, diagnostic, history, records
 from memwarden.review.contract import ReadRequest, ReceiptReadRequest, ReviewRequest
 from memwarden.review.trail import record_trail
@@ -31,7 +32,7 @@ CATEGORIES: tuple[str, ...] = get_args(Category)
 
 def _search_page(
     view: ContextView,
-    result: dict[str, Any] | None = None,
+    result: QueryResponse | None = None,
     filters: dict[str, Any] | None = None,
 ) -> Response:
     return view.render(

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from fastapi import APIRouter, Depends
 
 from memwarden.api.deps import caller, services
 from memwarden.api.params import query_param
+from memwarden.api.routes import AnswerRoute
 from memwarden.domain.grants import Caller
 from memwarden.retrieval.contract import Category, Kind, Mode, ProfileQuery, QueryBody
 from memwarden.retrieval.profile import get_profile
@@ -18,20 +18,20 @@ from memwarden.retrieval.state import get_state
 from memwarden.services import Services
 from memwarden.text import StorableText
 
-router = APIRouter(tags=["recall"])
+router = APIRouter(tags=["recall"], route_class=AnswerRoute)
 
 
-@router.post("/api/v1/{context_id}/query", responses={200: {"model": QueryResponse}})
+@router.post("/api/v1/{context_id}/query")
 async def query_post(
     context_id: uuid.UUID,
     body: QueryBody,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> QueryResponse:
     return await run_query(svc, who, context_id, body.to_input())
 
 
-@router.get("/api/v1/{context_id}/query", responses={200: {"model": QueryResponse}})
+@router.get("/api/v1/{context_id}/query")
 async def query_get(
     context_id: uuid.UUID,
     query: StorableText = query_param(QueryBody, "query"),
@@ -43,13 +43,13 @@ async def query_get(
     mode: Mode = query_param(QueryBody, "mode"),
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> QueryResponse:
     """The same fields as POST /query, bounded by the same model (`query` required)."""
     req = QueryInput(query, limit, scope, categories, kinds, include_superseded, mode)
     return await run_query(svc, who, context_id, req)
 
 
-@router.get("/api/v1/{context_id}/profile", responses={200: {"model": ProfileResponse}})
+@router.get("/api/v1/{context_id}/profile")
 async def profile(
     context_id: uuid.UUID,
     entity: StorableText | None = query_param(ProfileQuery, "entity"),
@@ -58,15 +58,15 @@ async def profile(
     speaker: StorableText | None = query_param(ProfileQuery, "speaker"),
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> ProfileResponse:
     return await get_profile(svc, who, context_id, entity, history, scope, speaker)
 
 
-@router.get("/api/v1/{context_id}/state", responses={200: {"model": StateResponse}})
+@router.get("/api/v1/{context_id}/state")
 async def state(
     context_id: uuid.UUID,
     scope: list[StorableText] | None = query_param(ProfileQuery, "scope"),
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> StateResponse:
     return await get_state(svc, who, context_id, scope)
