@@ -157,8 +157,9 @@ async def record_attempt(
     )
 
 
-async def release(conn: Conn, delivery: Claimed) -> None:
-    await conn.execute(q("webhooks_release"), _ids(delivery.context_id, delivery.id))
+async def release(conn: Conn, delivery: Claimed, delay_s: float = 0.0) -> None:
+    params = {**_ids(delivery.context_id, delivery.id), "delay_s": delay_s}
+    await conn.execute(q("webhooks_release"), params)
 
 
 async def count_attempt(

@@ -79,7 +79,7 @@ async def sweep(services: Services) -> int:
 async def deliver_due(
     services: Services, context_id: uuid.UUID | None = None, *, budget_s: float = SWEEP_BUDGET_S
 ) -> int:
-    """Attempts made: batches of due deliveries (of one Context, or all) until none is due
+    """Deliveries claimed: batches of due ones (of one Context, or all) until none is due
     or the time budget is spent (what is left waits for the next sweep)."""
     lease_s = services.settings.webhook_timeout_s + 60.0
     started = time.monotonic()
@@ -99,8 +99,9 @@ async def deliver_due(
             for d in claimed:
                 groups[d.subscription_id].append(d)
             gate = asyncio.Semaphore(PARALLEL)
+            deadline = started + budget_s
             await asyncio.gather(
-                *(_gated(gate, _send_group(services, client, g)) for g in groups.values())
+                *(_gated(gate, _send_group(services, client, g, deadline)) for g in groups.values())
             )
             made += len(claimed)
     return made
@@ -112,19 +113,39 @@ async def _gated(gate: asyncio.Semaphore, work: Awaitable[None]) -> None:
 
 
 async def _send_group(
-    services: Services, client: httpx.AsyncClient, group: list[store.Claimed]
+    services: Services, client: httpx.AsyncClient, group: list[store.Claimed], deadline: float
 ) -> None:
-    """One subscription's deliveries in feed order; once it pauses the rest wait."""
+    """One subscription's deliveries in feed order. After a failed attempt the rest wait
+    as long as it does, unattempted: a receiver that is down gets one attempt per round,
+    not one per event, and a slow one cannot hold the run past its time."""
     for i, delivery in enumerate(group):
-        still_active = await _attempt(services, client, delivery)
-        if not still_active:
-            async with services.db.transaction() as conn:
-                for left in group[i + 1 :]:
-                    await store.release(conn, left)
+        left = group[i + 1 :]
+        if time.monotonic() > deadline:
+            await _release(services, group[i:], 0.0)
+            return
+        sent = await _attempt(services, client, delivery)
+        if not sent.active or not sent.delivered:
+            delay = (sent.retry_in_s or 0.0) if sent.active else 0.0
+            await _release(services, left, delay)
             return
 
 
-async def _attempt(services: Services, client: httpx.AsyncClient, delivery: store.Claimed) -> bool:
+async def _release(services: Services, deliveries: list[store.Claimed], delay_s: float) -> None:
+    if not deliveries:
+        return
+    async with services.db.transaction() as conn:
+        for delivery in deliveries:
+            await store.release(conn, delivery, delay_s)
+
+
+@dataclass(frozen=True)
+class Sent:
+    delivered: bool
+    active: bool  # the subscription after this attempt
+    retry_in_s: float | None
+
+
+async def _attempt(services: Services, client: httpx.AsyncClient, delivery: store.Claimed) -> Sent:
     body = await _body(services, delivery)
     result = await _post(services, client, delivery, body)
     decision = backoff.decide(
@@ -133,6 +154,7 @@ async def _attempt(services: Services, client: httpx.AsyncClient, delivery: stor
         delivery.attempts,
         _random.random(),
     )
+    delivered = decision.delivery == "delivered"
     async with services.db.transaction() as conn:
         await store.record_attempt(
             conn,
@@ -143,14 +165,9 @@ async def _attempt(services: Services, client: httpx.AsyncClient, delivery: stor
             retry_in_s=decision.retry_in_s,
         )
         counted = await store.count_attempt(
-            conn,
-            delivery.context_id,
-            delivery.subscription_id,
-            delivered=decision.delivery == "delivered",
+            conn, delivery.context_id, delivery.subscription_id, delivered=delivered
         )
-        if counted is None:  # deleted meanwhile
-            return False
-        status, failures = counted
+        status, failures = counted if counted is not None else ("deleted", 0)
         pause = backoff.pause_reason(result.error, failures, services.settings.webhook_pause_after)
         if pause is not None and status == "active":
             await _pause(conn, delivery, pause)
@@ -164,7 +181,7 @@ async def _attempt(services: Services, client: httpx.AsyncClient, delivery: stor
         error=result.error,
         outcome=decision.delivery,
     )
-    return status == "active"
+    return Sent(delivered, status == "active", decision.retry_in_s)
 
 
 async def _pause(conn: Conn, delivery: store.Claimed, reason: str) -> None:

@@ -93,8 +93,11 @@ SET status = %(status)s, last_attempt_at = now(), last_status_code = %(status_co
 WHERE context_id = %(context_id)s AND id = %(id)s
 
 -- webhooks_release --
--- A claimed delivery left unsent (its subscription paused meanwhile): its attempt back.
-UPDATE webhook_delivery SET attempts = greatest(attempts - 1, 0), next_attempt_at = now()
+-- A claimed delivery left unsent (an earlier one of its subscription failed or paused it,
+-- or the run's time is up): its attempt given back, due again after `delay_s`.
+UPDATE webhook_delivery
+SET attempts = greatest(attempts - 1, 0),
+    next_attempt_at = now() + make_interval(secs => %(delay_s)s::float8)
 WHERE context_id = %(context_id)s AND id = %(id)s AND status = 'pending'
 
 -- webhooks_count_attempt --
