@@ -96,7 +96,7 @@ async def deliver_due(
             if not claimed:
                 break
             groups: dict[uuid.UUID, list[store.Claimed]] = defaultdict(list)
-            for d in claimed:
+            for d in sorted(claimed, key=lambda d: d.n):  # RETURNING keeps no order
                 groups[d.subscription_id].append(d)
             gate = asyncio.Semaphore(PARALLEL)
             deadline = started + budget_s
