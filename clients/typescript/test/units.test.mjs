@@ -38,3 +38,20 @@ test("retry-after is read as seconds or as an HTTP date", () => {
   const seconds = retryAfter(inTwoSeconds);
   assert.ok(seconds > 0.5 && seconds <= 2.5, String(seconds));
 });
+
+test("the built library uses no Node built-ins, so edge runtimes can load it", async () => {
+  const { readdir, readFile } = await import("node:fs/promises");
+  const dist = new URL("../dist/", import.meta.url);
+  const files = (await readdir(dist)).filter((name) => name.endsWith(".js"));
+  assert.ok(files.includes("index.js") && files.includes("client.js"), String(files));
+  for (const name of files) {
+    const code = await readFile(new URL(name, dist), "utf8");
+    const imports = [...code.matchAll(/\bfrom\s+"([^"]+)"/g)].map((m) => m[1]);
+    assert.deepEqual(
+      imports.filter((spec) => !spec.startsWith("./") && spec !== "ai"),
+      [],
+      `${name} imports a package`,
+    );
+    assert.doesNotMatch(code, /\b(require\(|import\(|process\.|Buffer\b|__dirname)/, name);
+  }
+});
