@@ -4,6 +4,7 @@ credentials and holds personal data (the detectors alone decide: no model needed
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +14,7 @@ import pytest
 from memwarden_client import AsyncMemwarden, Memwarden
 
 from tests.support.live import LiveServer
+from tests.support.scripted_model import Reply
 
 # The detectors' own verdicts (docs/judge.md): a credential fails, personal data warns.
 CREDENTIAL_TEXT = "My deploy token is ghp_4f9aQ2xL8mN3bV7cK1zR5tY0uI6oP9sWqE2d"
@@ -54,3 +56,28 @@ def judged_ctx(
 def mw(ctx: Ctx) -> Iterator[Memwarden]:
     with ctx.client() as client:
         yield client
+
+
+def tool_call(model: str, name: str, args: dict[str, Any]) -> Reply:
+    """A scripted chat completion asking for one function call (OpenAI's tool-call shape,
+    as agent frameworks read it)."""
+    message = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": f"call_{name}",
+                "type": "function",
+                "function": {"name": name, "arguments": json.dumps(args)},
+            }
+        ],
+    }
+    body = {
+        "id": "chatcmpl-tool",
+        "object": "chat.completion",
+        "created": 0,
+        "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}],
+        "usage": {"prompt_tokens": 5, "completion_tokens": 5, "total_tokens": 10},
+    }
+    return Reply.raw(json.dumps(body))

@@ -90,6 +90,22 @@ def test_a_ttl_becomes_the_notes_expiry(mw: Memwarden) -> None:
     assert hit.record.expires_at is None
 
 
+def test_reading_an_item_with_a_ttl_moves_its_expiry_on_and_refresh_false_does_not(
+    mw: Memwarden,
+) -> None:
+    store = MemwardenStore(mw)
+    scope = {"project_id": "users/alice", "visibility": "shared"}
+    store.put(("users", "alice"), "short", {"v": 1}, ttl=10)
+    (before,) = mw.memory.search(scope=scope).hits
+    store.get(("users", "alice"), "short", refresh_ttl=False)
+    (unchanged,) = mw.memory.search(scope=scope).hits
+    assert unchanged.record.revision == before.record.revision
+    store.get(("users", "alice"), "short")
+    (after,) = mw.memory.search(scope=scope).hits
+    assert after.record.revision == before.record.revision + 1
+    assert str(after.record.expires_at) > str(before.record.expires_at)
+
+
 def test_a_namespace_that_is_no_scope_path_is_an_invalid_namespace(mw: Memwarden) -> None:
     store = MemwardenStore(mw)
     with pytest.raises(InvalidNamespaceError):

@@ -4,7 +4,6 @@ its model the scripted OpenAI-compatible server, against a live memwarden."""
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,7 +16,7 @@ from memwarden_client.integrations.openai_agents import (
 )
 from openai import AsyncOpenAI
 
-from tests.clients.adapters.conftest import CREDENTIAL_TEXT, PERSONAL_TEXT, Ctx
+from tests.clients.adapters.conftest import CREDENTIAL_TEXT, PERSONAL_TEXT, Ctx, tool_call
 from tests.support.scripted_model import Reply, ScriptedModelServer
 
 MODEL = "agent-model"
@@ -28,30 +27,6 @@ NO_TRACING = RunConfig(tracing_disabled=True)
 def _no_trace_export() -> Iterator[None]:
     set_tracing_disabled(True)
     yield
-
-
-def tool_call(name: str, args: dict[str, Any]) -> Reply:
-    """A chat completion asking for one function call (the SDK's tool-call shape)."""
-    message = {
-        "role": "assistant",
-        "content": None,
-        "tool_calls": [
-            {
-                "id": f"call_{name}",
-                "type": "function",
-                "function": {"name": name, "arguments": json.dumps(args)},
-            }
-        ],
-    }
-    body = {
-        "id": "chatcmpl-tool",
-        "object": "chat.completion",
-        "created": 0,
-        "model": MODEL,
-        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}],
-        "usage": {"prompt_tokens": 5, "completion_tokens": 5, "total_tokens": 10},
-    }
-    return Reply.raw(json.dumps(body))
 
 
 def run(
@@ -116,9 +91,9 @@ def test_the_recall_tool_hands_the_model_what_remember_stored(
 ) -> None:
     scripted.script(
         MODEL,
-        tool_call("remember", {"text": "I am allergic to peanuts."}),
+        tool_call(MODEL, "remember", {"text": "I am allergic to peanuts."}),
         Reply.text("Stored."),
-        tool_call("recall", {"query": "allergies peanuts"}),
+        tool_call(MODEL, "recall", {"query": "allergies peanuts"}),
         Reply.text("You are allergic to peanuts."),
     )
     assert run(scripted, ctx, "Remember my allergy.", tools=True)[0] == "Stored."
@@ -134,9 +109,9 @@ def test_the_remember_tool_tells_the_model_a_write_is_held_or_refused(
 ) -> None:
     scripted.script(
         MODEL,
-        tool_call("remember", {"text": PERSONAL_TEXT}),
+        tool_call(MODEL, "remember", {"text": PERSONAL_TEXT}),
         Reply.text("ok"),
-        tool_call("remember", {"text": CREDENTIAL_TEXT}),
+        tool_call(MODEL, "remember", {"text": CREDENTIAL_TEXT}),
         Reply.text("ok"),
     )
     run(scripted, judged_ctx, "keep my contact", tools=True)
