@@ -12,11 +12,11 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from memwarden import budget
 from memwarden.admin.settings_service import read_config
 from memwarden.chat import prompting
+from memwarden.chat.responses import ReflectExtraction, ReflectResponse
 from memwarden.chat.service import chat_model
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
@@ -60,7 +60,7 @@ def _write_scope(caller: Caller, item: ReflectInput) -> Scope:
 
 async def reflect(
     services: Services, caller: Caller, context_id: uuid.UUID, item: ReflectInput
-) -> dict[str, Any]:
+) -> ReflectResponse:
     who = reader_for(caller, context_id, item.scope)
     scope = _write_scope(caller, item)
     async with services.db.connection() as conn:
@@ -76,7 +76,7 @@ async def reflect(
         rows = await store.recent_memories(conn, who, item.limit)
     picked = prompting.bounded(rows, prompting.REFLECT_MEMORY_CHARS, lambda r: (r.kind, r.body))
     if not picked:
-        return {"reflectionId": None, "extraction": _empty(), "sources": 0, "parsed": True}
+        return ReflectResponse(reflectionId=None, extraction=_empty(), sources=0, parsed=True)
     private = any(r.visibility == "private" for r, _ in picked)
     written = Scope(scope.path, "private" if private else "shared")
     where = WriteScope(context_id, written.path, written.visibility, caller.subject)
@@ -114,13 +114,13 @@ async def reflect(
         target_kind="reflection",
     )
     plan = (await commit.run(services, write)).plan
-    return {
-        "reflectionId": str(reflection_id),
-        "extraction": {"reflectionId": str(reflection_id), **plan.diff},
-        "sources": len(picked),
-        "parsed": parsed,
-    }
+    return ReflectResponse(
+        reflectionId=str(reflection_id),
+        extraction=ReflectExtraction(reflectionId=str(reflection_id), **plan.diff),
+        sources=len(picked),
+        parsed=parsed,
+    )
 
 
-def _empty() -> dict[str, Any]:
-    return {"reflectionId": None, **{key: [] for key in DIFF_KEYS}}
+def _empty() -> ReflectExtraction:
+    return ReflectExtraction(reflectionId=None, **{key: [] for key in DIFF_KEYS})

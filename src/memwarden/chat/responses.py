@@ -1,23 +1,16 @@
-"""Response bodies of POST /chat, /reflect and the events of /chat/stream, declared for
-/openapi.json only (`responses=` on the routes; `service.ChatTurn.body`, `reflect.reflect`
-and `streaming` build them). Extra keys are allowed."""
+"""The answers of POST /chat (`service.chat`) and /reflect (`reflect.reflect`), and the
+events of /chat/stream (`streaming` writes each event's `data` from its model)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
+
+from memwarden.answers import Answer
 
 
-class Described(BaseModel):
-    """A documented answer: the fields below, and possibly more (additionalProperties)."""
-
-    model_config = ConfigDict(extra="allow")
-
-
-class ChatResponse(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
+class ChatResponse(Answer):
     answer: str
     sessionId: str | None = Field(description="The session the turn was remembered in.")
     turnId: str | None = Field(description="The remembered turn; null when not remembered.")
@@ -27,7 +20,7 @@ class ChatResponse(BaseModel):
     model: str = Field(description="`provider:model` that answered.")
 
 
-class ReflectExtraction(Described):
+class ReflectExtraction(Answer):
     """What the reflection wrote, by kind (the same entries as a write's extraction)."""
 
     reflectionId: str | None = Field(description="Null when there was nothing to reflect on.")
@@ -40,7 +33,7 @@ class ReflectExtraction(Described):
     corrections: list[dict[str, Any]]
 
 
-class ReflectResponse(Described):
+class ReflectResponse(Answer):
     """POST /reflect (`reflect.reflect` builds it)."""
 
     reflectionId: str | None = Field(description="Null when there was nothing to reflect on.")
@@ -53,30 +46,30 @@ class ReflectResponse(Described):
 # writes them). The route documents them as the stream's `itemSchema`.
 
 
-class StreamedMemory(Described):
+class StreamedMemory(Answer):
     id: str
     kind: str
     score: float
 
 
-class ChatStreamMemories(Described):
+class ChatStreamMemories(Answer):
     """The first event: the memories the answer is given."""
 
     memories: list[StreamedMemory]
 
 
-class ChatStreamToken(Described):
+class ChatStreamToken(Answer):
     """A piece of the answer; the answer is the `text` of every token event, in order."""
 
     text: str
 
 
-class ChatStreamUsage(Described):
+class ChatStreamUsage(Answer):
     promptTokens: int
     completionTokens: int
 
 
-class ChatStreamDone(Described):
+class ChatStreamDone(Answer):
     """The last event of an answer that completed."""
 
     sessionId: str | None = Field(description="The session the turn was remembered in.")
@@ -87,12 +80,12 @@ class ChatStreamDone(Described):
     usage: ChatStreamUsage = Field(description="Zero for a cached or offline answer.")
 
 
-class ChatStreamErrorDetail(Described):
+class ChatStreamErrorDetail(Answer):
     code: str = Field(description="`model_provider_error` or `internal_error`.")
     message: str
 
 
-class ChatStreamError(Described):
+class ChatStreamError(Answer):
     """The last event of an answer that failed after the stream started."""
 
     error: ChatStreamErrorDetail

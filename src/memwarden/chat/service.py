@@ -26,6 +26,7 @@ from memwarden import budget
 from memwarden.admin.settings_service import read_config
 from memwarden.chat import prompting
 from memwarden.chat.cache import CachedAnswer, CacheKey, cache_for, normalise_question
+from memwarden.chat.responses import ChatResponse
 from memwarden.config import ContextConfig
 from memwarden.detectors.redaction import redact
 from memwarden.domain.grants import Caller
@@ -100,16 +101,16 @@ class ChatTurn:
     key: CacheKey | None = None
     cached: CachedAnswer | None = None
 
-    def body(self, answer: str, model: str, cached: bool) -> dict[str, Any]:
-        return {
-            "answer": answer,
-            "sessionId": self.session_id,
-            "turnId": self.turn_id,
-            "chunkOnly": self.chunk_only,
-            "memories": self.memories,
-            "cached": cached,
-            "model": model,
-        }
+    def body(self, answer: str, model: str, cached: bool) -> ChatResponse:
+        return ChatResponse(
+            answer=answer,
+            sessionId=self.session_id,
+            turnId=self.turn_id,
+            chunkOnly=self.chunk_only,
+            memories=self.memories,
+            cached=cached,
+            model=model,
+        )
 
 
 async def begin(
@@ -223,7 +224,7 @@ async def book(services: Services, context_id: uuid.UUID, sink: Bookings) -> Non
             await sink.write(conn, context_id)
 
 
-async def answer(services: Services, turn: ChatTurn) -> dict[str, Any]:
+async def answer(services: Services, turn: ChatTurn) -> ChatResponse:
     """Step 4 for a whole reply."""
     if turn.cached is not None:
         return turn.body(turn.cached.answer, turn.cached.model, cached=True)
@@ -247,7 +248,7 @@ async def answer(services: Services, turn: ChatTurn) -> dict[str, Any]:
 
 async def chat(
     services: Services, caller: Caller, context_id: uuid.UUID, item: ChatInput
-) -> dict[str, Any]:
+) -> ChatResponse:
     """POST /chat and the MCP `chat` tool; its write and its answer share one deadline."""
     with request_deadline(services.settings.request_deadline_s):
         return await answer(services, await begin(services, caller, context_id, item))

@@ -13,11 +13,20 @@ import contextlib
 import json
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any
 
 import structlog
 
+from memwarden.answers import Answer, wire
 from memwarden.chat import prompting, service
+from memwarden.chat.responses import (
+    ChatStreamDone,
+    ChatStreamError,
+    ChatStreamErrorDetail,
+    ChatStreamMemories,
+    ChatStreamToken,
+    ChatStreamUsage,
+    StreamedMemory,
+)
 from memwarden.chat.service import ChatInput, ChatTurn
 from memwarden.domain.grants import Caller
 from memwarden.errors import UpstreamError
@@ -29,12 +38,18 @@ from memwarden.usage import Bookings
 log = structlog.get_logger(__name__)
 
 
-def event(name: str, data: dict[str, Any]) -> str:
-    return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+def event(name: str, data: Answer) -> str:
+    """One event; its `data` is the event's model (`responses.STREAM_EVENTS`) as JSON."""
+    return f"event: {name}\ndata: {json.dumps(wire(data), separators=(',', ':'))}\n\n"
 
 
 def _error(code: str, message: str) -> str:
-    return event("error", {"error": {"code": code, "message": message}})
+    detail = ChatStreamErrorDetail(code=code, message=message)
+    return event("error", ChatStreamError(error=detail))
+
+
+def _token(text: str) -> str:
+    return event("token", ChatStreamToken(text=text))
 
 
 async def open_stream(
@@ -72,36 +87,34 @@ async def _open(
 
 
 def _memories(turn: ChatTurn) -> str:
-    found = [{"id": m["id"], "kind": m["kind"], "score": m["score"]} for m in turn.memories]
-    return event("memories", {"memories": found})
+    found = [StreamedMemory(id=m["id"], kind=m["kind"], score=m["score"]) for m in turn.memories]
+    return event("memories", ChatStreamMemories(memories=found))
 
 
-def _done(turn: ChatTurn, model: str, cached: bool, usage: dict[str, int]) -> str:
-    return event(
-        "done",
-        {
-            "sessionId": turn.session_id,
-            "turnId": turn.turn_id,
-            "chunkOnly": turn.chunk_only,
-            "model": model,
-            "cached": cached,
-            "usage": usage,
-        },
+def _done(turn: ChatTurn, model: str, cached: bool, usage: ChatStreamUsage) -> str:
+    done = ChatStreamDone(
+        sessionId=turn.session_id,
+        turnId=turn.turn_id,
+        chunkOnly=turn.chunk_only,
+        model=model,
+        cached=cached,
+        usage=usage,
     )
+    return event("done", done)
 
 
-def _usage(sink: Bookings) -> dict[str, int]:
-    return {
-        "promptTokens": sum(u.prompt_tokens for _, _, u in sink.entries),
-        "completionTokens": sum(u.completion_tokens for _, _, u in sink.entries),
-    }
+def _usage(sink: Bookings) -> ChatStreamUsage:
+    return ChatStreamUsage(
+        promptTokens=sum(u.prompt_tokens for _, _, u in sink.entries),
+        completionTokens=sum(u.completion_tokens for _, _, u in sink.entries),
+    )
 
 
 async def _fixed(turn: ChatTurn, text: str, model: str, cached: bool) -> AsyncIterator[str]:
     """A cached or offline answer: no model call, no usage."""
     yield _memories(turn)
-    yield event("token", {"text": text})
-    yield _done(turn, model, cached, {"promptTokens": 0, "completionTokens": 0})
+    yield _token(text)
+    yield _done(turn, model, cached, ChatStreamUsage(promptTokens=0, completionTokens=0))
 
 
 async def _modelled(
@@ -117,10 +130,10 @@ async def _modelled(
         yield _memories(turn)
         if first is not None:
             parts.append(first)
-            yield event("token", {"text": first})
+            yield _token(first)
         async for delta in deltas:
             parts.append(delta)
-            yield event("token", {"text": delta})
+            yield _token(delta)
         failed = False
     except ModelTransportError:
         yield _error("model_provider_error", "the chat model could not be reached")

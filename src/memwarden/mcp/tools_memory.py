@@ -141,7 +141,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
             remember=remember,
             limit=limit,
         )
-        return await chat_use_case(svc, who, context_id, body.to_input())
+        return wire(await chat_use_case(svc, who, context_id, body.to_input()))
 
     @server.tool(annotations=WRITE)
     async def reprocess(

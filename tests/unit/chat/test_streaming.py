@@ -8,6 +8,7 @@ import uuid
 from collections.abc import AsyncIterator
 from types import SimpleNamespace
 
+from memwarden.chat.responses import ChatStreamToken
 from memwarden.chat.service import ChatTurn
 from memwarden.chat.streaming import _modelled, event
 from memwarden.config import ContextConfig
@@ -17,7 +18,8 @@ from memwarden.usage import Bookings
 
 
 def test_an_event_is_one_name_line_one_json_data_line_and_a_blank_line() -> None:
-    assert event("token", {"text": "a\nb"}) == 'event: token\ndata: {"text":"a\\nb"}\n\n'
+    data = ChatStreamToken(text="a\nb")
+    assert event("token", data) == 'event: token\ndata: {"text":"a\\nb"}\n\n'
 
 
 def test_a_model_failure_mid_stream_ends_with_an_error_event_and_no_done() -> None:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from fastapi import APIRouter, Depends
 
 from memwarden.api.deps import caller, services
 from memwarden.api.openapi import EventStream
+from memwarden.api.routes import AnswerRoute
 from memwarden.chat.contract import ChatBody, ReflectBody
 from memwarden.chat.reflect import reflect
 from memwarden.chat.responses import STREAM_EVENTS, ChatResponse, ReflectResponse
@@ -17,7 +17,7 @@ from memwarden.chat.streaming import open_stream
 from memwarden.domain.grants import Caller
 from memwarden.services import Services
 
-router = APIRouter(tags=["chat"])
+router = APIRouter(tags=["chat"], route_class=AnswerRoute)
 
 STREAM_PATH = "/api/v1/{context_id}/chat/stream"
 # The stream's events, for /openapi.json (`api/openapi.py` documents them).
@@ -31,13 +31,13 @@ STREAM_ANSWER = (
 )
 
 
-@router.post("/api/v1/{context_id}/chat", responses={200: {"model": ChatResponse}})
+@router.post("/api/v1/{context_id}/chat")
 async def chat_route(
     context_id: uuid.UUID,
     body: ChatBody,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> ChatResponse:
     return await chat(svc, who, context_id, body.to_input())
 
 
@@ -60,7 +60,6 @@ async def chat_stream(
 @router.post(
     "/api/v1/{context_id}/reflect",
     responses={
-        200: {"model": ReflectResponse},
         503: {
             "description": "No chat model is configured for reflection, in the deployment "
             "or the Context (`reflection_model_unavailable`)."
@@ -72,5 +71,5 @@ async def reflect_route(
     body: ReflectBody,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> ReflectResponse:
     return await reflect(svc, who, context_id, body.to_input())
