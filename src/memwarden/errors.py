@@ -115,3 +115,12 @@ class JudgeUnavailable(Unprocessable):
         super().__init__(
             "the judge could not check this content", extra={"reasons": ["judge_unavailable"]}
         )
+
+
+class Erased(Conflict):
+    """An erased record (issue 25) is a tombstone: no update, review or restore applies."""
+
+    code = "erased"
+
+    def __init__(self) -> None:
+        super().__init__("the memory record was erased: it never changes or serves again")

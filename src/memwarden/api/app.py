@@ -19,6 +19,7 @@ from memwarden.api.routes import (
     admin,
     chat,
     documents,
+    erasures,
     facts,
     feed,
     health,
@@ -112,6 +113,7 @@ def create_app(
         hygiene,
         passes,
         webhooks,
+        erasures,
     ):
         app.include_router(module.router)
     mount_dashboard(app, services.settings if services else settings or get_settings())  # /ui

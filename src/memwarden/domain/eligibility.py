@@ -19,11 +19,11 @@ from typing import Literal
 
 from memwarden.domain.scope import Visibility, covers
 
-Serving = Literal["live", "held", "superseded", "deleted"]
+Serving = Literal["live", "held", "superseded", "deleted", "erased"]
 Disposition = Literal["approved", "rejected"]
 Reason = Literal["deleted", "rejected", "held", "superseded", "invalidated", "expired"]
 
-SERVING_STATES: tuple[Serving, ...] = ("live", "held", "superseded", "deleted")
+SERVING_STATES: tuple[Serving, ...] = ("live", "held", "superseded", "deleted", "erased")
 STORED_DISPOSITIONS: tuple[Disposition | None, ...] = (None, "approved", "rejected")
 # The order in which reasons are reported when several apply.
 REASONS: tuple[Reason, ...] = (
@@ -59,7 +59,7 @@ SERVABLE = Eligibility(True, None)
 
 def is_servable(state: RecordState, now: datetime) -> Eligibility:
     """The record-local gate. Approval never overrides any other reason."""
-    if state.serving == "deleted":
+    if state.serving in ("deleted", "erased"):  # an erased record blocks as a deleted one
         return Eligibility(False, "deleted")
     if state.review_disposition == "rejected":
         return Eligibility(False, "rejected")

@@ -20,7 +20,7 @@ from memwarden.domain.ids import new_id
 from memwarden.domain.provenance import Rank
 from memwarden.domain.replacement import MESSAGES
 from memwarden.embedding import embed_texts, embedder_name, text_for
-from memwarden.errors import Conflict, Forbidden, InvalidInput, NotFound
+from memwarden.errors import Conflict, Erased, Forbidden, InvalidInput, NotFound
 from memwarden.hygiene.contract import QueueStatus, Resolution
 from memwarden.paging import id_cursor, split_page
 from memwarden.retirement import retire
@@ -391,6 +391,8 @@ async def _reviewable(
         raise Forbidden(
             f"needs {' or '.join(capabilities)} covering the record's scope", code="missing_grant"
         )
+    if row.serving == "erased":
+        raise Erased()
     return row
 
 

@@ -13,6 +13,9 @@ from procrastinate import App
 
 from memwarden.documents.processing import process_document
 from memwarden.documents.service import PROCESS_TASK
+from memwarden.erasure import run as erasure_run
+from memwarden.erasure.service import QUEUE as ERASURE_QUEUE
+from memwarden.erasure.service import RUN_TASK as ERASURE_TASK
 from memwarden.hygiene import runs as hygiene_runs
 from memwarden.jobs.recovery import recover
 from memwarden.jobs.retention import purge_expired
@@ -80,6 +83,18 @@ def register(app: App, services: Services) -> None:
         """Every Context's due deliveries (retries, and any a job missed); old ones go."""
         return await webhooks.sweep(services)
 
+    async def erasure(context_id: str, erasure_id: str) -> str:
+        return await erasure_run.execute(services, uuid.UUID(context_id), uuid.UUID(erasure_id))
+
+    async def erasures_resume(timestamp: int) -> int:
+        """Erasures whose job was lost are queued again (erasure/run.py)."""
+        return await erasure_run.resume_open(services)
+
+    app.task(name=ERASURE_TASK, queue=ERASURE_QUEUE)(erasure)
+    resume = app.task(
+        name=f"{NAMESPACE}:erasures_resume", queue="maintenance", queueing_lock="erasures_resume"
+    )(erasures_resume)
+    app.periodic(cron="* * * * *", periodic_id="erasures_resume")(resume)
     app.task(name=webhooks.DELIVER_TASK, queue=webhooks.QUEUE)(webhooks_deliver)
     sweep = app.task(name=webhooks.SWEEP_TASK, queue=webhooks.QUEUE, queueing_lock="webhooks")(
         webhooks_sweep

@@ -10,7 +10,7 @@ from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.provenance import rank_for
 from memwarden.domain.scope import Scope
-from memwarden.errors import Conflict, Forbidden, InvalidInput, NotFound
+from memwarden.errors import Conflict, Erased, Forbidden, InvalidInput, NotFound
 from memwarden.review.access import require_any, require_record, to_scope
 from memwarden.review.contract import CONTRACT_VERSION, CommandRequest, MemoryCommand
 from memwarden.store import memory as store
@@ -131,6 +131,8 @@ async def _change(
     assert cmd.record_id is not None and cmd.expected_revision is not None
     locked = await store.lock_record(conn, context_id, cmd.record_id)
     row = require_record(locked, scope, caller, "memory_write")
+    if row.serving == "erased":
+        raise Erased()
     if row.serving == "deleted":
         raise NotFound("memory record not found")
     if row.revision != cmd.expected_revision:

@@ -16,7 +16,7 @@ from typing import Any
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.provenance import Rank
-from memwarden.errors import Conflict, Forbidden, IntegrityFailure, NotFound
+from memwarden.errors import Conflict, Erased, Forbidden, IntegrityFailure, NotFound
 from memwarden.review import render
 from memwarden.review.access import require_any, require_record, to_scope
 from memwarden.review.commands import stale
@@ -103,6 +103,8 @@ async def _decide_locked(
         prior = await _replay(conn, caller, context_id, cmd.idempotency_key, digest)
         if prior is not None:
             return prior
+    if row.serving == "erased":
+        raise Erased()
     if row.serving == "deleted":
         raise NotFound("memory record not found")
     if row.revision != cmd.expected_revision:

@@ -43,7 +43,8 @@ CREATE TYPE public.serving_state AS ENUM (
     'live',
     'held',
     'superseded',
-    'deleted'
+    'deleted',
+    'erased'
 );
 
 CREATE FUNCTION public.audit_event_append_only() RETURNS trigger
@@ -68,7 +69,7 @@ CREATE FUNCTION public.memory_block_reason(serving public.serving_state, review_
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$
     SELECT CASE
-        WHEN serving = 'deleted' THEN 'deleted'
+        WHEN serving >= 'deleted' THEN 'deleted'
         WHEN review_disposition IS NOT DISTINCT FROM 'rejected' THEN 'rejected'
         WHEN serving = 'held' THEN 'held'
         WHEN serving = 'superseded' THEN 'superseded'
@@ -1056,8 +1057,25 @@ CREATE TABLE public.document (
     extraction_windows integer DEFAULT 0 NOT NULL,
     extraction_failed jsonb DEFAULT '[]'::jsonb NOT NULL,
     gist text,
-    CONSTRAINT document_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'processed'::text, 'failed'::text]))),
+    CONSTRAINT document_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'processed'::text, 'failed'::text, 'erased'::text]))),
     CONSTRAINT document_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
+CREATE TABLE public.erasure (
+    context_id uuid NOT NULL,
+    id uuid NOT NULL,
+    target_kind text NOT NULL,
+    target jsonb NOT NULL,
+    status text DEFAULT 'queued'::text NOT NULL,
+    counts jsonb DEFAULT '{}'::jsonb NOT NULL,
+    error text,
+    requested_by text NOT NULL,
+    key_id uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    started_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    CONSTRAINT erasure_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'done'::text, 'failed'::text]))),
+    CONSTRAINT erasure_target_kind_check CHECK ((target_kind = ANY (ARRAY['records'::text, 'subject'::text, 'speaker'::text, 'scope'::text, 'session'::text, 'document'::text])))
 );
 
 CREATE TABLE public.extraction_usage (
@@ -1962,7 +1980,7 @@ CREATE TABLE public.memory_revision (
     content jsonb,
     actor_subject text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT memory_revision_op_check CHECK ((op = ANY (ARRAY['create'::text, 'update'::text, 'delete'::text, 'review'::text, 'supersede'::text, 'hold'::text, 'release'::text, 'restore'::text])))
+    CONSTRAINT memory_revision_op_check CHECK ((op = ANY (ARRAY['create'::text, 'update'::text, 'delete'::text, 'review'::text, 'supersede'::text, 'hold'::text, 'release'::text, 'restore'::text, 'erase'::text])))
 );
 
 CREATE TABLE public.pass_run (
@@ -2343,6 +2361,9 @@ ALTER TABLE ONLY public.context
 ALTER TABLE ONLY public.document
     ADD CONSTRAINT document_pkey PRIMARY KEY (context_id, id);
 
+ALTER TABLE ONLY public.erasure
+    ADD CONSTRAINT erasure_pkey PRIMARY KEY (context_id, id);
+
 ALTER TABLE ONLY public.extraction_usage
     ADD CONSTRAINT extraction_usage_pkey PRIMARY KEY (context_id, day, source_kind);
 
@@ -2633,6 +2654,8 @@ CREATE INDEX conflict_record_b ON public.conflict USING btree (context_id, recor
 
 CREATE INDEX document_unprocessed ON public.document USING btree (context_id) INCLUDE (size_bytes) WHERE (status = ANY (ARRAY['pending'::text, 'processing'::text]));
 
+CREATE INDEX erasure_open ON public.erasure USING btree (context_id) WHERE (status = ANY (ARRAY['queued'::text, 'running'::text]));
+
 CREATE UNIQUE INDEX hygiene_run_one_full ON public.hygiene_run USING btree (context_id) WHERE ((kind <> 'write'::text) AND (status = ANY (ARRAY['queued'::text, 'running'::text])));
 
 CREATE INDEX idx_procrastinate_jobs_worker_not_null ON public.procrastinate_jobs USING btree (worker_id) WHERE ((worker_id IS NOT NULL) AND (status = 'doing'::public.procrastinate_job_status));
@@ -2640,6 +2663,8 @@ CREATE INDEX idx_procrastinate_jobs_worker_not_null ON public.procrastinate_jobs
 CREATE INDEX idx_procrastinate_workers_last_heartbeat ON public.procrastinate_workers USING btree (last_heartbeat);
 
 CREATE INDEX judgement_recent ON public.judgement USING btree (context_id, created_at DESC, id DESC);
+
+CREATE INDEX memory_record_author ON ONLY public.memory_record USING btree (context_id, author_subject);
 
 CREATE INDEX memory_record_context_tsv ON ONLY public.memory_record USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
 
@@ -2656,6 +2681,8 @@ CREATE INDEX memory_record_modified ON ONLY public.memory_record USING btree (co
 CREATE INDEX memory_record_note_ident ON ONLY public.memory_record USING btree (context_id, kind, norm_name) WHERE (kind = ANY (ARRAY['instruction'::text, 'uncertainty'::text]));
 
 CREATE INDEX memory_record_object_entity ON ONLY public.memory_record USING btree (context_id, object_entity_id) WHERE (object_entity_id IS NOT NULL);
+
+CREATE INDEX memory_record_p00_context_id_author_subject_idx ON public.memory_record_p00 USING btree (context_id, author_subject);
 
 CREATE INDEX memory_record_p00_context_id_entity_id_attr_key_idx ON public.memory_record_p00 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
 
@@ -2677,6 +2704,8 @@ CREATE INDEX memory_record_p00_context_id_source_kind_source_ref_idx ON public.m
 
 CREATE INDEX memory_record_p00_expr_idx ON public.memory_record_p00 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
 
+CREATE INDEX memory_record_p01_context_id_author_subject_idx ON public.memory_record_p01 USING btree (context_id, author_subject);
+
 CREATE INDEX memory_record_p01_context_id_entity_id_attr_key_idx ON public.memory_record_p01 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
 
 CREATE INDEX memory_record_p01_context_id_hold_judgement_id_idx ON public.memory_record_p01 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
@@ -2694,6 +2723,8 @@ CREATE INDEX memory_record_p01_context_id_object_entity_id_idx ON public.memory_
 CREATE INDEX memory_record_p01_context_id_source_kind_source_ref_idx ON public.memory_record_p01 USING btree (context_id, source_kind, source_ref);
 
 CREATE INDEX memory_record_p01_expr_idx ON public.memory_record_p01 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p02_context_id_author_subject_idx ON public.memory_record_p02 USING btree (context_id, author_subject);
 
 CREATE INDEX memory_record_p02_context_id_entity_id_attr_key_idx ON public.memory_record_p02 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
 
@@ -2713,6 +2744,8 @@ CREATE INDEX memory_record_p02_context_id_source_kind_source_ref_idx ON public.m
 
 CREATE INDEX memory_record_p02_expr_idx ON public.memory_record_p02 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
 
+CREATE INDEX memory_record_p03_context_id_author_subject_idx ON public.memory_record_p03 USING btree (context_id, author_subject);
+
 CREATE INDEX memory_record_p03_context_id_entity_id_attr_key_idx ON public.memory_record_p03 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
 
 CREATE INDEX memory_record_p03_context_id_hold_judgement_id_idx ON public.memory_record_p03 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
@@ -2730,6 +2763,8 @@ CREATE INDEX memory_record_p03_context_id_object_entity_id_idx ON public.memory_
 CREATE INDEX memory_record_p03_context_id_source_kind_source_ref_idx ON public.memory_record_p03 USING btree (context_id, source_kind, source_ref);
 
 CREATE INDEX memory_record_p03_expr_idx ON public.memory_record_p03 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p04_context_id_author_subject_idx ON public.memory_record_p04 USING btree (context_id, author_subject);
 
 CREATE INDEX memory_record_p04_context_id_entity_id_attr_key_idx ON public.memory_record_p04 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
 
@@ -2749,6 +2784,8 @@ CREATE INDEX memory_record_p04_context_id_source_kind_source_ref_idx ON public.m
 
 CREATE INDEX memory_record_p04_expr_idx ON public.memory_record_p04 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
 
+CREATE INDEX memory_record_p05_context_id_author_subject_idx ON public.memory_record_p05 USING btree (context_id, author_subject);
+
 CREATE INDEX memory_record_p05_context_id_entity_id_attr_key_idx ON public.memory_record_p05 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
 
 CREATE INDEX memory_record_p05_context_id_hold_judgement_id_idx ON public.memory_record_p05 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
@@ -2766,6 +2803,8 @@ CREATE INDEX memory_record_p05_context_id_object_entity_id_idx ON public.memory_
 CREATE INDEX memory_record_p05_context_id_source_kind_source_ref_idx ON public.memory_record_p05 USING btree (context_id, source_kind, source_ref);
 
 CREATE INDEX memory_record_p05_expr_idx ON public.memory_record_p05 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p06_context_id_author_subject_idx ON public.memory_record_p06 USING btree (context_id, author_subject);
 
 CREATE INDEX memory_record_p06_context_id_entity_id_attr_key_idx ON public.memory_record_p06 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
 
@@ -2785,6 +2824,8 @@ CREATE INDEX memory_record_p06_context_id_source_kind_source_ref_idx ON public.m
 
 CREATE INDEX memory_record_p06_expr_idx ON public.memory_record_p06 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
 
+CREATE INDEX memory_record_p07_context_id_author_subject_idx ON public.memory_record_p07 USING btree (context_id, author_subject);
+
 CREATE INDEX memory_record_p07_context_id_entity_id_attr_key_idx ON public.memory_record_p07 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
 
 CREATE INDEX memory_record_p07_context_id_hold_judgement_id_idx ON public.memory_record_p07 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
@@ -2802,6 +2843,8 @@ CREATE INDEX memory_record_p07_context_id_object_entity_id_idx ON public.memory_
 CREATE INDEX memory_record_p07_context_id_source_kind_source_ref_idx ON public.memory_record_p07 USING btree (context_id, source_kind, source_ref);
 
 CREATE INDEX memory_record_p07_expr_idx ON public.memory_record_p07 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p08_context_id_author_subject_idx ON public.memory_record_p08 USING btree (context_id, author_subject);
 
 CREATE INDEX memory_record_p08_context_id_entity_id_attr_key_idx ON public.memory_record_p08 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
 
@@ -2821,6 +2864,8 @@ CREATE INDEX memory_record_p08_context_id_source_kind_source_ref_idx ON public.m
 
 CREATE INDEX memory_record_p08_expr_idx ON public.memory_record_p08 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
 
+CREATE INDEX memory_record_p09_context_id_author_subject_idx ON public.memory_record_p09 USING btree (context_id, author_subject);
+
 CREATE INDEX memory_record_p09_context_id_entity_id_attr_key_idx ON public.memory_record_p09 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
 
 CREATE INDEX memory_record_p09_context_id_hold_judgement_id_idx ON public.memory_record_p09 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
@@ -2838,6 +2883,8 @@ CREATE INDEX memory_record_p09_context_id_object_entity_id_idx ON public.memory_
 CREATE INDEX memory_record_p09_context_id_source_kind_source_ref_idx ON public.memory_record_p09 USING btree (context_id, source_kind, source_ref);
 
 CREATE INDEX memory_record_p09_expr_idx ON public.memory_record_p09 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p10_context_id_author_subject_idx ON public.memory_record_p10 USING btree (context_id, author_subject);
 
 CREATE INDEX memory_record_p10_context_id_entity_id_attr_key_idx ON public.memory_record_p10 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
 
@@ -2857,6 +2904,8 @@ CREATE INDEX memory_record_p10_context_id_source_kind_source_ref_idx ON public.m
 
 CREATE INDEX memory_record_p10_expr_idx ON public.memory_record_p10 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
 
+CREATE INDEX memory_record_p11_context_id_author_subject_idx ON public.memory_record_p11 USING btree (context_id, author_subject);
+
 CREATE INDEX memory_record_p11_context_id_entity_id_attr_key_idx ON public.memory_record_p11 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
 
 CREATE INDEX memory_record_p11_context_id_hold_judgement_id_idx ON public.memory_record_p11 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
@@ -2874,6 +2923,8 @@ CREATE INDEX memory_record_p11_context_id_object_entity_id_idx ON public.memory_
 CREATE INDEX memory_record_p11_context_id_source_kind_source_ref_idx ON public.memory_record_p11 USING btree (context_id, source_kind, source_ref);
 
 CREATE INDEX memory_record_p11_expr_idx ON public.memory_record_p11 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p12_context_id_author_subject_idx ON public.memory_record_p12 USING btree (context_id, author_subject);
 
 CREATE INDEX memory_record_p12_context_id_entity_id_attr_key_idx ON public.memory_record_p12 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
 
@@ -2893,6 +2944,8 @@ CREATE INDEX memory_record_p12_context_id_source_kind_source_ref_idx ON public.m
 
 CREATE INDEX memory_record_p12_expr_idx ON public.memory_record_p12 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
 
+CREATE INDEX memory_record_p13_context_id_author_subject_idx ON public.memory_record_p13 USING btree (context_id, author_subject);
+
 CREATE INDEX memory_record_p13_context_id_entity_id_attr_key_idx ON public.memory_record_p13 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
 
 CREATE INDEX memory_record_p13_context_id_hold_judgement_id_idx ON public.memory_record_p13 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
@@ -2911,6 +2964,8 @@ CREATE INDEX memory_record_p13_context_id_source_kind_source_ref_idx ON public.m
 
 CREATE INDEX memory_record_p13_expr_idx ON public.memory_record_p13 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
 
+CREATE INDEX memory_record_p14_context_id_author_subject_idx ON public.memory_record_p14 USING btree (context_id, author_subject);
+
 CREATE INDEX memory_record_p14_context_id_entity_id_attr_key_idx ON public.memory_record_p14 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
 
 CREATE INDEX memory_record_p14_context_id_hold_judgement_id_idx ON public.memory_record_p14 USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
@@ -2928,6 +2983,8 @@ CREATE INDEX memory_record_p14_context_id_object_entity_id_idx ON public.memory_
 CREATE INDEX memory_record_p14_context_id_source_kind_source_ref_idx ON public.memory_record_p14 USING btree (context_id, source_kind, source_ref);
 
 CREATE INDEX memory_record_p14_expr_idx ON public.memory_record_p14 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_p15_context_id_author_subject_idx ON public.memory_record_p15 USING btree (context_id, author_subject);
 
 CREATE INDEX memory_record_p15_context_id_entity_id_attr_key_idx ON public.memory_record_p15 USING btree (context_id, entity_id, attr_key) WHERE (entity_id IS NOT NULL);
 
@@ -2966,6 +3023,8 @@ CREATE INDEX procrastinate_periodic_defers_job_id_fkey_v1 ON public.procrastinat
 CREATE UNIQUE INDEX review_receipt_idempotency ON public.review_receipt USING btree (context_id, reviewer_subject, idempotency_key) WHERE (idempotency_key IS NOT NULL);
 
 CREATE INDEX turn_hold ON public.turn USING btree (context_id, hold_judgement_id) WHERE (hold_judgement_id IS NOT NULL);
+
+CREATE INDEX turn_principal ON public.turn USING btree (context_id, principal_id);
 
 CREATE INDEX turn_session ON public.turn USING btree (context_id, session_id, created_at);
 
@@ -3133,6 +3192,8 @@ ALTER INDEX public.chunk_context_tsv ATTACH PARTITION public.chunk_p15_expr_idx;
 
 ALTER INDEX public.chunk_pkey ATTACH PARTITION public.chunk_p15_pkey;
 
+ALTER INDEX public.memory_record_author ATTACH PARTITION public.memory_record_p00_context_id_author_subject_idx;
+
 ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p00_context_id_entity_id_attr_key_idx;
 
 ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p00_context_id_hold_judgement_id_idx;
@@ -3152,6 +3213,8 @@ ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p0
 ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p00_expr_idx;
 
 ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p00_pkey;
+
+ALTER INDEX public.memory_record_author ATTACH PARTITION public.memory_record_p01_context_id_author_subject_idx;
 
 ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p01_context_id_entity_id_attr_key_idx;
 
@@ -3173,6 +3236,8 @@ ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_reco
 
 ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p01_pkey;
 
+ALTER INDEX public.memory_record_author ATTACH PARTITION public.memory_record_p02_context_id_author_subject_idx;
+
 ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p02_context_id_entity_id_attr_key_idx;
 
 ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p02_context_id_hold_judgement_id_idx;
@@ -3192,6 +3257,8 @@ ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p0
 ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p02_expr_idx;
 
 ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p02_pkey;
+
+ALTER INDEX public.memory_record_author ATTACH PARTITION public.memory_record_p03_context_id_author_subject_idx;
 
 ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p03_context_id_entity_id_attr_key_idx;
 
@@ -3213,6 +3280,8 @@ ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_reco
 
 ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p03_pkey;
 
+ALTER INDEX public.memory_record_author ATTACH PARTITION public.memory_record_p04_context_id_author_subject_idx;
+
 ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p04_context_id_entity_id_attr_key_idx;
 
 ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p04_context_id_hold_judgement_id_idx;
@@ -3232,6 +3301,8 @@ ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p0
 ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p04_expr_idx;
 
 ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p04_pkey;
+
+ALTER INDEX public.memory_record_author ATTACH PARTITION public.memory_record_p05_context_id_author_subject_idx;
 
 ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p05_context_id_entity_id_attr_key_idx;
 
@@ -3253,6 +3324,8 @@ ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_reco
 
 ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p05_pkey;
 
+ALTER INDEX public.memory_record_author ATTACH PARTITION public.memory_record_p06_context_id_author_subject_idx;
+
 ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p06_context_id_entity_id_attr_key_idx;
 
 ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p06_context_id_hold_judgement_id_idx;
@@ -3272,6 +3345,8 @@ ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p0
 ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p06_expr_idx;
 
 ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p06_pkey;
+
+ALTER INDEX public.memory_record_author ATTACH PARTITION public.memory_record_p07_context_id_author_subject_idx;
 
 ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p07_context_id_entity_id_attr_key_idx;
 
@@ -3293,6 +3368,8 @@ ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_reco
 
 ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p07_pkey;
 
+ALTER INDEX public.memory_record_author ATTACH PARTITION public.memory_record_p08_context_id_author_subject_idx;
+
 ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p08_context_id_entity_id_attr_key_idx;
 
 ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p08_context_id_hold_judgement_id_idx;
@@ -3312,6 +3389,8 @@ ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p0
 ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p08_expr_idx;
 
 ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p08_pkey;
+
+ALTER INDEX public.memory_record_author ATTACH PARTITION public.memory_record_p09_context_id_author_subject_idx;
 
 ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p09_context_id_entity_id_attr_key_idx;
 
@@ -3333,6 +3412,8 @@ ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_reco
 
 ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p09_pkey;
 
+ALTER INDEX public.memory_record_author ATTACH PARTITION public.memory_record_p10_context_id_author_subject_idx;
+
 ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p10_context_id_entity_id_attr_key_idx;
 
 ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p10_context_id_hold_judgement_id_idx;
@@ -3352,6 +3433,8 @@ ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p1
 ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p10_expr_idx;
 
 ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p10_pkey;
+
+ALTER INDEX public.memory_record_author ATTACH PARTITION public.memory_record_p11_context_id_author_subject_idx;
 
 ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p11_context_id_entity_id_attr_key_idx;
 
@@ -3373,6 +3456,8 @@ ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_reco
 
 ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p11_pkey;
 
+ALTER INDEX public.memory_record_author ATTACH PARTITION public.memory_record_p12_context_id_author_subject_idx;
+
 ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p12_context_id_entity_id_attr_key_idx;
 
 ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p12_context_id_hold_judgement_id_idx;
@@ -3392,6 +3477,8 @@ ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p1
 ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p12_expr_idx;
 
 ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p12_pkey;
+
+ALTER INDEX public.memory_record_author ATTACH PARTITION public.memory_record_p13_context_id_author_subject_idx;
 
 ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p13_context_id_entity_id_attr_key_idx;
 
@@ -3413,6 +3500,8 @@ ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_reco
 
 ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p13_pkey;
 
+ALTER INDEX public.memory_record_author ATTACH PARTITION public.memory_record_p14_context_id_author_subject_idx;
+
 ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p14_context_id_entity_id_attr_key_idx;
 
 ALTER INDEX public.memory_record_hold ATTACH PARTITION public.memory_record_p14_context_id_hold_judgement_id_idx;
@@ -3432,6 +3521,8 @@ ALTER INDEX public.memory_record_source ATTACH PARTITION public.memory_record_p1
 ALTER INDEX public.memory_record_context_tsv ATTACH PARTITION public.memory_record_p14_expr_idx;
 
 ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p14_pkey;
+
+ALTER INDEX public.memory_record_author ATTACH PARTITION public.memory_record_p15_context_id_author_subject_idx;
 
 ALTER INDEX public.memory_record_entity_attr ATTACH PARTITION public.memory_record_p15_context_id_entity_id_attr_key_idx;
 
@@ -3486,6 +3577,9 @@ ALTER TABLE ONLY public.conflict
 
 ALTER TABLE ONLY public.document
     ADD CONSTRAINT document_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.erasure
+    ADD CONSTRAINT erasure_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.extraction_usage
     ADD CONSTRAINT extraction_usage_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;

@@ -36,7 +36,7 @@ def all_states() -> list[RecordState]:
 def expected_reasons(state: RecordState) -> list[str]:
     """Every reason that applies, written independently of the rule's if-chain."""
     found = {
-        "deleted": state.serving == "deleted",
+        "deleted": state.serving in ("deleted", "erased"),  # erased blocks as deleted
         "rejected": state.review_disposition == "rejected",
         "held": state.serving == "held",
         "superseded": state.serving == "superseded",
@@ -48,7 +48,7 @@ def expected_reasons(state: RecordState) -> list[str]:
 
 def test_every_combination_is_servable_exactly_when_no_reason_applies() -> None:
     states = all_states()
-    assert len(states) == 4 * 3 * 4 * 4
+    assert len(states) == 5 * 3 * 4 * 4
     for state in states:
         verdict = is_servable(state, NOW)
         reasons = expected_reasons(state)

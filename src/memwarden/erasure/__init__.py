@@ -1,0 +1,1 @@
+"""Erasure: the irreversible forget of issue 25 (docs/erasure.md)."""
