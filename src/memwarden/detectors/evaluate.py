@@ -86,6 +86,8 @@ class Report:
     rows: int
     sub_threshold_injection: dict[str, int] = field(default_factory=dict)
     by_split: tuple[Metrics, ...] = ()
+    # Per identifier type, for rows that name one in "kind" (e.g. "iban", "national_id").
+    by_kind: tuple[Metrics, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -97,6 +99,10 @@ class Report:
                 for m in self.by_split
             ],
             "sub_threshold_injection": dict(self.sub_threshold_injection),
+            "by_kind": [
+                {**{k: v for k, v in m.as_dict().items() if k != "source"}, "kind": m.source}
+                for m in self.by_kind
+            ],
         }
 
 
@@ -136,6 +142,7 @@ def evaluate(
         total += 1
         source = str(row.get("source") or "unknown")
         split = row.get("split")
+        kind = row.get("kind")
         detection = detect(str(row["text"]))
         codes = detection.codes
         if detection.injection_sub_threshold:
@@ -145,6 +152,8 @@ def evaluate(
             keys = [(name, ALL_SOURCES, "all"), (name, source, "source")]
             if split is not None:
                 keys.append((name, str(split), "split"))
+            if kind is not None:
+                keys.append((name, str(kind), "kind"))
             for key in keys:
                 entry = counts[key]
                 if positive:
@@ -160,7 +169,12 @@ def evaluate(
         )
 
     return Report(
-        select("all"), select("source"), total, dict(sub_threshold), by_split=select("split")
+        select("all"),
+        select("source"),
+        total,
+        dict(sub_threshold),
+        by_split=select("split"),
+        by_kind=select("kind"),
     )
 
 
@@ -169,7 +183,7 @@ def _fmt(value: float | None) -> str:
 
 
 def render_table(report: Report, title: str = "Detector evaluation") -> Any:
-    """A rich Table: one line per class, then per class and source, then per class and split."""
+    """A rich Table: one line per class, then per class and source, split, and kind."""
     from rich.table import Table
 
     table = Table(title=title)
@@ -180,12 +194,13 @@ def render_table(report: Report, title: str = "Detector evaluation") -> Any:
             justify="left" if column in columns[:2] else "right",
             no_wrap=column == "class",
         )
-    sections = [s for s in (report.overall, report.by_source, report.by_split) if s]
+    sections = [s for s in (report.overall, report.by_source, report.by_split, report.by_kind) if s]
+    prefixes = {id(report.by_split): "split=", id(report.by_kind): "kind="}
     for section in sections:
         for m in section:
             table.add_row(
                 m.label,
-                m.source if section is not report.by_split else f"split={m.source}",
+                prefixes.get(id(section), "") + m.source,
                 str(m.positives),
                 str(m.negatives),
                 str(m.true_positives),

@@ -109,3 +109,22 @@ def test_shared_rows_keep_their_dataset_negatives() -> None:
         ("personal_data", False),
     )
     assert scored_classes({"text": "x", "label": "injection"}) == (("prompt_injection", True),)
+
+
+def test_metrics_are_reported_per_identifier_kind_for_rows_that_name_one() -> None:
+    rows = [
+        {"text": "mail sam@example.net", "label": "personal_data", "class": "personal_data",
+         "kind": "email"},
+        {"text": "no address here", "label": "personal_data", "class": "personal_data",
+         "kind": "email"},
+        {"text": "ISBN 978-0-306-40615-7", "label": "none", "class": "personal_data",
+         "kind": "negative:not_a_person"},
+        {"text": "nothing", "label": "none", "class": "personal_data"},
+    ]  # fmt: skip
+    report = evaluate(rows)
+    kinds = {m.source: m for m in report.by_kind}
+    assert set(kinds) == {"email", "negative:not_a_person"}
+    assert (kinds["email"].positives, kinds["email"].true_positives) == (2, 1)
+    assert kinds["negative:not_a_person"].negatives == 1
+    assert report.as_dict()["by_kind"][0]["kind"] == "email"
+    assert render_table(report).row_count == len(report.overall) + len(report.by_source) + 2
