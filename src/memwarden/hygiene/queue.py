@@ -22,6 +22,14 @@ from memwarden.domain.replacement import MESSAGES
 from memwarden.embedding import embed_texts, embedder_name, text_for
 from memwarden.errors import Conflict, Erased, Forbidden, InvalidInput, NotFound
 from memwarden.hygiene.contract import QueueStatus, Resolution
+from memwarden.hygiene.responses import (
+    MemoryRestored,
+    QueueChallenged,
+    QueueItem,
+    QueueMemory,
+    QueuePage,
+    QueueResolved,
+)
 from memwarden.paging import id_cursor, split_page
 from memwarden.retirement import retire
 from memwarden.services import Services
@@ -43,58 +51,58 @@ def _iso(value: Any) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def _memory(row: QueueRow, side: str) -> dict[str, Any]:
+def _memory(row: QueueRow, side: str) -> QueueMemory:
     get = lambda name: getattr(row, f"{side}_{name}")  # noqa: E731
     rank = int(get("rank"))
-    return {
-        "id": str(getattr(row, f"record_{side}")),
-        "kind": get("kind"),
-        "text": get("body"),
-        "scope": {
+    return QueueMemory(
+        id=str(getattr(row, f"record_{side}")),
+        kind=get("kind"),
+        text=get("body"),
+        scope={
             "path": get("scope_path"),
             "visibility": get("visibility"),
             "owner": get("owner"),
         },
-        "revision": get("revision"),
-        "judged_revision": getattr(row, f"revision_{side}"),
-        "serving": get("serving"),
-        "provenance": {
+        revision=get("revision"),
+        judged_revision=getattr(row, f"revision_{side}"),
+        serving=get("serving"),
+        provenance={
             "source_kind": get("source_kind"),
             "rank": rank,
             "rank_name": Rank(rank).name.lower(),
             "import_source_dir": get("import_source_dir"),
         },
-    }
+    )
 
 
-def render(row: QueueRow) -> dict[str, Any]:
+def render(row: QueueRow) -> QueueItem:
     """A queue item as every interface shows it."""
     challenge = row.origin == "challenge"
     direction = None
     if row.superseding is not None:
         direction = "a_supersedes_b" if row.superseding == "a" else "b_supersedes_a"
-    return {
-        "id": str(row.id),
-        "origin": row.origin,
-        "status": row.status,
-        "verdict": row.verdict,
-        "direction": direction,
-        "superseding": row.superseding,
-        "confidence": row.confidence,
-        "similarity": row.similarity,
-        "judge_model": row.judge_model,
-        "judging_path": row.judging_path,
-        "action": row.action,
-        "resolution": row.resolution,
-        "reason": row.reason,
-        "dismissed_because": row.dismissed_because,
-        "decided_by": row.decided_by,
-        "decided_at": _iso(row.decided_at),
-        "restored_at": _iso(row.restored_at),
-        "created_at": _iso(row.created_at),
-        "a": _memory(row, "a"),
-        "b": None if challenge else _memory(row, "b"),
-    }
+    return QueueItem(
+        id=str(row.id),
+        origin=row.origin,
+        status=row.status,
+        verdict=row.verdict,
+        direction=direction,
+        superseding=row.superseding,
+        confidence=row.confidence,
+        similarity=row.similarity,
+        judge_model=row.judge_model,
+        judging_path=row.judging_path,
+        action=row.action,
+        resolution=row.resolution,
+        reason=row.reason,
+        dismissed_because=row.dismissed_because,
+        decided_by=row.decided_by,
+        decided_at=_iso(row.decided_at),
+        restored_at=_iso(row.restored_at),
+        created_at=_iso(row.created_at),
+        a=_memory(row, "a"),
+        b=None if challenge else _memory(row, "b"),
+    )
 
 
 async def list_queue(
@@ -105,7 +113,7 @@ async def list_queue(
     status: QueueStatus | None = "pending",
     limit: int = 20,
     cursor: str | None = None,
-) -> dict[str, Any]:
+) -> QueuePage:
     """Newest first, only items whose both memories the caller may review."""
     require_capability(caller, context_id, REVIEW)
     if status is not None and status not in ("pending", "resolved", "dismissed"):
@@ -123,7 +131,7 @@ async def list_queue(
             before=id_cursor(cursor),
         )
     page, next_cursor = split_page(rows, limit, lambda r: str(r.id))
-    return {"items": [render(r) for r in page], "next_cursor": next_cursor}
+    return QueuePage(items=[render(r) for r in page], next_cursor=next_cursor)
 
 
 async def _item(conn: Conn, caller: Caller, context_id: uuid.UUID, id: uuid.UUID) -> QueueRow:
@@ -149,7 +157,7 @@ async def resolve(
     context_id: uuid.UUID,
     conflict_id: uuid.UUID,
     resolution: Resolution,
-) -> dict[str, Any]:
+) -> QueueResolved:
     """A person's decision on a pending item; a second decision is 409."""
     require_capability(caller, context_id, REVIEW)
     async with services.db.transaction() as conn:
@@ -190,12 +198,12 @@ async def resolve(
         )
         await _audit(conn, caller, context_id, "hygiene.resolve", "conflict", conflict_id)
         item = await _item(conn, caller, context_id, conflict_id)
-    return {"item": render(item)}
+    return QueueResolved(item=render(item))
 
 
 async def restore(
     services: Services, caller: Caller, context_id: uuid.UUID, record_id: uuid.UUID
-) -> dict[str, Any]:
+) -> MemoryRestored:
     """Undo an automatic resolution: the superseded memory is live again (a new revision
     with its vector), and the pair counts as decided by a person (never auto-resolved or
     merged again). Undoing a consolidation merge of an entity also brings back the facts
@@ -229,7 +237,7 @@ async def restore(
         await store.mark_restored(conn, context_id, resolution.id, caller.subject)
         await sink.write(conn, context_id)
         await _audit(conn, caller, context_id, "hygiene.restore", "record", record_id)
-    return {"record_id": str(record_id), "revision": revision, "serving": "live"}
+    return MemoryRestored(record_id=str(record_id), revision=revision, serving="live")
 
 
 class _MergePlan:
@@ -320,7 +328,7 @@ async def challenge(
     context_id: uuid.UUID,
     record_id: uuid.UUID,
     reason: str,
-) -> dict[str, Any]:
+) -> QueueChallenged:
     """Flag a memory wrong against the world for a person; nothing is invalidated. A memory
     already awaiting a person's look answers its pending item (created: false). The item
     (the memory's text, every challenger's reason) is shown only to a caller who may review
@@ -363,7 +371,7 @@ async def challenge(
                 id=existing,
             )
             item = render(rows[0])
-    return {"id": str(existing), "status": "pending", "created": created, "item": item}
+    return QueueChallenged(id=str(existing), status="pending", created=created, item=item)
 
 
 async def _reviewable(

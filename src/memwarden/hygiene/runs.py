@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Sequence
-from typing import Any
 
 import structlog
 from procrastinate.exceptions import AlreadyEnqueued
@@ -31,19 +30,19 @@ RUN_TASK = "memwarden:hygiene_run"
 QUEUE = "hygiene"
 
 
-def render(row: store.RunRow) -> dict[str, Any]:
-    return {
-        "runId": str(row.id),
-        "kind": row.kind,
-        "rejudge": row.rejudge,
-        "status": row.status,
-        "counts": {**empty_counts(), **row.counts},
-        "error": row.error,
-        "requested_by": row.requested_by,
-        "created_at": row.created_at.isoformat(),
-        "started_at": row.started_at.isoformat() if row.started_at else None,
-        "finished_at": row.finished_at.isoformat() if row.finished_at else None,
-    }
+def render(row: store.RunRow) -> HygieneRun:
+    return HygieneRun(
+        runId=str(row.id),
+        kind=row.kind,
+        rejudge=row.rejudge,
+        status=row.status,
+        counts={**empty_counts(), **row.counts},
+        error=row.error,
+        requested_by=row.requested_by,
+        created_at=row.created_at.isoformat(),
+        started_at=row.started_at.isoformat() if row.started_at else None,
+        finished_at=row.finished_at.isoformat() if row.finished_at else None,
+    )
 
 
 async def _defer(services: Services, context_id: uuid.UUID, run_id: uuid.UUID) -> None:
@@ -64,7 +63,7 @@ def _require_whole_context_review(caller: Caller, context_id: uuid.UUID) -> None
 
 async def start_scan(
     services: Services, caller: Caller, context_id: uuid.UUID, *, rejudge: bool = False
-) -> dict[str, Any]:
+) -> ScanStarted:
     """A full cycle as a job (202 `{"runId"}`); 409 while another full cycle is queued or
     running for the Context. Needs memory_review over the whole Context: a cycle looks at
     every record."""
@@ -98,12 +97,12 @@ async def start_scan(
             target_id=run_id,
         )
     await _defer(services, context_id, run_id)
-    return {"runId": str(run_id), "status": "queued"}
+    return ScanStarted(runId=str(run_id), status="queued")
 
 
 async def get_run(
     services: Services, caller: Caller, context_id: uuid.UUID, run_id: uuid.UUID
-) -> dict[str, Any]:
+) -> HygieneRun:
     """A run's record: needs memory_review over the whole Context, as starting one does (a
     run's counts and subjects cover every record)."""
     _require_whole_context_review(caller, context_id)

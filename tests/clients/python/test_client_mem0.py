@@ -1,5 +1,5 @@
-"""The mem0-shaped facade against a real server, and the migration guide's example run
-unchanged as a program."""
+"""The mem0-shaped facade against a real server, and the docs' examples (the quick start
+and the mem0 migration) run unchanged as programs against a live server."""
 
 from __future__ import annotations
 
@@ -7,13 +7,15 @@ import asyncio
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from memwarden_client import AsyncMemwarden, Memwarden
+from memwarden_client import AsyncMemwarden, Memwarden, MemwardenAdmin
 from memwarden_client.mem0 import AsyncMemory, Memory
 
+from tests.conftest import ADMIN_TOKEN
 from tests.support.live import LiveServer
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -106,3 +108,17 @@ def test_the_async_facade_adds_and_searches(live: LiveServer, ctx: dict[str, Any
             return [r["memory"] for r in found["results"]]
 
     assert any("jazz" in text for text in asyncio.run(scenario()))
+
+
+def test_the_quickstart_example_runs_unchanged(live_with: Callable[..., LiveServer]) -> None:
+    working = live_with(run_worker=True)
+    with MemwardenAdmin(working.url, ADMIN_TOKEN) as admin:
+        created = admin.contexts.create("quickstart", owner_subject="alice")
+    assert created.owner_key is not None
+    ctx = {"id": created.id, "key": created.owner_key.key}
+    out = run_example("quickstart.py", working, ctx).splitlines()
+    assert "held: False chunk only: False" in out
+    assert any(line.startswith("recalled:") and "green tea" in line for line in out)
+    assert "refused: 400 invalid_request limit" in out
+    assert "document: processed" in out
+    assert out[-1].startswith("done:") and any(line.startswith("token:") for line in out)
