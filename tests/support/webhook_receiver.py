@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections import deque
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -33,6 +34,7 @@ class WebhookReceiver:
         self.port = free_port()
         self.received: list[Received] = []
         self._script: deque[int] = deque()
+        self.stall_s = 0.0  # how long each answer waits
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -67,6 +69,7 @@ class WebhookReceiver:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length)
                 status = receiver._next_status()
+                time.sleep(receiver.stall_s)
                 receiver._record(Received(self.path, dict(self.headers.items()), body, status))
                 self.send_response(status)
                 if 300 <= status < 400:

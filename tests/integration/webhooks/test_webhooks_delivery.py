@@ -15,7 +15,7 @@ from memwarden.webhooks.contract import PatchWebhook
 from memwarden.webhooks.delivery import deliver_due
 from memwarden.webhooks.kinds import FEED_KINDS, feed_kind
 from memwarden.webhooks.signature import verify
-from tests.integration.webhooks.conftest import pump, subscribe, work
+from tests.integration.webhooks.conftest import FAST, pump, subscribe, work
 from tests.service.review.memory import Who, create
 from tests.support.services import ContextKey, ServiceHarness
 from tests.support.webhook_receiver import Received, WebhookReceiver
@@ -132,8 +132,6 @@ def test_a_410_pauses_at_once_and_a_patch_resumes_with_what_waited(
 def test_failed_attempts_in_a_row_pause_the_subscription(
     services_with: Callable[..., ServiceHarness], receiver: WebhookReceiver
 ) -> None:
-    from tests.integration.webhooks.conftest import FAST
-
     h = services_with(**FAST, webhook_pause_after=3)
     ctx = h.make_context()
     hook = subscribe(h, ctx, receiver.url, ["created"])
@@ -153,8 +151,6 @@ def test_failed_attempts_in_a_row_pause_the_subscription(
 def test_a_delivery_past_its_attempts_fails_for_good(
     services_with: Callable[..., ServiceHarness], receiver: WebhookReceiver
 ) -> None:
-    from tests.integration.webhooks.conftest import FAST
-
     h = services_with(**FAST, webhook_max_attempts=2)
     ctx = h.make_context()
     hook = subscribe(h, ctx, receiver.url, ["created"])
@@ -232,3 +228,46 @@ def test_a_failing_receiver_gets_one_attempt_per_round_not_one_per_event(
     assert sorted(d["attempts"] for d in deliveries) == [0, 0, 1]
     assert all(d["status"] == "pending" and d["next_attempt_at"] for d in deliveries)
     assert h.run(deliver_due(h.services, ctx.id)) == 0  # nothing due for about 30 s
+
+
+def test_a_rotated_secret_signs_every_attempt_from_then_on(
+    hooks: ServiceHarness, receiver: WebhookReceiver
+) -> None:
+    ctx = hooks.make_context()
+    hook = subscribe(hooks, ctx, receiver.url, ["created"])
+    rotated = hooks.run(
+        service.rotate_secret(hooks.services, ctx.caller, ctx.id, uuid.UUID(hook.id))
+    )
+    create(Who.of(hooks, ctx), "The deploy key rotates every month.")
+    pump(hooks, lambda: len(receiver.delivered()) == 1)
+    (got,) = receiver.received
+    assert _signed(got, rotated.secret) and not _signed(got, hook.secret)
+
+
+def test_a_host_the_deployment_no_longer_allows_is_never_contacted(
+    hooks: ServiceHarness,
+    services_with: Callable[..., ServiceHarness],
+    receiver: WebhookReceiver,
+) -> None:
+    ctx = hooks.make_context()
+    hook = subscribe(hooks, ctx, receiver.url, ["created"])
+    create(Who.of(hooks, ctx), "The deploy key rotates every month.")
+    narrowed = services_with(**FAST, webhook_allowed_hosts="hooks.example.com")
+    pump(narrowed, lambda: _deliveries(hooks, ctx, hook.id)[0]["attempts"] >= 2)
+    assert receiver.received == []
+    assert _deliveries(hooks, ctx, hook.id)[0]["last_error"] == "forbidden_host"
+
+
+def test_an_answer_slower_than_the_timeout_is_a_failed_attempt(
+    services_with: Callable[..., ServiceHarness], receiver: WebhookReceiver
+) -> None:
+    h = services_with(**{**FAST, "webhook_timeout_s": 0.3})
+    ctx = h.make_context()
+    hook = subscribe(h, ctx, receiver.url, ["created"])
+    receiver.stall_s = 1.0
+    create(Who.of(h, ctx), "The deploy key rotates every month.")
+    pump(h, lambda: _deliveries(h, ctx, hook.id)[0]["attempts"] >= 1)
+    (delivery,) = _deliveries(h, ctx, hook.id)
+    assert (delivery["status"], delivery["last_error"]) == ("pending", "timeout")
+    receiver.stall_s = 0.0
+    pump(h, lambda: _deliveries(h, ctx, hook.id)[0]["status"] == "delivered")
