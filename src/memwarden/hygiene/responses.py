@@ -1,26 +1,21 @@
-"""Response bodies of the hygiene routes, declared for /openapi.json only (`responses=` on
-`api/routes/hygiene.py`; `runs.render`, `runs.start_scan` and `queue.render` build them).
-Extra keys are allowed."""
+"""The answers of the hygiene routes: `runs.start_scan` and `runs.get_run`, and
+`queue.list_queue`, `resolve`, `restore` and `challenge` (`queue.render` builds an item)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from memwarden.answers import Answer
 
 
-class Described(BaseModel):
-    """A documented answer: the fields below, and possibly more (additionalProperties)."""
-
-    model_config = ConfigDict(extra="allow")
-
-
-class ScanStarted(Described):
+class ScanStarted(Answer):
     runId: str
     status: str = Field(description="`queued`: poll GET /hygiene/runs/{run_id}.")
 
 
-class HygieneRun(Described):
+class HygieneRun(Answer):
     runId: str
     kind: str
     rejudge: bool | None
@@ -33,7 +28,7 @@ class HygieneRun(Described):
     finished_at: str | None
 
 
-class QueueMemory(Described):
+class QueueMemory(Answer):
     """One side of a queue item: the record as it is now."""
 
     id: str
@@ -46,7 +41,7 @@ class QueueMemory(Described):
     provenance: dict[str, Any] = Field(description="`source_kind`, `rank`, `rank_name`...")
 
 
-class QueueItem(Described):
+class QueueItem(Answer):
     id: str
     origin: str = Field(description="How it came: a scan's pair, a `challenge`, a `pass`.")
     status: str
@@ -69,16 +64,16 @@ class QueueItem(Described):
     b: QueueMemory | None = Field(description="Null on a challenge (one record).")
 
 
-class QueuePage(Described):
+class QueuePage(Answer):
     items: list[QueueItem]
     next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
 
 
-class QueueResolved(Described):
+class QueueResolved(Answer):
     item: QueueItem
 
 
-class QueueChallenged(Described):
+class QueueChallenged(Answer):
     id: str = Field(description="The challenge's queue item.")
     status: str
     created: bool = Field(description="False when the record was already challenged.")
@@ -87,7 +82,7 @@ class QueueChallenged(Described):
     )
 
 
-class MemoryRestored(Described):
+class MemoryRestored(Answer):
     record_id: str
     revision: int | None
     serving: str

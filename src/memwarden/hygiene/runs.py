@@ -18,6 +18,7 @@ from memwarden.config import ConfigUnreadable, load_config
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.errors import AppError, Conflict, Forbidden, NotFound
+from memwarden.hygiene.responses import HygieneRun, ScanStarted
 from memwarden.hygiene.scan import empty_counts, run_cycle
 from memwarden.services import Services
 from memwarden.store import hygiene as store

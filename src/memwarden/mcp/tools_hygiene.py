@@ -14,6 +14,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import Field, StrictBool
 
+from memwarden.answers import wire
 from memwarden.hygiene import queue, runs
 from memwarden.hygiene.contract import ChallengeBody, QueueStatus, Resolution, ResolveBody
 from memwarden.mcp.auth import Runtime
@@ -33,13 +34,13 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         rejudge=true also re-judges pending pairs with the current judge. Returns runId;
         poll hygiene_run for status and counts."""
         svc, who, context_id = await rt.begin_own(ctx)
-        return await runs.start_scan(svc, who, context_id, rejudge=rejudge)
+        return wire(await runs.start_scan(svc, who, context_id, rejudge=rejudge))
 
     @server.tool(annotations=READ)
     async def hygiene_run(run_id: uuid.UUID, ctx: Context) -> dict[str, Any]:
         """A hygiene run's status (queued, running, done, failed) and counts."""
         svc, who, context_id = await rt.begin_own(ctx)
-        return await runs.get_run(svc, who, context_id, run_id)
+        return wire(await runs.get_run(svc, who, context_id, run_id))
 
     @server.tool(annotations=READ)
     async def hygiene_queue(
@@ -51,8 +52,8 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         """The review queue, newest first: both memories, verdict, direction, confidence,
         judge model; pass next_cursor back as cursor for the next page."""
         svc, who, context_id = await rt.begin_own(ctx)
-        return await queue.list_queue(
-            svc, who, context_id, status=status, limit=limit, cursor=cursor
+        return wire(
+            await queue.list_queue(svc, who, context_id, status=status, limit=limit, cursor=cursor)
         )
 
     @server.tool(annotations=WRITE)
@@ -62,17 +63,17 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         """Decide a queue item: keep_both, keep_a (b is superseded) or keep_b; once only."""
         svc, who, context_id = await rt.begin_own(ctx)
         body = ResolveBody(resolution=resolution)
-        return await queue.resolve(svc, who, context_id, item_id, body.resolution)
+        return wire(await queue.resolve(svc, who, context_id, item_id, body.resolution))
 
     @server.tool(annotations=WRITE)
     async def restore_memory(record_id: uuid.UUID, ctx: Context) -> dict[str, Any]:
         """Undo an automatic resolution: the superseded memory is live again."""
         svc, who, context_id = await rt.begin_own(ctx)
-        return await queue.restore(svc, who, context_id, record_id)
+        return wire(await queue.restore(svc, who, context_id, record_id))
 
     @server.tool(annotations=WRITE)
     async def challenge(record_id: uuid.UUID, reason: Reason, ctx: Context) -> dict[str, Any]:
         """Flag a memory that is wrong against the world for a person (not invalidated)."""
         svc, who, context_id = await rt.begin_own(ctx)
         body = ChallengeBody(reason=reason)
-        return await queue.challenge(svc, who, context_id, record_id, body.reason)
+        return wire(await queue.challenge(svc, who, context_id, record_id, body.reason))

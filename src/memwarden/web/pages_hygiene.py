@@ -13,6 +13,7 @@ from fastapi.responses import Response
 from memwarden.errors import AppError, Conflict, Forbidden, InvalidInput
 from memwarden.hygiene import queue, runs
 from memwarden.hygiene.contract import ChallengeBody, QueueStatus, ResolveBody, ScanBody
+from memwarden.hygiene.responses import QueuePage
 from memwarden.web.base import (
     ContextView,
     View,
@@ -40,7 +41,7 @@ async def _queue_page(
 ) -> Response:
     if status not in STATUSES:
         raise InvalidInput("status must be pending, resolved or dismissed", field="status")
-    page: dict[str, Any]
+    page: QueuePage | dict[str, Any]
     try:
         page = await queue.list_queue(
             view.services,
@@ -95,7 +96,7 @@ async def restore(view: View, record_id: uuid.UUID) -> Response:
     return await _queue_page(
         view,
         status="resolved",
-        outcome=f"Memory {record_id} restored: live again at revision {done['revision']}.",
+        outcome=f"Memory {record_id} restored: live again at revision {done.revision}.",
     )
 
 
@@ -109,7 +110,7 @@ async def challenge(view: View) -> Response:
     done = await queue.challenge(
         view.services, view.caller, view.context_id, record_id, body.reason
     )
-    words = "Challenge queued" if done["created"] else "Already awaiting a person's look"
+    words = "Challenge queued" if done.created else "Already awaiting a person's look"
     return await _queue_page(view, outcome=f"{words}: memory {record_id}.")
 
 
@@ -126,7 +127,7 @@ async def scan(view: View) -> Response:
         if active:
             return view.redirect(f"/hygiene/runs/{active}?busy=1")
         return await _conflict_shown(view, exc, "pending")
-    return view.redirect(f"/hygiene/runs/{started['runId']}")
+    return view.redirect(f"/hygiene/runs/{started.runId}")
 
 
 @router.get("/hygiene/runs/{run_id}")
@@ -135,6 +136,6 @@ async def run_page(view: View, run_id: uuid.UUID, busy: int = 0) -> Response:
     return view.render(
         "hygiene_run.html",
         run=run,
-        refresh=run["status"] in RUNNING,
+        refresh=run.status in RUNNING,
         busy=bool(busy),
     )

@@ -51,7 +51,7 @@ def _take(sql: Sql, task: str, worker_id: int) -> int:
 
 def _running_scan(h: ServiceHarness, ctx: ContextKey, sql: Sql, worker_id: int) -> str:
     """POST hygiene/scan, its job taken by `worker_id` and its run started."""
-    run_id = h.run(hygiene_runs.start_scan(h.services, ctx.caller, ctx.id))["runId"]
+    run_id = h.run(hygiene_runs.start_scan(h.services, ctx.caller, ctx.id)).runId
     _take(sql, hygiene_runs.RUN_TASK, worker_id)
     sql("UPDATE hygiene_run SET status = 'running', started_at = now() WHERE id = %s", (run_id,))
     return str(run_id)
@@ -203,8 +203,8 @@ def test_a_full_cycle_queued_a_minute_with_no_job_ends_interrupted(
     """A crash between the scan's commit and its enqueue: the run would wait forever."""
     ctx = h.make_context()
     other = h.make_context("other")
-    lost = h.run(hygiene_runs.start_scan(h.services, ctx.caller, ctx.id))["runId"]
-    waiting = h.run(hygiene_runs.start_scan(h.services, other.caller, other.id))["runId"]
+    lost = h.run(hygiene_runs.start_scan(h.services, ctx.caller, ctx.id)).runId
+    waiting = h.run(hygiene_runs.start_scan(h.services, other.caller, other.id)).runId
     sql("DELETE FROM procrastinate_jobs WHERE args->>'run_id' = %s", (lost,))
     sql("UPDATE hygiene_run SET created_at = now() - interval '2 minutes'")
     assert h.run(recover(h.services)).runs == 1

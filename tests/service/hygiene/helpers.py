@@ -28,7 +28,7 @@ def note(h: ServiceHarness, ctx: ContextKey, text: str) -> str:
 def scan(h: ServiceHarness, ctx: ContextKey, *, rejudge: bool = False) -> dict[str, Any]:
     """POST hygiene/scan, then the job it deferred, run here; the run as GET shows it."""
     started = h.run(runs.start_scan(h.services, ctx.caller, ctx.id, rejudge=rejudge))
-    run_id = uuid.UUID(started["runId"])
+    run_id = uuid.UUID(started.runId)
     h.run(runs.run_job(h.services, ctx.id, run_id))
     return as_json(h.run(runs.get_run(h.services, ctx.caller, ctx.id, run_id)))
 

@@ -18,7 +18,7 @@ ELSEWHERE = "project/p9"
 
 def _run_id(h: ServiceHarness, ctx: ContextKey) -> uuid.UUID:
     started = h.run(runs.start_scan(h.services, ctx.caller, ctx.id))
-    run_id = uuid.UUID(started["runId"])
+    run_id = uuid.UUID(started.runId)
     h.run(runs.run_job(h.services, ctx.id, run_id))
     return run_id
 
@@ -30,7 +30,7 @@ def test_a_prefix_scoped_reviewer_cannot_read_a_whole_context_run(
     narrow = svc.add_key(ctx.id, ["memory_review"], "rhea", scope=ELSEWHERE)
     with refused(403, "missing_grant"):
         svc.run(runs.get_run(svc.services, narrow.caller, ctx.id, run_id))
-    assert svc.run(runs.get_run(svc.services, ctx.caller, ctx.id, run_id))["status"] == "done"
+    assert svc.run(runs.get_run(svc.services, ctx.caller, ctx.id, run_id)).status == "done"
 
 
 def test_a_write_only_challenger_gets_an_acknowledgement_without_content(

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from fastapi import APIRouter, Depends, Query
-from fastapi.responses import JSONResponse
 
 from memwarden.api.deps import caller, services
+from memwarden.api.routes import AnswerRoute
 from memwarden.domain.grants import Caller
 from memwarden.hygiene import queue, runs
 from memwarden.hygiene.contract import ChallengeBody, QueueStatus, ResolveBody, ScanBody
@@ -22,35 +21,34 @@ from memwarden.hygiene.responses import (
 )
 from memwarden.services import Services
 
-router = APIRouter(tags=["hygiene"])
+router = APIRouter(tags=["hygiene"], route_class=AnswerRoute)
 BASE = "/api/v1/{context_id}/hygiene"
 
 
-@router.post(BASE + "/scan", status_code=202, responses={202: {"model": ScanStarted}})
+@router.post(BASE + "/scan", status_code=202)
 async def scan(
     context_id: uuid.UUID,
     body: ScanBody | None = None,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> JSONResponse:
+) -> ScanStarted:
     """Start a full hygiene cycle as a job (stale sweep first; `rejudge` re-judges pending
     pairs); 409 while another cycle of the Context is queued or running."""
     rejudge = body.rejudge if body is not None else False
-    started = await runs.start_scan(svc, who, context_id, rejudge=rejudge)
-    return JSONResponse(started, status_code=202)
+    return await runs.start_scan(svc, who, context_id, rejudge=rejudge)
 
 
-@router.get(BASE + "/runs/{run_id}", responses={200: {"model": HygieneRun}})
+@router.get(BASE + "/runs/{run_id}")
 async def get_run(
     context_id: uuid.UUID,
     run_id: uuid.UUID,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> HygieneRun:
     return await runs.get_run(svc, who, context_id, run_id)
 
 
-@router.get(BASE + "/queue", responses={200: {"model": QueuePage}})
+@router.get(BASE + "/queue")
 async def list_queue(
     context_id: uuid.UUID,
     status: QueueStatus | None = "pending",
@@ -58,37 +56,37 @@ async def list_queue(
     cursor: str | None = None,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> QueuePage:
     return await queue.list_queue(svc, who, context_id, status=status, limit=limit, cursor=cursor)
 
 
-@router.post(BASE + "/queue/{item_id}/resolve", responses={200: {"model": QueueResolved}})
+@router.post(BASE + "/queue/{item_id}/resolve")
 async def resolve(
     context_id: uuid.UUID,
     item_id: uuid.UUID,
     body: ResolveBody,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> QueueResolved:
     return await queue.resolve(svc, who, context_id, item_id, body.resolution)
 
 
-@router.post(BASE + "/memories/{record_id}/restore", responses={200: {"model": MemoryRestored}})
+@router.post(BASE + "/memories/{record_id}/restore")
 async def restore(
     context_id: uuid.UUID,
     record_id: uuid.UUID,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> MemoryRestored:
     return await queue.restore(svc, who, context_id, record_id)
 
 
-@router.post(BASE + "/memories/{record_id}/challenge", responses={200: {"model": QueueChallenged}})
+@router.post(BASE + "/memories/{record_id}/challenge")
 async def challenge(
     context_id: uuid.UUID,
     record_id: uuid.UUID,
     body: ChallengeBody,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> QueueChallenged:
     return await queue.challenge(svc, who, context_id, record_id, body.reason)
