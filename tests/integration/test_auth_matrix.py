@@ -136,6 +136,8 @@ ROUTES: list[Route] = [
     ),
     ("POST", "/api/v1/{cid}/passes/rollup/run", None, "memory_write"),
     ("GET", "/api/v1/{cid}/passes/runs/" + ZERO, None, "memory_write"),
+    ("POST", "/api/v1/{cid}/erasures", {"scopePrefix": "p"}, "grant:manage"),
+    ("GET", "/api/v1/{cid}/erasures/" + ZERO, None, "grant:manage"),
 ]
 
 OTHER_GRANT = {

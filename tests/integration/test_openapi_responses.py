@@ -538,3 +538,21 @@ def test_webhook_answers_match_their_documented_schemas(
     assert paused["paused_reason"] == "manual"
     conforms(spec, f"{one}/rotate-secret", client.post(f"{path}/rotate-secret"))
     conforms(spec, one, client.delete(path))
+
+
+def test_erasure_answers_match_their_documented_schemas(
+    spec: dict[str, Any], client: httpx.Client, ctx: dict[str, Any]
+) -> None:
+    base, cid = "/api/v1/{context_id}/erasures", ctx["id"]
+    assert client.post(f"/api/v1/{cid}/facts", json={"text": "I work at Acme."}).status_code == 201
+    started = conforms(
+        spec, base, client.post(f"/api/v1/{cid}/erasures", json={"subject": "alice"})
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        got = client.get(f"/api/v1/{cid}/erasures/{started['erasureId']}")
+        erasure = conforms(spec, f"{base}/{{erasure_id}}", got)
+        if erasure["status"] in ("done", "failed") or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert erasure["status"] == "done" and erasure["finishedAt"], erasure

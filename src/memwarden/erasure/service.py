@@ -1,8 +1,10 @@
 """Erasure requests: checked, stored and queued (`run.execute` does the work), read back.
 
-Who may erase: grant:manage covering everything the target names (a key narrowed to a
-prefix erases only inside it; a subject or an end user only with the whole Context), or the
-deployment admin, which may erase though it reads no memory. The request row and its audit
+Who may erase: a Context key with grant:manage covering everything the target names (a key
+narrowed to a prefix erases only inside it; a subject or an end user only with the whole
+Context). The admin token administers and touches no memory, erasure included. A key
+narrowed to a prefix reads back only erasures it asked for or of a scope inside it; any other id,
+unknown ones included, is 403 for it. The request row and its audit
 event (`memory.erase`, target the erasure id, never content) commit before the job is
 queued, so `GET .../erasures/{id}` always finds what the 202 named.
 """
@@ -14,7 +16,7 @@ import uuid
 
 from procrastinate.exceptions import AlreadyEnqueued
 
-from memwarden.admin.access import require_context
+from memwarden.admin.access import require_context, require_key
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.speaker import SPEAKER_PREFIX
@@ -32,6 +34,7 @@ MANAGE = "grant:manage"
 
 
 def _require_manager(caller: Caller, context_id: uuid.UUID) -> None:
+    require_key(caller)
     require_context(caller, context_id)
     if not caller.can_any(MANAGE):
         raise Forbidden("erasure needs grant:manage", code="missing_grant")
@@ -121,10 +124,18 @@ def render(row: store.ErasureRow) -> Erasure:
 async def get_erasure(
     services: Services, caller: Caller, context_id: uuid.UUID, erasure_id: uuid.UUID
 ) -> Erasure:
-    """Where an erasure stands (ids and counts: no content), for any grant:manage key."""
+    """Where an erasure stands (ids and counts: no content)."""
     _require_manager(caller, context_id)
     async with services.db.connection() as conn:
         row = await store.get(conn, context_id, erasure_id)
+    if not caller.can_whole_context(MANAGE):
+        path = row.target.get("scopePrefix") if row is not None else None
+        own = row is not None and row.key_id is not None and row.key_id == caller.key_id
+        if not (own or (isinstance(path, str) and caller.can(MANAGE, path))):
+            raise Forbidden(
+                "a key narrowed to a scope reads only its own erasures and those inside it",
+                code="missing_grant",
+            )
     if row is None:
         raise NotFound("erasure not found", code="erasure_not_found")
     return render(row)

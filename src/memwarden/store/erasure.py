@@ -45,6 +45,7 @@ class ErasureRow:
     counts: dict[str, int]
     error: str | None
     requested_by: str
+    key_id: uuid.UUID | None
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None

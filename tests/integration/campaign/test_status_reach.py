@@ -992,6 +992,19 @@ def pass_run_read(w: World) -> httpx.Response:
     return w.send("GET", f"/api/v1/{w.a.id}/passes/runs/{started['runId']}", w.a.key)
 
 
+@recipe("POST", f"{CTX}/erasures", 404, "record_not_found")
+def erasure_of_an_unknown_record(w: World) -> httpx.Response:
+    body = {"recordIds": [str(uuid.uuid4())]}
+    return w.send("POST", f"/api/v1/{w.a.id}/erasures", w.a.key, json=body)
+
+
+@recipe("GET", f"{CTX}/erasures/{{erasure_id}}", 200)
+def erasure_read(w: World) -> httpx.Response:
+    body = {"scopePrefix": "nothing/here"}
+    started = w.ok(w.send("POST", f"/api/v1/{w.a.id}/erasures", w.a.key, json=body), 202)
+    return w.send("GET", f"/api/v1/{w.a.id}/erasures/{started['erasureId']}", w.a.key)
+
+
 def _webhook(w: World) -> str:
     body = {"url": "http://127.0.0.1:9/hook", "events": ["created"]}
     return str(w.ok(w.send("POST", f"/api/v1/{w.a.id}/webhooks", w.a.key, json=body), 201)["id"])

@@ -11,8 +11,8 @@ INSERT INTO erasure (context_id, id, target_kind, target, requested_by, key_id)
 VALUES (%(context_id)s, %(id)s, %(target_kind)s, %(target)s, %(requested_by)s, %(key_id)s)
 
 -- erasure_get --
-SELECT id, target_kind, target, status, counts, error, requested_by, created_at, started_at,
-       finished_at
+SELECT id, target_kind, target, status, counts, error, requested_by, key_id, created_at,
+       started_at, finished_at
 FROM erasure
 WHERE context_id = %(context_id)s AND id = %(id)s
 
