@@ -116,8 +116,9 @@ _CONFLICT_ROUTE = re.compile(
     r"passes/\{stage\}/run)$"
 )
 # Routes that can answer 404: an id in the path besides the caller's Context, a Context the
-# admin token names, or a record, session, document or entity named in the request. The others (lists,
-# searches, writes without a session, a batch, whose items fail one by one) never do
+# admin token names, or a record, session, document or entity named in the request. The
+# others (lists, searches, writes without a session, a batch, whose items fail one by one)
+# never do
 # (tests/integration/campaign/test_status_reach.py reaches every documented status).
 _NOT_FOUND_ROUTE = re.compile(
     r"\{(?!context_id\})[a-z_]+\}|^/api/v1/contexts/\{context_id\}(/config)?$|"
