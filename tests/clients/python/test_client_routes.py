@@ -217,3 +217,29 @@ def test_the_admin_clients_manage_contexts_keys_config_and_read_health(
             return [k.subject async for k in admin.keys.list(made.id)]
 
     assert asyncio.run(scenario()) == ["carol"]
+
+
+def test_webhook_subscriptions_are_managed_through_the_client(mw: Memwarden) -> None:
+    created = mw.webhooks.create(
+        "http://127.0.0.1:9/hook", ["created", "deleted"], description="audit sink"
+    )
+    assert created.secret.startswith("whsec_") and created.status == "active"
+    assert [w.id for w in mw.webhooks.list()] == [created.id]
+    paused = mw.webhooks.patch(created.id, active=False)
+    assert (paused.status, paused.paused_reason) == ("paused", "manual")
+    assert mw.webhooks.get(created.id).status == "paused"
+    rotated = mw.webhooks.rotate_secret(created.id)
+    assert rotated.secret != created.secret
+    assert list(mw.webhooks.deliveries(created.id)) == []
+    assert mw.webhooks.delete(created.id).id == created.id
+    with pytest.raises(NotFound):
+        mw.webhooks.get(created.id)
+
+
+def test_an_erasure_runs_to_done_and_the_record_is_gone(worked: Memwarden) -> None:
+    worked.remember("I am Alice. I live in Porto.", scope="user/alice")
+    (hit,) = [h for h in worked.query("Porto", scope="user/alice").hits if h.kind == "relation"]
+    started = worked.erasures.start(record_ids=[hit.id])
+    done = worked.erasures.wait(started.erasure_id, timeout=90, poll=0.2)
+    assert done.status == "done" and done.counts.get("records", 0) >= 1
+    assert hit.id not in [h.id for h in worked.query("Porto", scope="user/alice").hits]

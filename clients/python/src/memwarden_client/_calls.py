@@ -772,3 +772,116 @@ def patch_config(c: Ctx, patch: Mapping[str, Any]) -> Call[m.ContextConfig]:
 def health(c: Ctx) -> Call[m.HealthReport]:
     """The service's health; its 503 (degraded or down) is answered as a report too."""
     return Call("GET", "/health", model(m.HealthReport), also_ok=frozenset({503}))
+
+
+# Webhooks and erasures (grant:manage) ------------------------------------------------
+
+
+def create_webhook(
+    c: Ctx,
+    url: str,
+    events: Sequence[str],
+    *,
+    include_content: bool | None = None,
+    description: str | None = None,
+) -> Call[m.CreatedWebhook]:
+    """Subscribe an endpoint to change-feed events; its signing `secret` is shown once."""
+    payload = body(
+        url=url, events=list(events), include_content=include_content, description=description
+    )
+    return Call("POST", f"{API}/{c.cid()}/webhooks", model(m.CreatedWebhook), json=payload)
+
+
+def webhooks(c: Ctx, *, limit: int | None = None) -> Paged[m.Webhook]:
+    """The Context's webhook subscriptions."""
+    first = Call(
+        "GET",
+        f"{API}/{c.cid()}/webhooks",
+        model(m.WebhookList),
+        params=params(limit=limit),
+        idempotent=True,
+    )
+    return _pages(first, lambda page: page.webhooks)
+
+
+def webhook(c: Ctx, webhook_id: str) -> Call[m.Webhook]:
+    return Call(
+        "GET", f"{API}/{c.cid()}/webhooks/{seg(webhook_id)}", model(m.Webhook), idempotent=True
+    )
+
+
+def patch_webhook(
+    c: Ctx,
+    webhook_id: str,
+    *,
+    url: str | None = None,
+    events: Sequence[str] | None = None,
+    include_content: bool | None = None,
+    description: str | None = None,
+    active: bool | None = None,
+) -> Call[m.Webhook]:
+    """Change a subscription; `active=True` resumes a paused one, `False` pauses it."""
+    payload = body(
+        url=url,
+        events=list(events) if events is not None else None,
+        include_content=include_content,
+        description=description,
+        active=active,
+    )
+    return Call(
+        "PATCH", f"{API}/{c.cid()}/webhooks/{seg(webhook_id)}", model(m.Webhook), json=payload
+    )
+
+
+def delete_webhook(c: Ctx, webhook_id: str) -> Call[m.DeletedWebhook]:
+    return Call("DELETE", f"{API}/{c.cid()}/webhooks/{seg(webhook_id)}", model(m.DeletedWebhook))
+
+
+def rotate_secret(c: Ctx, webhook_id: str) -> Call[m.RotatedSecret]:
+    """A new signing secret; the old one stops at once."""
+    return Call(
+        "POST",
+        f"{API}/{c.cid()}/webhooks/{seg(webhook_id)}/rotate-secret",
+        model(m.RotatedSecret),
+    )
+
+
+def deliveries(c: Ctx, webhook_id: str, *, limit: int | None = None) -> Paged[m.Delivery]:
+    """A subscription's delivery attempts."""
+    first = Call(
+        "GET",
+        f"{API}/{c.cid()}/webhooks/{seg(webhook_id)}/deliveries",
+        model(m.DeliveryList),
+        params=params(limit=limit),
+        idempotent=True,
+    )
+    return _pages(first, lambda page: page.deliveries)
+
+
+def erase(
+    c: Ctx,
+    *,
+    record_ids: Sequence[str] | None = None,
+    subject: str | None = None,
+    speaker: str | None = None,
+    scope_prefix: str | None = None,
+    session_id: str | None = None,
+    document_id: str | None = None,
+) -> Call[m.ErasureStarted]:
+    """Start erasing what one target names (records, a subject, a speaker, a scope, a
+    session or a document): a job that leaves content-free tombstones."""
+    payload = body(
+        recordIds=ids(record_ids),
+        subject=subject,
+        speaker=speaker,
+        scopePrefix=scope_prefix,
+        sessionId=session_id,
+        documentId=document_id,
+    )
+    return Call("POST", f"{API}/{c.cid()}/erasures", model(m.ErasureStarted), json=payload)
+
+
+def erasure(c: Ctx, erasure_id: str) -> Call[m.Erasure]:
+    return Call(
+        "GET", f"{API}/{c.cid()}/erasures/{seg(erasure_id)}", model(m.Erasure), idempotent=True
+    )

@@ -165,6 +165,37 @@ class Config(_Part):
     patch = op(_calls.patch_config)
 
 
+class Webhooks(_Part):
+    """`client.webhooks`: subscriptions to the change feed (grant:manage)."""
+
+    create = op(_calls.create_webhook)
+    get = op(_calls.webhook)
+    patch = op(_calls.patch_webhook)
+    delete = op(_calls.delete_webhook)
+    rotate_secret = op(_calls.rotate_secret)
+    deliveries = pages(_calls.deliveries)
+    list = pages(_calls.webhooks)
+
+
+class Erasures(_Part):
+    """`client.erasures`: erase records, a subject, a speaker, a scope, a session or a
+    document for good (grant:manage over what it names)."""
+
+    start = op(_calls.erase)
+    get = op(_calls.erasure)
+
+    def wait(self, erasure_id: str, *, timeout: float = 120.0, poll: float = 0.5) -> m.Erasure:
+        """Poll an erasure until it is `done` or `failed`."""
+        deadline = _deadline(timeout)
+        while True:
+            run = self.get(erasure_id)
+            if run.status in _calls.FINAL_RUN_STATUSES:
+                return run
+            if time.monotonic() >= deadline:
+                raise _unfinished("erasure", erasure_id, run.status, timeout)
+            time.sleep(poll)
+
+
 class Memwarden:
     """A sync client for one Context key.
 
@@ -202,6 +233,8 @@ class Memwarden:
         self.memory = MemoryContract(self._ctx, self._runner)
         self.keys = Keys(self._ctx, self._runner)
         self.config = Config(self._ctx, self._runner)
+        self.webhooks = Webhooks(self._ctx, self._runner)
+        self.erasures = Erasures(self._ctx, self._runner)
 
     @property
     def context_id(self) -> str | None:
@@ -346,6 +379,33 @@ class AsyncConfig(_APart):
     patch = aop(_calls.patch_config)
 
 
+class AsyncWebhooks(_APart):
+    create = aop(_calls.create_webhook)
+    get = aop(_calls.webhook)
+    patch = aop(_calls.patch_webhook)
+    delete = aop(_calls.delete_webhook)
+    rotate_secret = aop(_calls.rotate_secret)
+    deliveries = apages(_calls.deliveries)
+    list = apages(_calls.webhooks)
+
+
+class AsyncErasures(_APart):
+    start = aop(_calls.erase)
+    get = aop(_calls.erasure)
+
+    async def wait(
+        self, erasure_id: str, *, timeout: float = 120.0, poll: float = 0.5
+    ) -> m.Erasure:
+        deadline = _deadline(timeout)
+        while True:
+            run = await self.get(erasure_id)
+            if run.status in _calls.FINAL_RUN_STATUSES:
+                return run
+            if time.monotonic() >= deadline:
+                raise _unfinished("erasure", erasure_id, run.status, timeout)
+            await asyncio.sleep(poll)
+
+
 class AsyncMemwarden:
     """The async client: the same verbs as `Memwarden`, awaited."""
 
@@ -378,6 +438,8 @@ class AsyncMemwarden:
         self.memory = AsyncMemoryContract(self._ctx, self._runner)
         self.keys = AsyncKeys(self._ctx, self._runner)
         self.config = AsyncConfig(self._ctx, self._runner)
+        self.webhooks = AsyncWebhooks(self._ctx, self._runner)
+        self.erasures = AsyncErasures(self._ctx, self._runner)
 
     @property
     def context_id(self) -> str | None:

@@ -305,9 +305,7 @@ class CreatedWebhook(BaseModel):
     id: str = Field(..., title="Id")
     include_content: bool = Field(..., title="Include Content")
     key_id: str | None = Field(
-        ...,
-        description="The key whose read grants decide content (null: the admin credential).",
-        title="Key Id",
+        ..., description="The key whose read grants decide content.", title="Key Id"
     )
     paused_reason: Literal["gone", "failures", "manual"] | None = Field(
         ...,
@@ -517,6 +515,86 @@ class EmbeddingAnswer(BaseModel):
 
 class VectorItem(RootModel[float]):
     root: float = Field(..., ge=-3.4e38, le=3.4e38)
+
+
+class Erasure(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    counts: dict[str, Any] = Field(
+        ...,
+        description="What was erased, per kind: records, derived_records, revisions, vectors, links, queue_items, turns, sessions, chunks, documents, files, judgements, retained_inputs",
+        title="Counts",
+    )
+    created_at: str = Field(..., alias="createdAt", title="Createdat")
+    erasure_id: str = Field(..., alias="erasureId", title="Erasureid")
+    error: str | None = Field(..., title="Error")
+    finished_at: str | None = Field(..., alias="finishedAt", title="Finishedat")
+    requested_by: str = Field(..., alias="requestedBy", title="Requestedby")
+    started_at: str | None = Field(..., alias="startedAt", title="Startedat")
+    status: str = Field(..., description="queued, running, done or failed.", title="Status")
+    target_kind: str = Field(
+        ...,
+        alias="targetKind",
+        description="records, subject, speaker, scope, session, document.",
+        title="Targetkind",
+    )
+
+
+class RecordIds(RootModel[list[UUID]]):
+    root: list[UUID] = Field(
+        ..., description="Records to erase.", max_length=1000, min_length=1, title="Recordids"
+    )
+
+
+class Subject(RootModel[str]):
+    root: str = Field(
+        ...,
+        description="A principal: everything it wrote and every record about its own entity.",
+        max_length=200,
+        min_length=1,
+        title="Subject",
+    )
+
+
+class ErasureBody(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    document_id: UUID | None = Field(None, alias="documentId", title="Documentid")
+    record_ids: RecordIds | None = Field(
+        None, alias="recordIds", description="Records to erase.", title="Recordids"
+    )
+    scope_prefix: str | None = Field(
+        None,
+        alias="scopePrefix",
+        description="Everything at or below a scope.",
+        title="Scopeprefix",
+    )
+    session_id: UUID | None = Field(None, alias="sessionId", title="Sessionid")
+    speaker: str | None = Field(
+        None,
+        description="An end user id (`user/<id>` scopes): what they said and what is about them.",
+        title="Speaker",
+    )
+    subject: Subject | None = Field(
+        None,
+        description="A principal: everything it wrote and every record about its own entity.",
+        title="Subject",
+    )
+
+
+class ErasureStarted(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    erasure_id: str = Field(
+        ..., alias="erasureId", description="Poll GET /erasures/{erasure_id}.", title="Erasureid"
+    )
+    status: str = Field(..., description="`queued`.", title="Status")
 
 
 class ErrorDetail(BaseModel):
@@ -1458,9 +1536,7 @@ class Webhook(BaseModel):
     id: str = Field(..., title="Id")
     include_content: bool = Field(..., title="Include Content")
     key_id: str | None = Field(
-        ...,
-        description="The key whose read grants decide content (null: the admin credential).",
-        title="Key Id",
+        ..., description="The key whose read grants decide content.", title="Key Id"
     )
     paused_reason: Literal["gone", "failures", "manual"] | None = Field(
         ...,
