@@ -4,6 +4,7 @@ what a running server publishes; the client is versioned with the server."""
 from __future__ import annotations
 
 import importlib.util
+import re
 import tomllib
 from pathlib import Path
 from types import ModuleType
@@ -59,3 +60,31 @@ def test_the_client_is_versioned_with_the_server() -> None:
     assert client["project"]["version"] == server["project"]["version"]
     assert memwarden_client.__version__ == server["project"]["version"]
     assert sorted(client["project"]["dependencies"]) == ["httpx>=0.27,<1", "pydantic>=2.7,<3"]
+
+
+CALL = re.compile(r'Call\(\s*"(GET|POST|PATCH|PUT|DELETE)",\s*f?"([^"]+)"')
+NOT_CLIENT_ROUTES = {
+    ("GET", "/metrics"),  # Prometheus text for a scraper, not a client verb
+    ("GET", "/api/v1/{context_id}/query"),  # POST /query's twin: the client sends the body form
+}
+
+
+def _shape(path: str) -> str:
+    path = path.replace("{API}", "/api/v1").replace("{c.cid()}", "{context_id}")
+    return re.sub(r"\{[^}]*\}", "{}", path)
+
+
+def test_every_route_of_the_openapi_document_has_a_client_call() -> None:
+    from memwarden.api.app import create_app
+
+    spec = create_app().openapi()
+    routes = {
+        (method.upper(), _shape(path))
+        for path, operations in spec["paths"].items()
+        for method in operations
+    } - {(m, _shape(p)) for m, p in NOT_CLIENT_ROUTES}
+    source = (CLIENT / "src" / "memwarden_client" / "_calls.py").read_text(encoding="utf-8")
+    covered = {(method, _shape(path)) for method, path in CALL.findall(source)}
+    assert len(covered) > 40
+    missing = sorted(routes - covered)
+    assert not missing, f"routes without a memwarden_client call (add one to _calls.py): {missing}"
