@@ -18,14 +18,12 @@ from detect_secrets.plugins.aws import AWSKeyDetector
 from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
 from detect_secrets.plugins.base import RegexBasedDetector
 from detect_secrets.plugins.discord import DiscordBotTokenDetector
-from detect_secrets.plugins.github_token import GitHubTokenDetector
 from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
 from detect_secrets.plugins.high_entropy_strings import (
     Base64HighEntropyString,
     HexHighEntropyString,
 )
 from detect_secrets.plugins.mailchimp import MailchimpDetector
-from detect_secrets.plugins.npm import NpmDetector
 from detect_secrets.plugins.openai import OpenAIDetector
 from detect_secrets.plugins.pypi_token import PypiTokenDetector
 from detect_secrets.plugins.sendgrid import SendGridDetector
@@ -35,8 +33,10 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
+from memwarden.detectors.assignments import iter_pairs
 from memwarden.detectors.credential_prose import find_credentials_in_prose
 from memwarden.detectors.findings import CREDENTIAL, Finding
+from memwarden.detectors.issuers import find_issuer_tokens, plausible
 from memwarden.detectors.secret_values import (
     B64_CHARS,
     DIGEST,
@@ -53,12 +53,12 @@ from memwarden.detectors.secret_values import (
 _TOKEN_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
     (name, re.compile(pattern))
     for name, pattern in (
-        ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
         ("openai_key", r"\bsk-(?:proj-|ant-(?:api\d\d-)?|svcacct-)?[A-Za-z0-9_-]{20,}"),
         ("stripe_key", r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"),
-        ("github_token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"),
         ("gitlab_token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
-        ("slack_token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
+        ("slack_token", r"\bxox[abposre]-[A-Za-z0-9-]{10,}"),
+        ("slack_config_token", r"\bxoxe(?:\.xox[bp])?-\d-[A-Za-z0-9]{100,}"),
+        ("slack_app_token", r"\bxapp-[0-9A-Za-z/+-]{20,}"),
         (
             "slack_webhook",
             r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9_]+/[A-Za-z0-9_]+"
@@ -67,7 +67,6 @@ _TOKEN_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         ("aws_access_key", r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b"),
         ("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}"),
         ("huggingface_token", r"\bhf_[A-Za-z0-9]{30,}"),
-        ("npm_token", r"\bnpm_[A-Za-z0-9]{36}"),
         ("sendgrid_key", r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
         (
             "password_hash",
@@ -77,19 +76,20 @@ _TOKEN_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
     )
 )
 
+# Patterns whose matches carry their own structure check (or none is published).
+_UNCHECKED_PATTERNS: Final = frozenset({"password_hash", "slack_webhook"})
 # Literals each token pattern needs; a pattern runs only when one is in the text.
 _TOKEN_ANCHORS: Final[dict[str, tuple[str, ...]]] = {
-    "jwt": ("eyJ",),
     "openai_key": ("sk-",),
     "stripe_key": ("k_live_", "k_test_"),
-    "github_token": ("gh", "github_pat_"),
     "gitlab_token": ("glpat-",),
     "slack_token": ("xox",),
+    "slack_config_token": ("xoxe",),
+    "slack_app_token": ("xapp-",),
     "slack_webhook": ("hooks.slack.com",),
     "aws_access_key": ("AKIA", "ASIA", "ABIA", "ACCA"),
     "google_api_key": ("AIza",),
     "huggingface_token": ("hf_",),
-    "npm_token": ("npm_",),
     "sendgrid_key": ("SG.",),
     "password_hash": ("$",),
     "auth_header": ("asic ", "earer ", "ASIC ", "EARER "),
@@ -99,10 +99,8 @@ _PLUGIN_ANCHORS: Final[dict[str, tuple[str, ...]]] = {
     "ArtifactoryDetector": ("AKC", "AP"),
     "AWSKeyDetector": ("AKIA", "ASIA", "ABIA", "ACCA", "A3T", "aws", "AWS", "Aws"),
     "AzureStorageKeyDetector": ("AccountKey",),
-    "GitHubTokenDetector": ("gh", "github_pat_"),
     "GitLabTokenDetector": ("gl", "GR1348941"),
     "MailchimpDetector": ("-us",),
-    "NpmDetector": ("_authToken", "npm_"),
     "OpenAIDetector": ("sk-",),
     "PypiTokenDetector": ("pypi-",),
     "SendGridDetector": ("SG.",),
@@ -132,10 +130,8 @@ _DS_PLUGINS: Final[tuple[RegexBasedDetector, ...]] = (
     AWSKeyDetector(),
     AzureStorageKeyDetector(),
     DiscordBotTokenDetector(),
-    GitHubTokenDetector(),
     GitLabTokenDetector(),
     MailchimpDetector(),
-    NpmDetector(),
     OpenAIDetector(),
     PypiTokenDetector(),
     SendGridDetector(),
@@ -152,8 +148,9 @@ _DS_PREFILTER: Final = re.compile(r"[A-Za-z0-9_\-+/=.:]{20,}")
 
 # key = value / key: value / "key": "value" / key => value; value may be quoted.
 _ASSIGNMENT: Final = re.compile(
-    r"""(?P<key>[A-Za-z_$@][\w.\-$]*)["']?[ \t]*(?::=|=>|->|=|:)[ \t]*"""
-    r"""(?:(?P<q>["'`])(?P<qval>[^"'`\n]*)(?P=q)|(?P<val>[^\s;,&"'`)\]}>]*))"""
+    r"""(?P<key>[A-Za-z_$@][\w.\-$]*)(?:\[(?P<sq>["']?)(?P<sub>[\w.-]*)(?P=sq)\])?["']?[ \t]*"""
+    r"""(?::::=|::=|:=|\?=|\+=|!=|\.=|=>|->|=|:)[ \t]*@?"""
+    r"""(?:(?P<q>["'`])(?P<qval>[^"'`\n]*)(?P=q)|(?P<val>[^\s;,&"'`]*))"""
 )
 _STRONG_SUFFIXES: Final = (
     "password",
@@ -176,6 +173,9 @@ _STRONG_SUFFIXES: Final = (
     "pass",
     "pw",
     "pat",
+    "authorization",
+    "creds",
+    "secretdata",
 )
 _NOT_SECRET_SUFFIXES: Final = (
     "bypass",
@@ -241,9 +241,16 @@ _STRUCTURED_NAME: Final = re.compile(r"^[A-Za-z_]+(?:[:.](?:[A-Za-z_]+|\d+|\{\w+
 _MENTION_WORDS: Final = re.compile(r"password|passwd|secret|token|apikey|credential")
 
 
+# `the_password_tag`, `db_password_value`: a secret word with a tail naming its carrier.
+_KEY_TAIL: Final = re.compile(
+    r"(?:(?<=password)|(?<=secret)|(?<=token)|(?<=apikey))"
+    r"(?:tag|attribute|attr|att|value|val|string|str)$"
+)
+
+
 def _key_class(key: str) -> str:
     """'strong' (named like a secret), 'weak' (…key), 'mention' (secret word inside), ''."""
-    norm = norm_key(key)
+    norm = _KEY_TAIL.sub("", norm_key(key))
     if not norm or "public" in norm:
         return ""
     if norm.endswith(_NOT_SECRET_SUFFIXES):
@@ -255,6 +262,11 @@ def _key_class(key: str) -> str:
     if _MENTION_WORDS.search(norm):
         return "mention"
     return ""
+
+
+# What a strong key may point at without holding a secret: a CSS selector (`#add-password`),
+# a variable (`$input`, `$super$ecret`), a member or call (`this.apiKey`, `foo(hey)you`).
+_CODE_REF: Final = re.compile(r"^(?:#[\w-]+|\$[A-Za-z_].*|(?:this|self)\..*|[A-Za-z_]\w*\(.*)$")
 
 
 def _secret_shaped(value: str) -> bool:
@@ -288,16 +300,27 @@ def _value_is_secret(value: str, key_class: str, key: str, *, sole_token: bool) 
     if key_class == "strong":
         if value.isdigit() and len(value) < 6 and not norm_key(key).endswith(("pin", "pwd")):
             return "pass" in norm_key(key) and len(value) >= 4
-        if "://" in value or value.startswith(("/", "~", "./")):
+        if "://" in value or value.startswith(("/", "~", "./", "arn:")) or _CODE_REF.match(value):
             return False
         if UUID.match(value) or DIGEST.match(value.lower()):
-            return "key" in norm_key(key) or "token" in norm_key(key)
+            return any(word in norm_key(key) for word in ("key", "token", "auth"))
         return sole_token or char_classes(value) >= 2
     if key_class in {"weak", "mention"}:
         return _secret_shaped(value)
     if norm_key(key).endswith(_IDENTIFIER_KEY_SUFFIXES):
         return False
     return _high_entropy(value)
+
+
+def _trim_closers(value: str) -> str:
+    """Drop closing brackets a bare value does not open: `f(password=abc)` gives `abc`."""
+    while (
+        value
+        and value[-1] in ")]}>"
+        and value.count(value[-1]) > value.count("([{<"[")]}>".index(value[-1])])
+    ):
+        value = value[:-1]
+    return value
 
 
 def _assignments(text: str) -> Iterator[Finding]:
@@ -331,10 +354,10 @@ def _assignments(text: str) -> Iterator[Finding]:
             # Resume inside a rejected value: `url="jdbc:...&password=x"` nests assignments.
             value_start = match.start("qval") if match.group("q") else match.start("val")
             position = max(value_start, match.start() + 1)
-            key = match.group("key")
+            key = match.group("sub") or match.group("key")
             key_class = _key_class(key)
             quoted = match.group("q") is not None
-            value = match.group("qval") if quoted else match.group("val")
+            value = match.group("qval") if quoted else _trim_closers(match.group("val"))
             if not value:
                 if key_class and body[match.end() :].strip() == "":
                     parent_indent, parent_class, parent_key = indent, key_class, key
@@ -351,6 +374,15 @@ def _assignments(text: str) -> Iterator[Finding]:
                 )
                 position = match.end()
         offset += len(line)
+
+
+def _extra_pairs(text: str) -> Iterator[Finding]:
+    """Values the shapes of `assignments` find (XML, calls, flags, headers, Secrets, prose)."""
+    for pair in iter_pairs(text):
+        value = pair.value.strip()
+        key_class = _key_class(pair.key)
+        if key_class and _value_is_secret(value, key_class, pair.key, sole_token=True):
+            yield Finding(CREDENTIAL, "secret_assignment", pair.start, pair.start + len(value), 0.9)
 
 
 def _occurrences(text: str, secret: str) -> Iterator[tuple[int, int]]:
@@ -372,8 +404,13 @@ def find_credentials(text: str) -> list[Finding]:
         if not any(anchor in text for anchor in _TOKEN_ANCHORS.get(name, ("",))):
             continue
         findings.extend(
-            Finding(CREDENTIAL, name, m.start(), m.end(), 1.0) for m in pattern.finditer(text)
+            Finding(CREDENTIAL, name, m.start(), m.end(), 1.0)
+            for m in pattern.finditer(text)
+            if name in _UNCHECKED_PATTERNS or plausible(m.group())
         )
+    findings.extend(
+        Finding(CREDENTIAL, rule, start, end, 1.0) for rule, start, end in find_issuer_tokens(text)
+    )
     if "PRIVATE KEY" in text or "PuTTY" in text:
         for pattern in (_PEM_PRIVATE, _PUTTY_PRIVATE):
             findings.extend(
@@ -390,12 +427,13 @@ def find_credentials(text: str) -> list[Finding]:
             if not any(anchor in text for anchor in anchors):
                 continue
             for secret in dict.fromkeys(plugin.analyze_string(text)):
-                if secret:
+                if secret and plausible(secret):
                     findings.extend(
                         Finding(CREDENTIAL, "detect_secrets", start, end, 0.9)
                         for start, end in _occurrences(text, secret)
                     )
     if "=" in text or ":" in text:
         findings.extend(_assignments(text))
+    findings.extend(_extra_pairs(text))
     findings.extend(find_credentials_in_prose(text))
     return findings

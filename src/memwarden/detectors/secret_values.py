@@ -46,15 +46,35 @@ _PLACEHOLDER_WORDS: Final = frozenset(
         "n/a",
         "na",
         "default",
+        "pass",
+        "passwd",
+        "pwd",
+        "user",
+        "username",
+        "apikey",
+        "api_key",
+        "secret_key",
+        "access_token",
+        "bearer",
+        "basic",
+        "digest",
     }
 )
+# Templates are matched only when well formed (`${NAME}`, `{{ .Values.x }}`, `$(cmd)`): a
+# generated password may well hold `${` or `{{` among other punctuation.
+_TEMPLATE: Final = r"""\$\$?\{\{?[\w.\s:|'"-]*\}\}?|\{\{-?[\s\w.|$:="',()-]*\}\}|\$\([^()]*\)"""
 _PLACEHOLDER_SHAPE: Final = re.compile(
-    r"""^(?:\$\$?\{.*\}|\{\{.*\}\}|\$\{.*|<.*>|%.*%|\[.*\]|\(.*|\*+|_{3,}|-{3,}|x{3,}|X{3,}|"""
-    r"""\.{3,}|"""
+    rf"""^(?:{_TEMPLATE}|<.*>|&lt;.*&gt;|%.*%|\[.*\]|\(.*|\*+|_{{3,}}|-{{3,}}|x{{3,}}|X{{3,}}|"""
+    r"""\.{3,}|#+|"""
     r"""\$[A-Za-z_]\w*|![A-Z][a-z]+.*|(?:os\.environ|process\.env|getenv|env\().*|"""
-    r"""your[-_ ].*|.*[-_]here|.*\{\{.*|.*\$\{.*)$""",
+    rf"""your[-_ ].*|.*[-_]here|.*(?:{_TEMPLATE}).*)$""",
     re.IGNORECASE,
 )
+# Words that mark a value as a stand-in wherever they sit in it (detect-secrets' own rule for
+# `fake`); `example` also covers AWS's documented `...EXAMPLE` keys.
+_FILLER_WORDS: Final = re.compile(r"fake|dummy|example|placeholder|changeme|redacted", re.I)
+# Filler: one character repeated, or a long run of x/X/0/#/* inside the value.
+_FILLER_RUN: Final = re.compile(r"(.)\1{7,}|[xX]{4,}|#{4,}|\*{4,}|0{8,}")
 _CONSTANT_CASE: Final = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 UUID: Final = re.compile(
     r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
@@ -96,11 +116,14 @@ def is_placeholder(value: str, key: str = "") -> bool:
     stripped = value.strip().strip("\"'`")
     if len(stripped) < 3:
         return True
-    if stripped.lower() in _PLACEHOLDER_WORDS or stripped.startswith("[REDACTED"):
+    bare = stripped.strip("<>()[]{}")
+    if bare.lower() in _PLACEHOLDER_WORDS or stripped.startswith("[REDACTED"):
         return True
     if key and norm_key(stripped) == norm_key(key):
         return True
     if _CONSTANT_CASE.match(stripped):  # names an environment variable, not its value
+        return True
+    if len(set(stripped)) == 1 or _FILLER_WORDS.search(stripped) or _FILLER_RUN.search(stripped):
         return True
     return bool(_PLACEHOLDER_SHAPE.match(stripped))
 

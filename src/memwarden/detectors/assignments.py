@@ -1,0 +1,153 @@
+"""Assignment shapes the line regex of `credentials` does not see, as (key, value) pairs.
+
+The line regex reads `key = value` and its kin; secrets also sit in XML (element bodies over
+several lines, `name=`/`value=` attribute pairs), in call arguments (`setProperty("x.password",
+"...")`, `NetworkCredential("user", "pw")`), after command-line flags (`--user u:p`,
+`--http-password`), in `Authorization:` headers with any scheme, in `key "value";` and CSV
+lines, in prose ("the password is 'x'") and in the `data:` of a Kubernetes Secret. Each shape
+yields the key it belongs to and the value's span; whether the value is a secret is the
+caller's test, shared with the line regex.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final, NamedTuple
+
+
+class Pair(NamedTuple):
+    key: str
+    value: str
+    start: int
+
+
+_XML_ELEMENT: Final = re.compile(
+    r"<\s*(?P<tag>[A-Za-z_][\w.:-]*)(?P<attrs>(?:\s+[\w.:-]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)\s*>"
+    r"(?P<body>[^<]{1,4096})</\s*(?P=tag)\s*>"
+)
+_XML_TAG: Final = re.compile(r"<\s*(?P<tag>[A-Za-z_][\w.:-]*)(?=\s)")
+_XML_ATTR: Final = re.compile(r"\s*(?P<name>[\w.:-]+)\s*=\s*(?P<q>[\"'])(?P<val>.*?)(?P=q)")
+_CALL_PAIR: Final = re.compile(
+    r"\(\s*(?P<kq>[\"'])(?P<key>[\w.\- ]{2,60})(?P=kq)\s*,\s*"
+    r"(?P<vq>[\"'])(?P<val>[^\"'\n]{1,200})(?P=vq)"
+)
+_CREDENTIAL_CALL: Final = re.compile(
+    r"\b(?:NetworkCredential|DirectoryEntry|PasswordCredential|UsernamePasswordCredential)"
+    r"\s*\((?P<args>[^()]{0,400})\)"
+)
+_STRING_ARG: Final = re.compile(r"\"(?P<val>[^\"\n]*)\"")
+_FLAG: Final = re.compile(
+    r"(?:^|\s)--?(?P<key>[\w-]*(?:password|passwd|secret|token|api-?key))(?:=|[ \t]+)"
+    r"(?P<q>[\"']?)(?P<val>[^\s\"']+)(?P=q)",
+    re.IGNORECASE,
+)
+_USER_FLAG: Final = re.compile(
+    r"(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(?P<arg>\"[^\"\n]*\"(?::\"[^\"\n]*\")?|'[^'\n]*'|\S+)"
+)
+_AUTH_HEADER: Final = re.compile(
+    r"\b(?P<key>Authorization|Proxy-Authorization)\s*:\s*"
+    r"(?:(?:Basic|Bearer|Token|Api-Token|Digest|Key)\s+)?(?P<val>[\w=~@.+/-]{6,})",
+    re.IGNORECASE,
+)
+_SCHEMES: Final = frozenset({"basic", "bearer", "token", "api-token", "digest", "key"})
+_QUOTED_SEMI: Final = re.compile(
+    r"(?P<key>[\w$@.-]*(?:apikey|api_key|private_key|secret|password|token)[\w]*)\s*"
+    r"(?P<q>[\"'])(?P<val>[^\"'\s]{4,})(?P=q)\s*;",
+    re.IGNORECASE,
+)
+_CSV: Final = re.compile(r"(?m)^(?P<key>[\w.-]+),(?P<val>[^,\s]{8,}),")
+_PROSE: Final = re.compile(
+    r"\bpassword\s+(?:for\s+(?:the\s+)?(?:user(?:name)?)\s+[\"'][^\"'\n]{1,40}[\"']\s+)?is\s+"
+    r"(?P<q>[\"'])(?P<val>[^\"'\n]{3,60})(?P=q)",
+    re.IGNORECASE,
+)
+_K8S_SECRET: Final = re.compile(r"(?im)^\s*kind:[ \t]*[\"']?secret[\"']?[ \t]*$")
+_K8S_DATA: Final = re.compile(r"(?m)^(?P<indent>[ \t]*)data:[ \t]*$")
+_K8S_ITEM: Final = re.compile(
+    r"(?m)^(?P<indent>[ \t]+)(?P<key>[\w.-]+):[ \t]*(?:[|>][-+]?[ \t]*\n[ \t]+)?"
+    r"(?P<q>[\"']?)(?P<val>[A-Za-z0-9+/]{10,}={0,3})(?P=q)[ \t]*$"
+)
+
+
+def _xml(text: str) -> Iterator[Pair]:
+    for m in _XML_ELEMENT.finditer(text):
+        body = m.group("body")
+        stripped = body.strip()
+        if stripped:
+            named = {a.group("name").lower(): a.group("val") for a in _attrs(m.group("attrs"))}
+            key = named.get("name") or named.get("key") or m.group("tag")
+            yield Pair(key, stripped, m.start("body") + body.index(stripped))
+    for m in _XML_TAG.finditer(text):
+        attrs: dict[str, tuple[str, int]] = {}
+        position = m.end()
+        while (a := _XML_ATTR.match(text, position)) is not None:
+            attrs[a.group("name").lower()] = (a.group("val"), a.start("val"))
+            position = a.end()
+        if "value" in attrs:
+            value, start = attrs["value"]
+            name = attrs.get("name") or attrs.get("key")
+            yield Pair(name[0] if name else m.group("tag"), value, start)
+
+
+def _attrs(fragment: str) -> Iterator[re.Match[str]]:
+    position = 0
+    while (a := _XML_ATTR.match(fragment, position)) is not None:
+        yield a
+        position = a.end()
+
+
+def _user_flag(text: str) -> Iterator[Pair]:
+    for m in _USER_FLAG.finditer(text):
+        arg, start = m.group("arg"), m.start("arg")
+        parts = [p.strip("\"'") for p in re.split(r"(?<=[\"'])?:(?=[\"']?)", arg, maxsplit=1)]
+        if len(parts) != 2:
+            continue
+        user, password = parts
+        secret = password or user
+        if secret:
+            yield Pair("password", secret, start + arg.find(secret))
+
+
+def _kubernetes(text: str) -> Iterator[Pair]:
+    if not _K8S_SECRET.search(text):
+        return
+    for data in _K8S_DATA.finditer(text):
+        depth = len(data.group("indent").expandtabs(4))
+        for m in _K8S_ITEM.finditer(text, data.end()):
+            if len(m.group("indent").expandtabs(4)) <= depth:
+                break
+            yield Pair("secretdata", m.group("val"), m.start("val"))
+
+
+def iter_pairs(text: str) -> Iterator[Pair]:
+    """Every (key, value) pair the extra shapes find, in no particular order."""
+    if "<" in text:
+        yield from _xml(text)
+    if "(" in text:
+        for m in _CALL_PAIR.finditer(text):
+            yield Pair(m.group("key"), m.group("val"), m.start("val"))
+        for m in _CREDENTIAL_CALL.finditer(text):
+            args = list(_STRING_ARG.finditer(m.group("args")))
+            if len(args) >= 2:
+                last = args[-1]
+                yield Pair("password", last.group("val"), m.start("args") + last.start("val"))
+    if "-" in text:
+        for m in _FLAG.finditer(text):
+            yield Pair(m.group("key"), m.group("val"), m.start("val"))
+        yield from _user_flag(text)
+    if ":" in text:
+        for m in _AUTH_HEADER.finditer(text):
+            if m.group("val").lower() not in _SCHEMES:
+                yield Pair("authorization", m.group("val"), m.start("val"))
+        if "kind" in text and "data:" in text:
+            yield from _kubernetes(text)
+    if ";" in text:
+        for m in _QUOTED_SEMI.finditer(text):
+            yield Pair(m.group("key"), m.group("val"), m.start("val"))
+    if "," in text:
+        for m in _CSV.finditer(text):
+            yield Pair(m.group("key"), m.group("val"), m.start("val"))
+    if " is " in text:
+        for m in _PROSE.finditer(text):
+            yield Pair("password", m.group("val"), m.start("val"))

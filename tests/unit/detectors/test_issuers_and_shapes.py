@@ -1,0 +1,164 @@
+"""Issuer checks (GitHub/npm checksums, JWT headers, Slack and AWS shapes) and the extra
+assignment shapes. Values here are made up for the tests, not copied from the eval set."""
+
+from __future__ import annotations
+
+import re
+import string
+import zlib
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memwarden.detectors.assignments import iter_pairs
+from memwarden.detectors.credentials import find_credentials
+from memwarden.detectors.issuers import base62, checksum_ok, jwt_ok, plausible
+
+_ALNUM = string.ascii_letters + string.digits
+
+
+def _github(prefix: str, body30: str) -> str:
+    return f"{prefix}_{body30}{base62(zlib.crc32(body30.encode()))}"
+
+
+def _flagged(text: str) -> bool:
+    return bool(find_credentials(text))
+
+
+def test_a_github_token_with_its_checksum_is_found_on_its_own() -> None:
+    token = _github("ghp", "Qw3rTy7uIoP9aSdF2gHjK4lZxC6vBn")
+    assert checksum_ok(token)
+    assert _flagged(f"the deploy token {token} still works")
+
+
+def test_a_github_token_with_a_wrong_checksum_is_not_found_in_prose() -> None:
+    token = _github("ghp", "Qw3rTy7uIoP9aSdF2gHjK4lZxC6vBn")[:-1] + "0"
+    assert not checksum_ok(token) or token.endswith("0")
+    assert not _flagged(f"see {token[:-6]}aaaaaa in the docs")
+
+
+def test_an_npm_token_uses_the_same_checksum() -> None:
+    assert checksum_ok(_github("npm", "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5"))
+
+
+@given(st.text(alphabet=_ALNUM, min_size=30, max_size=30), st.integers(0, 35), st.data())
+def test_a_github_token_with_any_one_character_changed_fails_its_checksum(
+    body: str, index: int, data: st.DataObject
+) -> None:
+    token = _github("ghp", body)
+    position = 4 + index
+    replacement = data.draw(st.sampled_from([c for c in _ALNUM if c != token[position]]))
+    altered = token[:position] + replacement + token[position + 1 :]
+    assert checksum_ok(token)
+    assert not checksum_ok(altered)
+
+
+def test_a_placeholder_github_token_is_not_a_finding() -> None:
+    assert not _flagged("token: ghp_" + "x" * 36)
+
+
+def test_a_jwt_needs_a_json_header_naming_its_algorithm() -> None:
+    import base64
+    import json
+
+    def seg(obj: object) -> str:
+        return base64.urlsafe_b64encode(json.dumps(obj).encode()).decode().rstrip("=")
+
+    good = f"{seg({'alg': 'HS256', 'typ': 'JWT'})}.{seg({'sub': 'u1'})}.c2lnbmF0dXJlLXZhbHVl"
+    assert jwt_ok(good)
+    assert _flagged(f"cookie {good}")
+    bad = f"eyJub3RfanNvbl9hdF9hbGw.{seg({'sub': 'u1'})}.c2lnbmF0dXJlLXZhbHVl"
+    assert not jwt_ok(bad)
+
+
+def test_slack_and_aws_placeholders_are_not_plausible() -> None:
+    assert not plausible("xoxb-xxxxxxxxxx-xxxxxxxxxx-xxxxxxxxxxxx")
+    assert not plausible("xoxb-123-abc")
+    assert plausible("xoxb-918273645012-5647382910273-Hq7Lm2Zp9Rt4Vx1Ns8Kd3Wb6")
+    assert not plausible("AKIAXXXXXXXXXXXXXXXX")
+    assert not plausible("AKIAIOSFODNN7EXAMPLE")
+    assert plausible("AKIAQ7RZ4MPLW2XK5N3T")
+
+
+def test_an_xml_element_over_several_lines_is_a_pair() -> None:
+    assert _flagged("<dbPassword>\n    Tr0ub4dor&3xq\n</dbPassword>")
+
+
+def test_an_xml_name_and_value_attribute_pair_is_read_as_one() -> None:
+    assert _flagged('<add key="SmtpPassword" value="h7Gq!2mZr9"/>')
+    assert not _flagged('<add key="SmtpHost" value="mail.internal"/>')
+
+
+def test_makefile_assignments_of_every_flavour_are_read() -> None:
+    for op in ("=", "?=", ":=", "::=", ":::=", "!=", "+="):
+        assert _flagged(f'DEPLOY_TOKEN {op} "k2Vq8Lz0Rt5Wn3Yp7Bx1"'), op
+
+
+def test_php_concatenation_and_go_declarations_are_read() -> None:
+    assert _flagged('$apiToken .= "k2Vq8Lz0Rt5Wn3Yp7Bx1"')
+    assert _flagged('const apiToken = "k2Vq8Lz0Rt5Wn3Yp7Bx1"')
+    assert _flagged("apiToken := `k2Vq8Lz0Rt5Wn3Yp7Bx1`")
+
+
+def test_a_java_system_property_naming_a_password_is_read() -> None:
+    assert _flagged('System.setProperty("mail.smtp.password", "h7Gq!2mZr9");')
+
+
+def test_a_curl_user_flag_gives_its_password() -> None:
+    assert _flagged("curl --user ops:Zq8!vL2mRt https://api.internal/")
+    assert not _flagged('curl --user "$USER:$PASS" https://api.internal/')
+
+
+def test_an_authorization_header_with_any_scheme_is_read() -> None:
+    assert _flagged('-H "Authorization: Token 9f8e7d6c5b4a39281706f5e4d3c2b1a0"')
+    assert not _flagged('-H "Authorization: Bearer $TOKEN"')
+
+
+def test_a_kubernetes_secret_data_value_is_a_secret() -> None:
+    text = "kind: Secret\ndata:\n  extra: c2VydmljZTpodW50ZXIy\n"
+    assert _flagged(text)
+    assert not _flagged(text.replace("kind: Secret", "kind: ConfigMap"))
+
+
+def test_fake_and_filler_values_are_placeholders() -> None:
+    assert not _flagged('my_password = "fakesecret"')
+    assert not _flagged('"aws_secret_access_key" = aaaaaaaaaaaaaaaaaaaaaaaaaaaaend')
+
+
+_KEYS = st.sampled_from(["password", "db_password", "apiToken", "client_secret", "API_KEY"])
+_SHAPES = st.sampled_from(
+    [
+        '{k} = "{v}"',
+        "{k}: {v}",
+        '"{k}": "{v}"',
+        "{k}={v}",
+        "export {k}={v}",
+        '{k} ?= "{v}"',
+        '${k} .= "{v}"',
+        "<{k}>{v}</{k}>",
+        '<entry name="{k}" value="{v}"/>',
+        'var {k} = "{v}", other = 1;',
+        '{k} := "{v}"',
+    ]
+)
+
+
+# Random bodies, less the filler the placeholder rule rejects on purpose (`0000…`, `xxxx`).
+_BODIES = st.text(alphabet=_ALNUM, min_size=12, max_size=30).filter(
+    lambda b: len(set(b)) >= 8 and not re.search(r"(.)\1{3,}|[xX]{3,}", b)
+)
+
+
+@given(_KEYS, _SHAPES, _BODIES)
+def test_a_secret_named_value_is_found_in_any_language_shape(
+    key: str, shape: str, body: str
+) -> None:
+    value = f"Q7{body}x9"
+    assert _flagged(shape.format(k=key, v=value))
+
+
+@given(st.text(max_size=300))
+def test_the_assignment_parser_never_crashes(text: str) -> None:
+    for pair in iter_pairs(text):
+        assert 0 <= pair.start <= len(text)
+    find_credentials(text)
