@@ -126,8 +126,7 @@ def test_the_generated_types_match_the_servers_openapi(
     )
     assert not difference, (
         "clients/typescript/src/schema.d.ts differs from the server's /openapi.json: run "
-        "`npm run generate -- <url>/openapi.json` in clients/typescript and commit it\n"
-        + difference[:6000]
+        "`npm run generate -- --app` in clients/typescript and commit it\n" + difference[:6000]
     )
 
 
