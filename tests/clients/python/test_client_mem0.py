@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memwarden_client import AsyncMemwarden, Memwarden, MemwardenAdmin
+from memwarden_client import AsyncMemwarden, JudgeRefused, Memwarden, MemwardenAdmin
 from memwarden_client.mem0 import AsyncMemory, Memory
 
 from tests.conftest import ADMIN_TOKEN
@@ -122,3 +122,13 @@ def test_the_quickstart_example_runs_unchanged(live_with: Callable[..., LiveServ
     assert "refused: 400 invalid_request limit" in out
     assert "document: processed" in out
     assert out[-1].startswith("done:") and any(line.startswith("token:") for line in out)
+
+
+def test_a_held_add_says_held_and_a_refused_one_raises_with_reason_codes(mw: Memwarden) -> None:
+    memory = Memory(mw)
+    mw.config.patch({"judge": {"enabled": True, "on_warn": "hold"}})
+    (held,) = memory.add("Mail me at alex@example.com.", user_id="alex")["results"]
+    assert held["event"] == "HELD"
+    with pytest.raises(JudgeRefused) as refused:
+        memory.add([{"role": "user", "content": "My card is 4111 1111 1111 1111."}], user_id="a")
+    assert refused.value.reasons == ["payment_card"]
