@@ -16,6 +16,7 @@ import pytest
 from memwarden_client import (
     AsyncMemwarden,
     AuthenticationError,
+    ConnectionFailed,
     InvalidRequest,
     JudgeRefused,
     Memwarden,
@@ -224,3 +225,19 @@ def test_the_async_client_remembers_and_recalls(live: LiveServer, ctx: dict[str,
     written, found = asyncio.run(scenario())
     assert written.held is False
     assert any("Lisbon" in str(hit.content) for hit in found.hits)
+
+
+def test_a_server_that_cannot_be_reached_is_retried_then_raises_connection_failed() -> None:
+    from tests.support.live import free_port
+
+    retries: list[RetryEvent] = []
+    url = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+    with (
+        Memwarden(
+            url, "mwk_x", context_id="c", max_retries=2, backoff=0.01, on_retry=retries.append
+        ) as client,
+        pytest.raises(ConnectionFailed) as failed,
+    ):
+        client.remember("I am Alice.")  # a write: retried only because nothing was sent
+    assert (failed.value.status, failed.value.code) == (0, "connection_error")
+    assert [(r.attempt, r.wait_s, r.status) for r in retries] == [(1, 0.01, None), (2, 0.02, None)]

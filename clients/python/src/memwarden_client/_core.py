@@ -24,7 +24,7 @@ from collections.abc import (
 )
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any, Concatenate, Generic, ParamSpec, Protocol, TypeVar
+from typing import Any, Concatenate, Generic, ParamSpec, Protocol, Self, TypeVar, overload
 from urllib.parse import quote
 
 import httpx
@@ -404,7 +404,15 @@ class op(Generic[P, T]):
         self.build = build
         self.__doc__ = build.__doc__
 
-    def __get__(self, obj: _HasSync, owner: type | None = None) -> Callable[P, T]:
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> Self: ...
+
+    @overload
+    def __get__(self, obj: _HasSync, owner: type | None = None) -> Callable[P, T]: ...
+
+    def __get__(self, obj: _HasSync | None, owner: type | None = None) -> Self | Callable[P, T]:
+        if obj is None:  # on the class: the descriptor itself, for help() and docs
+            return self
         build = self.build
 
         def method(*args: P.args, **kwargs: P.kwargs) -> T:
@@ -422,7 +430,17 @@ class aop(Generic[P, T]):
         self.build = build
         self.__doc__ = build.__doc__
 
-    def __get__(self, obj: _HasAsync, owner: type | None = None) -> Callable[P, Awaitable[T]]:
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> Self: ...
+
+    @overload
+    def __get__(self, obj: _HasAsync, owner: type | None = None) -> Callable[P, Awaitable[T]]: ...
+
+    def __get__(
+        self, obj: _HasAsync | None, owner: type | None = None
+    ) -> Self | Callable[P, Awaitable[T]]:
+        if obj is None:  # on the class: the descriptor itself, for help() and docs
+            return self
         build = self.build
 
         async def method(*args: P.args, **kwargs: P.kwargs) -> T:
@@ -440,7 +458,17 @@ class pages(Generic[P, T]):
         self.build = build
         self.__doc__ = build.__doc__
 
-    def __get__(self, obj: _HasSync, owner: type | None = None) -> Callable[P, Iterator[T]]:
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> Self: ...
+
+    @overload
+    def __get__(self, obj: _HasSync, owner: type | None = None) -> Callable[P, Iterator[T]]: ...
+
+    def __get__(
+        self, obj: _HasSync | None, owner: type | None = None
+    ) -> Self | Callable[P, Iterator[T]]:
+        if obj is None:  # on the class: the descriptor itself, for help() and docs
+            return self
         build = self.build
 
         def method(*args: P.args, **kwargs: P.kwargs) -> Iterator[T]:
@@ -458,7 +486,19 @@ class apages(Generic[P, T]):
         self.build = build
         self.__doc__ = build.__doc__
 
-    def __get__(self, obj: _HasAsync, owner: type | None = None) -> Callable[P, AsyncIterator[T]]:
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> Self: ...
+
+    @overload
+    def __get__(
+        self, obj: _HasAsync, owner: type | None = None
+    ) -> Callable[P, AsyncIterator[T]]: ...
+
+    def __get__(
+        self, obj: _HasAsync | None, owner: type | None = None
+    ) -> Self | Callable[P, AsyncIterator[T]]:
+        if obj is None:  # on the class: the descriptor itself, for help() and docs
+            return self
         build = self.build
 
         def method(*args: P.args, **kwargs: P.kwargs) -> AsyncIterator[T]:
