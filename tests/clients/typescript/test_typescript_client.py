@@ -66,11 +66,20 @@ def npm_installed() -> str:
     return node
 
 
+def _newest_source() -> float:
+    sources = [*(CLIENT / "src").glob("*.ts"), CLIENT / "package.json", CLIENT / "tsconfig.json"]
+    return max(path.stat().st_mtime for path in sources)
+
+
 @pytest.fixture(scope="session")
 def built(npm_installed: str) -> str:
-    """The client compiled to dist/ by `npm run build` (tsc), once per session."""
+    """The client compiled to dist/ by `npm run build` (tsc), unless dist/ is newer than
+    every source (CI always builds: its checkout has no dist/)."""
     _, npm = _tools()
-    _run([npm, "run", "--silent", "build"], timeout=120)
+    stamp = CLIENT / "dist" / ".memwarden-built"
+    if not stamp.exists() or stamp.stat().st_mtime < _newest_source():
+        _run([npm, "run", "--silent", "build"], timeout=120)
+        stamp.touch()
     return npm_installed
 
 
