@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
 
+from memwarden.answers import wire
 from memwarden.mcp.auth import Runtime
 from memwarden.mcp.fields import default, rules
 from memwarden.review import commands, decisions, diagnostic, history, records
@@ -48,7 +49,9 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         Same body and result as POST /api/v1/memory/commands; needs memory_write.
         """
         svc, who = await rt.begin(ctx)
-        return await commands.run_command(svc.db, who, CommandRequest(scope=scope, command=command))
+        return wire(
+            await commands.run_command(svc.db, who, CommandRequest(scope=scope, command=command))
+        )
 
     @server.tool(annotations=READ)
     async def memory_read(
@@ -57,7 +60,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         """Read one servable record by id (POST /api/v1/memory/read); needs memory_read."""
         svc, who = await rt.begin(ctx)
         body = ReadRequest(contract_version=contract_version, scope=scope, record_id=record_id)
-        return await records.read_record(svc.db, who, body)
+        return wire(await records.read_record(svc.db, who, body))
 
     @server.tool(annotations=READ)
     async def memory_search(
@@ -82,7 +85,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
             limit=limit,
             vector=vector,
         )
-        return await records.search(svc.db, who, body)
+        return wire(await records.search(svc.db, who, body))
 
     @server.tool(annotations=WRITE)
     async def review_decide(scope: ScopeIn, command: ReviewCommand, ctx: Context) -> dict[str, Any]:
@@ -91,7 +94,9 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         Same body and result as POST /api/v1/memory/reviews; needs memory_review.
         """
         svc, who = await rt.begin(ctx)
-        return await decisions.decide(svc.db, who, ReviewRequest(scope=scope, command=command))
+        return wire(
+            await decisions.decide(svc.db, who, ReviewRequest(scope=scope, command=command))
+        )
 
     @server.tool(annotations=READ)
     async def review_state(
@@ -100,7 +105,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         """A record's review state and history (POST /api/v1/memory/reviews/state)."""
         svc, who = await rt.begin(ctx)
         body = ReadRequest(contract_version=contract_version, scope=scope, record_id=record_id)
-        return await history.review_state(svc.db, who, body)
+        return wire(await history.review_state(svc.db, who, body))
 
     @server.tool(annotations=READ)
     async def review_read(
@@ -115,7 +120,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         body = ReceiptReadRequest(
             contract_version=contract_version, scope=scope, record_id=record_id, revision=revision
         )
-        return await history.read_receipt(svc.db, who, body)
+        return wire(await history.read_receipt(svc.db, who, body))
 
     @server.tool(annotations=READ)
     async def review_eligibility(
@@ -124,4 +129,4 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         """Why a record is or is not served (POST /api/v1/memory/reviews/eligibility)."""
         svc, who = await rt.begin(ctx)
         body = ReadRequest(contract_version=contract_version, scope=scope, record_id=record_id)
-        return await diagnostic.eligibility(svc.db, who, body)
+        return wire(await diagnostic.eligibility(svc.db, who, body))

@@ -13,6 +13,7 @@ from memwarden.domain.scope import Scope
 from memwarden.errors import Conflict, Erased, Forbidden, InvalidInput, NotFound
 from memwarden.review.access import require_any, require_record, to_scope
 from memwarden.review.contract import CONTRACT_VERSION, CommandRequest, MemoryCommand
+from memwarden.review.responses import CommandResult
 from memwarden.store import memory as store
 from memwarden.store.audit import audit, change
 from memwarden.store.db import Conn, Database
@@ -52,7 +53,7 @@ def stale(current: int, field: str = "command.expected_revision") -> Conflict:
     )
 
 
-async def run_command(db: Database, caller: Caller, request: CommandRequest) -> dict[str, Any]:
+async def run_command(db: Database, caller: Caller, request: CommandRequest) -> CommandResult:
     context_id = require_any(caller, "memory_write")
     scope, cmd = to_scope(request.scope), request.command
     if cmd.op == "create":
@@ -88,7 +89,9 @@ async def run_command(db: Database, caller: Caller, request: CommandRequest) -> 
             target_kind="memory_record",
             target_id=record_id,
         )
-    return {"contract_version": CONTRACT_VERSION, "record_id": str(record_id), "revision": revision}
+    return CommandResult(
+        contract_version=CONTRACT_VERSION, record_id=str(record_id), revision=revision
+    )
 
 
 async def _create(

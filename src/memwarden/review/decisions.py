@@ -21,6 +21,7 @@ from memwarden.review import render
 from memwarden.review.access import require_any, require_record, to_scope
 from memwarden.review.commands import stale
 from memwarden.review.contract import CONTRACT_VERSION, ReviewRequest
+from memwarden.review.responses import Receipt, ReceiptAnswer
 from memwarden.store import memory as store
 from memwarden.store.audit import audit, change
 from memwarden.store.db import Conn, Database
@@ -65,11 +66,11 @@ async def _replay(
     return render.receipt(prior)
 
 
-def _answer(receipt: dict[str, Any]) -> dict[str, Any]:
-    return {"contract_version": CONTRACT_VERSION, "receipt": receipt}
+def _answer(receipt: dict[str, Any]) -> ReceiptAnswer:
+    return ReceiptAnswer(contract_version=CONTRACT_VERSION, receipt=Receipt(**receipt))
 
 
-async def decide(db: Database, caller: Caller, request: ReviewRequest) -> dict[str, Any]:
+async def decide(db: Database, caller: Caller, request: ReviewRequest) -> ReceiptAnswer:
     context_id = require_any(caller, "memory_review")
     cmd, digest = request.command, command_digest(request)
     key = cmd.idempotency_key

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from memwarden.domain.eligibility import MAX_SOURCE_DEPTH, RecordState, first_blocking
 from memwarden.domain.grants import Caller
 from memwarden.review.access import require_any, require_record, to_scope
 from memwarden.review.contract import CONTRACT_VERSION, ReadRequest
+from memwarden.review.responses import BlockingRecord, EligibilityAnswer
 from memwarden.store import memory as store
 from memwarden.store.db import Database
 from memwarden.store.memory import SourceNode
@@ -30,7 +30,7 @@ def _may_see(caller: Caller, row: SourceNode) -> bool:
     return caller.can("memory_review", row.scope_path) or caller.can("memory_read", row.scope_path)
 
 
-async def eligibility(db: Database, caller: Caller, request: ReadRequest) -> dict[str, Any]:
+async def eligibility(db: Database, caller: Caller, request: ReadRequest) -> EligibilityAnswer:
     """Metadata only. A blocking source the caller may not see is reported as `restricted`."""
     context_id = require_any(caller, "memory_review")
     scope = to_scope(request.scope)
@@ -42,17 +42,17 @@ async def eligibility(db: Database, caller: Caller, request: ReadRequest) -> dic
     now = rows[0].server_now
     states = {rid: _state(row) for rid, row in by_id.items()}
     blocking = first_blocking(request.record_id, states, now)
-    blocked: dict[str, Any] | None = None
+    blocked: BlockingRecord | None = None
     if blocking is not None:
         visible = _may_see(caller, by_id[blocking.record_id])
-        blocked = {
-            "record_id": str(blocking.record_id),
-            "reason": blocking.reason if visible else "restricted",
-            "depth": blocking.depth,
-        }
-    return {
-        "contract_version": CONTRACT_VERSION,
-        "record_id": str(request.record_id),
-        "servable": blocking is None,
-        "blocking": blocked,
-    }
+        blocked = BlockingRecord(
+            record_id=str(blocking.record_id),
+            reason=blocking.reason if visible else "restricted",
+            depth=blocking.depth,
+        )
+    return EligibilityAnswer(
+        contract_version=CONTRACT_VERSION,
+        record_id=str(request.record_id),
+        servable=blocking is None,
+        blocking=blocked,
+    )

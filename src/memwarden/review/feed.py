@@ -13,6 +13,7 @@ from memwarden.admin.access import require_key
 from memwarden.domain.grants import Caller
 from memwarden.errors import Forbidden, InvalidInput
 from memwarden.paging import split_page
+from memwarden.review.responses import ChangeEntry, ChangePage
 from memwarden.store import audit as store
 from memwarden.store.db import Database
 
@@ -35,20 +36,20 @@ def visible_prefixes(caller: Caller) -> tuple[str, ...]:
     return tuple(sorted(both))
 
 
-def _entry(row: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "seq": row["seq"],
-        "record_id": str(row["record_id"]) if row["record_id"] else None,
-        "revision": row["revision"],
-        "kind": row["kind"],
-        "entry_type": row["entry_type"],
-        "at": row["created_at"].isoformat(),
-    }
+def _entry(row: dict[str, Any]) -> ChangeEntry:
+    return ChangeEntry(
+        seq=row["seq"],
+        record_id=str(row["record_id"]) if row["record_id"] else None,
+        revision=row["revision"],
+        kind=row["kind"],
+        entry_type=row["entry_type"],
+        at=row["created_at"].isoformat(),
+    )
 
 
 async def list_changes(
     db: Database, caller: Caller, *, cursor: str | None = None, limit: int = 100
-) -> dict[str, Any]:
+) -> ChangePage:
     """Entries after `cursor`, oldest first; the tenant is the key's, never a parameter."""
     context_id = require_key(caller)
     if not (caller.can_any("memory_read") or caller.can_any("memory_review")):
@@ -66,4 +67,4 @@ async def list_changes(
             subject=caller.subject,
         )
     page, next_cursor = split_page(rows, limit, lambda r: str(r["seq"]))
-    return {"changes": [_entry(r) for r in page], "next_cursor": next_cursor}
+    return ChangePage(changes=[_entry(r) for r in page], next_cursor=next_cursor)

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from memwarden.domain.grants import Caller
 from memwarden.errors import NotFound
 from memwarden.review import render
 from memwarden.review.access import require_any, require_record, to_scope
 from memwarden.review.contract import CONTRACT_VERSION, ReadRequest, ReceiptReadRequest
 from memwarden.review.decisions import check_receipt
+from memwarden.review.responses import (
+    Receipt,
+    ReceiptAnswer,
+    RecordState,
+    ReviewObject,
+    ReviewStateAnswer,
+)
 from memwarden.store import memory as store
 from memwarden.store.db import Database
 
 
-async def review_state(db: Database, caller: Caller, request: ReadRequest) -> dict[str, Any]:
+async def review_state(db: Database, caller: Caller, request: ReadRequest) -> ReviewStateAnswer:
     """Revision, current decision, deleted and expired; works for unservable records too."""
     context_id = require_any(caller, "memory_review")
     scope = to_scope(request.scope)
@@ -24,21 +29,22 @@ async def review_state(db: Database, caller: Caller, request: ReadRequest) -> di
     deleted = row.serving == "deleted"
     expires_at = row.expires_at
     expired = not deleted and expires_at is not None and expires_at <= row.server_now
-    state = {
-        "record_id": str(row.id),
-        "revision": row.revision,
-        "review": render.review_object(row),
-        "deleted": deleted,
-        "expired": expired,
-    }
-    return {
-        "contract_version": CONTRACT_VERSION,
-        "scope": request.scope.model_dump(mode="json"),
-        "state": state,
-    }
+    review = render.review_object(row)
+    state = RecordState(
+        record_id=str(row.id),
+        revision=row.revision,
+        review=ReviewObject(**review) if review is not None else None,
+        deleted=deleted,
+        expired=expired,
+    )
+    return ReviewStateAnswer(
+        contract_version=CONTRACT_VERSION,
+        scope=request.scope.model_dump(mode="json"),
+        state=state,
+    )
 
 
-async def read_receipt(db: Database, caller: Caller, request: ReceiptReadRequest) -> dict[str, Any]:
+async def read_receipt(db: Database, caller: Caller, request: ReceiptReadRequest) -> ReceiptAnswer:
     """The original receipt of the decision that produced `revision`; 404 for other ops."""
     context_id = require_any(caller, "memory_review")
     scope = to_scope(request.scope)
@@ -51,4 +57,6 @@ async def read_receipt(db: Database, caller: Caller, request: ReceiptReadRequest
         if receipt is None:
             raise NotFound("no review decision produced this revision", code="review_not_found")
         await check_receipt(conn, context_id, receipt)
-    return {"contract_version": CONTRACT_VERSION, "receipt": render.receipt(receipt)}
+    return ReceiptAnswer(
+        contract_version=CONTRACT_VERSION, receipt=Receipt(**render.receipt(receipt))
+    )

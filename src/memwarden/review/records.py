@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from memwarden.domain.eligibility import RecordScope, is_visible
 from memwarden.domain.grants import Caller
 from memwarden.errors import Conflict, NotFound
@@ -23,13 +21,20 @@ from memwarden.review.contract import (
     ReadRequest,
     SearchRequest,
 )
+from memwarden.review.responses import (
+    ContractRecord,
+    EmbeddingAnswer,
+    ReadAnswer,
+    SearchAnswer,
+    SearchHit,
+)
 from memwarden.store import memory as store
 from memwarden.store import search as search_store
 from memwarden.store.audit import audit
 from memwarden.store.db import Database
 
 
-async def read_record(db: Database, caller: Caller, request: ReadRequest) -> dict[str, Any]:
+async def read_record(db: Database, caller: Caller, request: ReadRequest) -> ReadAnswer:
     """The record when it is servable and visible; 404 otherwise, whatever the reason."""
     scope = to_scope(request.scope)
     prefixes = read_prefixes(caller, scope)
@@ -44,10 +49,12 @@ async def read_record(db: Database, caller: Caller, request: ReadRequest) -> dic
         subject=caller.subject,
     ):
         raise NotFound("memory record not found")
-    return {"contract_version": CONTRACT_VERSION, "record": render.record(row)}
+    return ReadAnswer(
+        contract_version=CONTRACT_VERSION, record=ContractRecord(**render.record(row))
+    )
 
 
-async def search(db: Database, caller: Caller, request: SearchRequest) -> dict[str, Any]:
+async def search(db: Database, caller: Caller, request: SearchRequest) -> SearchAnswer:
     scope = to_scope(request.scope)
     prefixes = read_prefixes(caller, scope)
     assert caller.context_id is not None
@@ -67,20 +74,20 @@ async def search(db: Database, caller: Caller, request: SearchRequest) -> dict[s
             limit=request.limit,
         )
     hits = [
-        {
-            "record": render.record(hit.record),
-            "score": hit.score,
-            "lexical_rank": hit.lexical_rank,
-            "vector_rank": hit.vector_rank,
-        }
+        SearchHit(
+            record=ContractRecord(**render.record(hit.record)),
+            score=hit.score,
+            lexical_rank=hit.lexical_rank,
+            vector_rank=hit.vector_rank,
+        )
         for hit in result.hits
     ]
-    return {"contract_version": CONTRACT_VERSION, "mode": result.mode, "hits": hits}
+    return SearchAnswer(contract_version=CONTRACT_VERSION, mode=result.mode, hits=hits)
 
 
 async def attach_embedding(
     db: Database, caller: Caller, request: EmbeddingRequest
-) -> dict[str, Any]:
+) -> EmbeddingAnswer:
     """A vector for exactly the current revision of a servable record; never replaced."""
     context_id = require_any(caller, "memory_write")
     scope = to_scope(request.scope)
@@ -110,10 +117,10 @@ async def attach_embedding(
             target_kind="memory_record",
             target_id=request.record_id,
         )
-    return {
-        "contract_version": CONTRACT_VERSION,
-        "record_id": str(request.record_id),
-        "revision": request.revision,
-        "model": request.model,
-        "dimensions": DIMENSIONS,
-    }
+    return EmbeddingAnswer(
+        contract_version=CONTRACT_VERSION,
+        record_id=str(request.record_id),
+        revision=request.revision,
+        model=request.model,
+        dimensions=DIMENSIONS,
+    )

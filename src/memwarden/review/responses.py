@@ -1,28 +1,23 @@
-"""Response bodies of the memory contract routes and the change feed, declared for
-/openapi.json only (`responses=` on `api/routes/memory.py` and `feed.py`;
-`commands.run_command`, `decisions.decide` and `history` build them with `render`,
-`diagnostic.eligibility` and `feed.list_changes` the rest). Extra keys are allowed."""
+"""The answers of the memory contract routes and the change feed: `commands.run_command`,
+`records`, `decisions.decide`, `history`, `diagnostic.eligibility` and `feed.list_changes`
+return them (`render` builds a record and a receipt)."""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from memwarden.answers import Answer
 
 
-class Described(BaseModel):
-    """A documented answer: the fields below, and possibly more (additionalProperties)."""
-
-    model_config = ConfigDict(extra="allow")
-
-
-class CommandResult(Described):
+class CommandResult(Answer):
     contract_version: int
     record_id: str
     revision: int = Field(description="The record's revision after the command.")
 
 
-class Receipt(Described):
+class Receipt(Answer):
     """One review decision, as stored (`render.receipt`)."""
 
     contract_version: int
@@ -37,7 +32,7 @@ class Receipt(Described):
     idempotency_key: str | None
 
 
-class ReceiptAnswer(Described):
+class ReceiptAnswer(Answer):
     """POST /memory/reviews (a replayed decision answers its first receipt) and
     /memory/reviews/read."""
 
@@ -45,7 +40,7 @@ class ReceiptAnswer(Described):
     receipt: Receipt
 
 
-class ReviewObject(Described):
+class ReviewObject(Answer):
     disposition: str
     revision: int | None
     receipt_id: str
@@ -53,7 +48,7 @@ class ReviewObject(Described):
     decided_at: str | None
 
 
-class RecordState(Described):
+class RecordState(Answer):
     record_id: str
     revision: int
     review: ReviewObject | None = Field(description="The current decision, if any.")
@@ -61,13 +56,13 @@ class RecordState(Described):
     expired: bool
 
 
-class ReviewStateAnswer(Described):
+class ReviewStateAnswer(Answer):
     contract_version: int
     scope: dict[str, Any] = Field(description="The scope the request named, as sent.")
     state: RecordState
 
 
-class ContractRecord(Described):
+class ContractRecord(Answer):
     """A servable record as the memory contract shows it (`render.record`)."""
 
     id: str
@@ -87,25 +82,25 @@ class ContractRecord(Described):
     derived_by: str | None = Field(default=None, description="Only on a derived record: the pass.")
 
 
-class ReadAnswer(Described):
+class ReadAnswer(Answer):
     contract_version: int
     record: ContractRecord
 
 
-class SearchHit(Described):
+class SearchHit(Answer):
     record: ContractRecord
     score: float | None
     lexical_rank: int | None
     vector_rank: int | None
 
 
-class SearchAnswer(Described):
+class SearchAnswer(Answer):
     contract_version: int
     mode: str
     hits: list[SearchHit]
 
 
-class EmbeddingAnswer(Described):
+class EmbeddingAnswer(Answer):
     contract_version: int
     record_id: str
     revision: int
@@ -113,7 +108,7 @@ class EmbeddingAnswer(Described):
     dimensions: int
 
 
-class ChangeEntry(Described):
+class ChangeEntry(Answer):
     """One change of the feed: ids only, never content (`feed._entry`)."""
 
     seq: int = Field(description="The Context's change number, in commit order.")
@@ -127,14 +122,14 @@ class ChangeEntry(Described):
     at: str
 
 
-class ChangePage(Described):
+class ChangePage(Answer):
     """GET /memory/changes: oldest first."""
 
     changes: list[ChangeEntry]
     next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
 
 
-class BlockingRecord(Described):
+class BlockingRecord(Answer):
     record_id: str = Field(description="The record itself (depth 0) or one of its sources.")
     reason: Literal[
         "deleted", "rejected", "held", "superseded", "invalidated", "expired", "restricted"
@@ -142,7 +137,7 @@ class BlockingRecord(Described):
     depth: int = Field(description="0 for the record, 1 for its sources, and so on.")
 
 
-class EligibilityAnswer(Described):
+class EligibilityAnswer(Answer):
     """POST /memory/reviews/eligibility (`diagnostic.eligibility`)."""
 
     contract_version: int

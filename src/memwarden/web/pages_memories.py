@@ -14,6 +14,7 @@ from memwarden.retrieval.query import run_query
 from memwarden.retrieval.responses import QueryResponse
 from memwarden.review import decisions, diagnostic, history, records
 from memwarden.review.contract import ReadRequest, ReceiptReadRequest, ReviewRequest
+from memwarden.review.responses import ContractRecord
 from memwarden.review.trail import record_trail
 from memwarden.web.base import (
     ContextView,
@@ -97,23 +98,23 @@ async def _record_page(
     state = await history.review_state(db, caller, read)
     eligibility = await diagnostic.eligibility(db, caller, read)
     trail = await record_trail(db, caller, read)
-    record: dict[str, Any] | None = None
+    record: ContractRecord | None = None
     try:
-        record = (await records.read_record(db, caller, read))["record"]
+        record = (await records.read_record(db, caller, read)).record
     except NotFound:
         record = None  # not served (rejected, deleted, expired or blocked): metadata only
     receipt = None
-    if state["state"]["review"]:
+    if state.state.review:
         receipt_req = ReceiptReadRequest.model_validate(
             {
                 "contract_version": 1,
                 "scope": {"visibility": visibility},
                 "record_id": str(record_id),
-                "revision": state["state"]["revision"],
+                "revision": state.state.revision,
             }
         )
         try:
-            receipt = (await history.read_receipt(db, caller, receipt_req)).get("receipt")
+            receipt = (await history.read_receipt(db, caller, receipt_req)).receipt
         except NotFound:
             receipt = None
     return view.render(
@@ -122,7 +123,7 @@ async def _record_page(
         record_id=record_id,
         visibility=visibility,
         record=record,
-        state=state["state"],
+        state=state.state,
         eligibility=eligibility,
         trail=trail,
         receipt=receipt,

@@ -11,22 +11,23 @@ from memwarden.admin import audit as audit_log_uc
 from memwarden.admin import usage as usage_uc
 from memwarden.admin.responses import AuditPage, UsageAnswer
 from memwarden.api.deps import caller, services
+from memwarden.api.routes import AnswerRoute
 from memwarden.domain.grants import Caller
 from memwarden.review import feed as feed_uc
 from memwarden.review.responses import ChangePage
 from memwarden.services import Services
 
-router = APIRouter(tags=["feed"])
+router = APIRouter(tags=["feed"], route_class=AnswerRoute)
 
 
-@router.get("/api/v1/memory/changes", responses={200: {"model": ChangePage}})
+@router.get("/api/v1/memory/changes")
 async def changes(
     cursor: str | None = Query(None, max_length=19, description="next_cursor of the last page"),
     limit: int = Query(100, ge=1, le=feed_uc.MAX_PAGE),
     after: int | None = Query(None, ge=0, include_in_schema=False, deprecated=True),
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> ChangePage:
     """Ordered per Context; the tenant is the key's. Entries carry ids, never content.
 
     `after=<seq>` is the older spelling of `cursor=<seq>`, still accepted.

@@ -6,11 +6,10 @@ body to one service function.
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Depends
 
 from memwarden.api.deps import caller, services
+from memwarden.api.routes import AnswerRoute
 from memwarden.domain.grants import Caller
 from memwarden.review import commands, decisions, diagnostic, history, records
 from memwarden.review.contract import (
@@ -32,60 +31,60 @@ from memwarden.review.responses import (
 )
 from memwarden.services import Services
 
-router = APIRouter(prefix="/api/v1/memory", tags=["memory"])
+router = APIRouter(prefix="/api/v1/memory", tags=["memory"], route_class=AnswerRoute)
 
 
-@router.post("/commands", responses={200: {"model": CommandResult}})
+@router.post("/commands")
 async def memory_command(
     body: CommandRequest, svc: Services = Depends(services), who: Caller = Depends(caller)
-) -> dict[str, Any]:
+) -> CommandResult:
     return await commands.run_command(svc.db, who, body)
 
 
-@router.post("/read", responses={200: {"model": ReadAnswer}})
+@router.post("/read")
 async def memory_read(
     body: ReadRequest, svc: Services = Depends(services), who: Caller = Depends(caller)
-) -> dict[str, Any]:
+) -> ReadAnswer:
     return await records.read_record(svc.db, who, body)
 
 
-@router.post("/search", responses={200: {"model": SearchAnswer}})
+@router.post("/search")
 async def memory_search(
     body: SearchRequest, svc: Services = Depends(services), who: Caller = Depends(caller)
-) -> dict[str, Any]:
+) -> SearchAnswer:
     return await records.search(svc.db, who, body)
 
 
-@router.post("/embeddings", responses={200: {"model": EmbeddingAnswer}})
+@router.post("/embeddings")
 async def memory_embedding(
     body: EmbeddingRequest, svc: Services = Depends(services), who: Caller = Depends(caller)
-) -> dict[str, Any]:
+) -> EmbeddingAnswer:
     return await records.attach_embedding(svc.db, who, body)
 
 
-@router.post("/reviews", responses={200: {"model": ReceiptAnswer}})
+@router.post("/reviews")
 async def review_decide(
     body: ReviewRequest, svc: Services = Depends(services), who: Caller = Depends(caller)
-) -> dict[str, Any]:
+) -> ReceiptAnswer:
     return await decisions.decide(svc.db, who, body)
 
 
-@router.post("/reviews/state", responses={200: {"model": ReviewStateAnswer}})
+@router.post("/reviews/state")
 async def review_state(
     body: ReadRequest, svc: Services = Depends(services), who: Caller = Depends(caller)
-) -> dict[str, Any]:
+) -> ReviewStateAnswer:
     return await history.review_state(svc.db, who, body)
 
 
-@router.post("/reviews/read", responses={200: {"model": ReceiptAnswer}})
+@router.post("/reviews/read")
 async def review_read(
     body: ReceiptReadRequest, svc: Services = Depends(services), who: Caller = Depends(caller)
-) -> dict[str, Any]:
+) -> ReceiptAnswer:
     return await history.read_receipt(svc.db, who, body)
 
 
-@router.post("/reviews/eligibility", responses={200: {"model": EligibilityAnswer}})
+@router.post("/reviews/eligibility")
 async def review_eligibility(
     body: ReadRequest, svc: Services = Depends(services), who: Caller = Depends(caller)
-) -> dict[str, Any]:
+) -> EligibilityAnswer:
     return await diagnostic.eligibility(svc.db, who, body)
