@@ -12,7 +12,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const DUMP = "import json; from memwarden.api.app import create_app; print(json.dumps(create_app().openapi()))";
+const DUMP =
+  "import json; from memwarden.api.app import create_app; print(json.dumps(create_app().openapi()))";
 import openapiTS, { astToString } from "openapi-typescript";
 
 const HEADER =

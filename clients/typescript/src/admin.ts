@@ -46,7 +46,10 @@ export class MemwardenAdmin {
     ): Paginator<T.KeyInfo, T.KeyList> =>
       paginate(this.http, `${ctx(contextId)}/keys`, query, (page: T.KeyList) => page.keys, options),
     revoke: (contextId: string, keyId: string, options?: RequestOptions): Promise<T.RevokedKey> =>
-      this.http.json({ method: "DELETE", path: `${ctx(contextId)}/keys/${encodeURIComponent(keyId)}` }, options),
+      this.http.json(
+        { method: "DELETE", path: `${ctx(contextId)}/keys/${encodeURIComponent(keyId)}` },
+        options,
+      ),
   };
 
   readonly config = {
@@ -79,7 +82,8 @@ export class MemwardenAdmin {
     try {
       return await this.http.json({ method: "GET", path: "/health" }, { maxRetries: 0, ...options });
     } catch (error) {
-      const answer = error instanceof UnavailableError ? (error.body as T.HealthReport | undefined) : undefined;
+      const answer =
+        error instanceof UnavailableError ? (error.body as T.HealthReport | undefined) : undefined;
       if (answer && typeof answer.status === "string") return answer;
       throw error;
     }

@@ -41,7 +41,8 @@ export interface RecallOutput {
 /** The agent-facing error a refusal becomes: the code and reasons, never the content. */
 function agentError(error: unknown): Error {
   if (!(error instanceof MemwardenError)) return error instanceof Error ? error : new Error(String(error));
-  const reasons = error instanceof JudgeRefusedError && error.reasons.length ? ` (${error.reasons.join(", ")})` : "";
+  const reasons =
+    error instanceof JudgeRefusedError && error.reasons.length ? ` (${error.reasons.join(", ")})` : "";
   return new Error(`${error.code}${reasons}: ${error.message}`);
 }
 

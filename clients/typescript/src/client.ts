@@ -143,7 +143,8 @@ export class Memwarden {
       options?: RequestOptions,
     ): Promise<T.Document> => {
       const form = new FormData();
-      const type = upload.contentType ?? (typeof content === "string" ? "text/plain" : "application/octet-stream");
+      const type =
+        upload.contentType ?? (typeof content === "string" ? "text/plain" : "application/octet-stream");
       const blob = content instanceof Blob ? content : new Blob([content as BlobPart], { type });
       form.append("file", blob, upload.filename ?? "document.txt");
       if (upload.scope !== undefined) form.append("scope", upload.scope);
@@ -176,10 +177,20 @@ export class Memwarden {
       filters: T.JudgementFilters & { cursor?: string } = {},
       options?: RequestOptions,
     ): Paginator<T.Judgement, T.JudgementList> =>
-      paginate(this.http, `${this.base}/judgements`, filters, (page: T.JudgementList) => page.judgements, options),
+      paginate(
+        this.http,
+        `${this.base}/judgements`,
+        filters,
+        (page: T.JudgementList) => page.judgements,
+        options,
+      ),
     get: (judgementId: string, options?: RequestOptions): Promise<T.Judgement> =>
       this.get(`${this.base}/judgements/${encodeURIComponent(judgementId)}`, undefined, options),
-    override: (judgementId: string, body: T.OverrideBody, options?: RequestOptions): Promise<T.OverrideResult> =>
+    override: (
+      judgementId: string,
+      body: T.OverrideBody,
+      options?: RequestOptions,
+    ): Promise<T.OverrideResult> =>
       this.post(`${this.base}/judgements/${encodeURIComponent(judgementId)}/override`, body, options),
     /** Release what a held warn kept back. */
     approve: (judgementId: string, options?: RequestOptions): Promise<T.HoldDecision> =>
@@ -200,14 +211,21 @@ export class Memwarden {
     /** Ask until the run is `done` or `failed`. */
     wait: (runId: string, options: WaitOptions = {}): Promise<T.HygieneRun> =>
       until(() => this.hygiene.getRun(runId, options), FINISHED_RUN, `hygiene run ${runId}`, options),
-    queue: (query: T.QueueOptions & { cursor?: string } = {}, options?: RequestOptions): Paginator<T.QueueItem, T.QueuePage> =>
+    queue: (
+      query: T.QueueOptions & { cursor?: string } = {},
+      options?: RequestOptions,
+    ): Paginator<T.QueueItem, T.QueuePage> =>
       paginate(this.http, `${this.base}/hygiene/queue`, query, (page: T.QueuePage) => page.items, options),
     resolve: (itemId: string, resolution: T.Resolution, options?: RequestOptions): Promise<T.QueueResolved> =>
       this.post(`${this.base}/hygiene/queue/${encodeURIComponent(itemId)}/resolve`, { resolution }, options),
     restore: (recordId: string, options?: RequestOptions): Promise<T.MemoryRestored> =>
       this.post(`${this.base}/hygiene/memories/${encodeURIComponent(recordId)}/restore`, undefined, options),
     challenge: (recordId: string, reason: string, options?: RequestOptions): Promise<T.QueueChallenged> =>
-      this.post(`${this.base}/hygiene/memories/${encodeURIComponent(recordId)}/challenge`, { reason }, options),
+      this.post(
+        `${this.base}/hygiene/memories/${encodeURIComponent(recordId)}/challenge`,
+        { reason },
+        options,
+      ),
   };
 
   readonly passes = {
@@ -225,13 +243,13 @@ export class Memwarden {
     /** The answer's `key` is the secret, shown this once. */
     issue: (body: T.CreateKey, options?: RequestOptions): Promise<T.IssuedKey> =>
       this.post(`${this.admin}/keys`, body, options),
-    list: (query: { limit?: number; cursor?: string } = {}, options?: RequestOptions): Paginator<T.KeyInfo, T.KeyList> =>
+    list: (
+      query: { limit?: number; cursor?: string } = {},
+      options?: RequestOptions,
+    ): Paginator<T.KeyInfo, T.KeyList> =>
       paginate(this.http, `${this.admin}/keys`, query, (page: T.KeyList) => page.keys, options),
     revoke: (keyId: string, options?: RequestOptions): Promise<T.RevokedKey> =>
-      this.http.json(
-        { method: "DELETE", path: `${this.admin}/keys/${encodeURIComponent(keyId)}` },
-        options,
-      ),
+      this.http.json({ method: "DELETE", path: `${this.admin}/keys/${encodeURIComponent(keyId)}` }, options),
   };
 
   /** The Context's configuration (needs `grant:manage`). */
@@ -240,10 +258,7 @@ export class Memwarden {
       this.get(`${this.admin}/config`, undefined, options),
     /** Objects merge, omitted fields stay, `""` clears an addendum. */
     patch: (patch: T.ConfigPatch, options?: RequestOptions): Promise<T.ContextConfig> =>
-      this.http.json(
-        { method: "PATCH", path: `${this.admin}/config`, json: patch },
-        options,
-      ),
+      this.http.json({ method: "PATCH", path: `${this.admin}/config`, json: patch }, options),
   };
 
   /** The memory contract and review verbs (bodies carry `contract_version: 1` and a scope). */
@@ -267,8 +282,17 @@ export class Memwarden {
   };
 
   /** The change feed in commit order: ids and kinds, never content. */
-  changes(query: T.ChangesOptions & { cursor?: string } = {}, options?: RequestOptions): Paginator<T.ChangeEntry, T.ChangePage> {
-    return paginate(this.http, "/api/v1/memory/changes", query, (page: T.ChangePage) => page.changes, options);
+  changes(
+    query: T.ChangesOptions & { cursor?: string } = {},
+    options?: RequestOptions,
+  ): Paginator<T.ChangeEntry, T.ChangePage> {
+    return paginate(
+      this.http,
+      "/api/v1/memory/changes",
+      query,
+      (page: T.ChangePage) => page.changes,
+      options,
+    );
   }
 
   /** Calls and tokens per stage and model over the last `days` (needs `grant:manage`). */
@@ -277,10 +301,12 @@ export class Memwarden {
   }
 
   /** The audit log, newest first (needs `grant:manage`). */
-  audit(query: T.AuditOptions & { cursor?: string } = {}, options?: RequestOptions): Paginator<T.AuditEvent, T.AuditPage> {
+  audit(
+    query: T.AuditOptions & { cursor?: string } = {},
+    options?: RequestOptions,
+  ): Paginator<T.AuditEvent, T.AuditPage> {
     return paginate(this.http, `${this.base}/audit`, query, (page: T.AuditPage) => page.events, options);
   }
-
 }
 
 /** Ask `get` until its status is a final one; MemwardenTimeoutError past `waitMs`. */

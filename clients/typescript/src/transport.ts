@@ -121,9 +121,10 @@ export class Transport {
       } catch (cause) {
         control.release();
         const error = control.failure(cause);
-        const waitMs = idempotent && error instanceof ConnectionFailedError && !(error instanceof MemwardenTimeoutError)
-          ? this.backoffMs * 2 ** attempt
-          : undefined;
+        const waitMs =
+          idempotent && error instanceof ConnectionFailedError && !(error instanceof MemwardenTimeoutError)
+            ? this.backoffMs * 2 ** attempt
+            : undefined;
         if (waitMs === undefined || attempt >= maxRetries) throw error;
         await this.pause(call, attempt, 0, waitMs, options.signal);
         continue;
@@ -230,7 +231,11 @@ class Attempt {
   /** What a failed fetch or read means: a timeout, the caller's abort, or the transport. */
   failure(cause: unknown): unknown {
     if (this.timedOut) {
-      return new MemwardenTimeoutError({ status: 0, code: "timeout", message: `no answer within ${this.timeoutMs} ms` });
+      return new MemwardenTimeoutError({
+        status: 0,
+        code: "timeout",
+        message: `no answer within ${this.timeoutMs} ms`,
+      });
     }
     if (this.outer?.aborted) return cause;
     const message = cause instanceof Error ? cause.message : String(cause);

@@ -16,7 +16,10 @@ test("the admin client creates a Context, issues, lists and revokes its keys", a
   }
   const keys = await admin().keys.list(created.id, { limit: 2 }).toArray();
   assert.deepEqual(keys.map((k) => k.subject).sort(), ["ann", "ben", "cat"]);
-  assert.ok(keys.every((k) => !("key" in k)), "a listed key carries no secret");
+  assert.ok(
+    keys.every((k) => !("key" in k)),
+    "a listed key carries no secret",
+  );
 
   const ann = new Memwarden({ url: env.url, key: issued[0].key, contextId: created.id });
   assert.equal((await ann.remember("I like tea.", { infer: "none" })).held, false);
@@ -30,7 +33,9 @@ test("the admin client reads and patches a configuration, and a bad field is nam
   assert.equal(before.judge.enabled, false);
   const after = await admin().config.patch(id, { judge: { enabled: true } });
   assert.equal(after.judge.enabled, true);
-  const refused = await admin().config.patch(id, { judge: { no_such_field: 1 } }).catch((e) => e);
+  const refused = await admin()
+    .config.patch(id, { judge: { no_such_field: 1 } })
+    .catch((e) => e);
   assert.ok(refused instanceof InvalidRequestError, String(refused));
   assert.match(refused.field ?? "", /judge/);
 });

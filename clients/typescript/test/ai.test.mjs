@@ -50,7 +50,10 @@ test("an AI SDK agent remembers through the tool and recalls it", async () => {
   assert.equal(results.length, 2, JSON.stringify(parts));
   assert.equal(results[0].output.held, false);
   assert.equal(results[0].output.note, "remembered");
-  assert.ok(results[1].output.hits.some((hit) => hit.text.includes("green tea")), JSON.stringify(results[1]));
+  assert.ok(
+    results[1].output.hits.some((hit) => hit.text.includes("green tea")),
+    JSON.stringify(results[1]),
+  );
 });
 
 test("through the AI SDK tools a held write says it is held and a refusal names only its reasons", async () => {

@@ -7,17 +7,18 @@ test("the chat stream gives memories, then tokens that make the answer, then don
   const { client } = await freshContext("chat");
   await client.remember("I'm Alice, CTO at Acme.");
   const events = [];
-  for await (const event of client.chatStream("Where does Alice work?", { remember: false })) events.push(event);
+  for await (const event of client.chatStream("Where does Alice work?", { remember: false }))
+    events.push(event);
 
-  assert.deepEqual(
-    [...new Set(events.map((e) => e.event))],
-    ["memories", "token", "done"],
-  );
+  assert.deepEqual([...new Set(events.map((e) => e.event))], ["memories", "token", "done"]);
   assert.equal(events[0].event, "memories");
   assert.ok(events[0].data.memories.length > 0);
   assert.equal(events.at(-1).event, "done");
   assert.equal(events.at(-1).data.turnId, null);
-  const streamed = events.filter((e) => e.event === "token").map((e) => e.data.text).join("");
+  const streamed = events
+    .filter((e) => e.event === "token")
+    .map((e) => e.data.text)
+    .join("");
   const answered = await client.chat("Where does Alice work?", { remember: false });
   assert.equal(streamed, answered.answer);
   assert.match(streamed, /Acme/);

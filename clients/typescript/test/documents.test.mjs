@@ -17,7 +17,10 @@ test("an uploaded document is processed, found by recall, and deleted", async ()
   assert.equal(done.status, "processed", JSON.stringify(done));
   assert.equal(done.chunks, 1);
   const recalled = await client.query("quietest gyroscopes", { kinds: ["chunk"] });
-  assert.ok(recalled.hits.some((hit) => hit.text.includes("gyroscopes")), JSON.stringify(recalled));
+  assert.ok(
+    recalled.hits.some((hit) => hit.text.includes("gyroscopes")),
+    JSON.stringify(recalled),
+  );
 
   await client.documents.delete(uploaded.id);
   await assert.rejects(client.documents.get(uploaded.id), NotFoundError);

@@ -11,7 +11,10 @@ test("a remembered fact comes back through query, profile and state", async () =
   assert.deepEqual(written.extraction.entities.map((e) => e.name).slice(0, 1), ["Alice"]);
 
   const recalled = await client.query("Acme CTO", { limit: 5 });
-  assert.ok(recalled.hits.some((hit) => hit.text.includes("Acme")), JSON.stringify(recalled));
+  assert.ok(
+    recalled.hits.some((hit) => hit.text.includes("Acme")),
+    JSON.stringify(recalled),
+  );
   const profile = await client.profile({ entity: "Alice" });
   assert.match(JSON.stringify(profile), /CTO/);
   const state = await client.state();
@@ -21,7 +24,10 @@ test("a remembered fact comes back through query, profile and state", async () =
 
 test("a batch answers every item", async () => {
   const { client } = await freshContext("batch");
-  const answer = await client.rememberBatch([{ text: "I live in Paris." }, { text: "I like tea.", infer: "none" }]);
+  const answer = await client.rememberBatch([
+    { text: "I live in Paris." },
+    { text: "I like tea.", infer: "none" },
+  ]);
   assert.equal(answer.extractions.length, 2);
 });
 
@@ -70,7 +76,8 @@ test("a key without the grant gets a permission error naming its code", async ()
 test("lists follow the cursor to the last page", async () => {
   const { client } = await freshContext("pages");
   const uploaded = [];
-  for (const n of [1, 2, 3]) uploaded.push((await client.documents.upload(`note ${n}`, { filename: `n${n}.txt` })).id);
+  for (const n of [1, 2, 3])
+    uploaded.push((await client.documents.upload(`note ${n}`, { filename: `n${n}.txt` })).id);
 
   const first = await client.documents.list({ limit: 2 });
   assert.equal(first.documents.length, 2);

@@ -57,7 +57,13 @@ test("a 429 is retried after the server's Retry-After, and refused without retri
   assert.equal(recorder.statuses.at(-1), 200);
   assert.ok(elapsed >= 950 * (recorder.statuses.length - 1), `${elapsed} ms for ${recorder.statuses}`);
   assert.equal(retries.length, recorder.statuses.length - 1);
-  assert.deepEqual(retries[0], { method: "GET", path: `/api/v1/${contextId}/state`, attempt: 1, status: 429, waitMs: 1000 });
+  assert.deepEqual(retries[0], {
+    method: "GET",
+    path: `/api/v1/${contextId}/state`,
+    attempt: 1,
+    status: 429,
+    waitMs: 1000,
+  });
   await slow;
 });
 

@@ -16,7 +16,8 @@ function streamOf(chunks) {
 }
 
 test("events are parsed whatever the chunks, and an unfinished one is dropped", async () => {
-  const text = ': comment\r\nevent: token\r\ndata: {"text":"a"}\r\n\r\nevent: done\ndata: {"x":\ndata: 1}\n\nevent: token\ndata: cut';
+  const text =
+    ': comment\r\nevent: token\r\ndata: {"text":"a"}\r\n\r\nevent: done\ndata: {"x":\ndata: 1}\n\nevent: token\ndata: cut';
   const expected = [
     { event: "token", data: '{"text":"a"}' },
     { event: "done", data: '{"x":\n1}' },
