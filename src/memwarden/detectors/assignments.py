@@ -114,10 +114,18 @@ def _kubernetes(text: str) -> Iterator[Pair]:
         return
     for data in _K8S_DATA.finditer(text):
         depth = len(data.group("indent").expandtabs(4))
-        for m in _K8S_ITEM.finditer(text, data.end()):
-            if len(m.group("indent").expandtabs(4)) <= depth:
+        position = data.end() + 1
+        while position < len(text):
+            end = text.find("\n", position)
+            end = len(text) if end < 0 else end
+            line = text[position:end]
+            if line.strip() and len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip()) <= depth:
                 break
-            yield Pair("secretdata", m.group("val"), m.start("val"))
+            m = _K8S_ITEM.match(text, position)
+            if m is not None and any(c.isdigit() or c in "+/=" for c in m.group("val")):
+                yield Pair("secretdata", m.group("val"), m.start("val"))
+                end = max(end, m.end())
+            position = end + 1
 
 
 def iter_pairs(text: str) -> Iterator[Pair]:

@@ -39,10 +39,8 @@ from memwarden.detectors.findings import CREDENTIAL, Finding
 from memwarden.detectors.issuers import find_issuer_tokens, plausible
 from memwarden.detectors.secret_values import (
     B64_CHARS,
-    DIGEST,
     HEX_CHARS,
     PUBLIC_KEY_VALUE,
-    UUID,
     char_classes,
     is_identifier_shaped,
     is_placeholder,
@@ -150,7 +148,7 @@ _DS_PREFILTER: Final = re.compile(r"[A-Za-z0-9_\-+/=.:]{20,}")
 _ASSIGNMENT: Final = re.compile(
     r"""(?P<key>[A-Za-z_$@][\w.\-$]*)(?:\[(?P<sq>["']?)(?P<sub>[\w.-]*)(?P=sq)\])?["']?[ \t]*"""
     r"""(?::::=|::=|:=|\?=|\+=|!=|\.=|=>|->|=|:)[ \t]*@?"""
-    r"""(?:(?P<q>["'`])(?P<qval>[^"'`\n]*)(?P=q)|(?P<val>[^\s;,&"'`]*))"""
+    r"""(?:(?P<q>["'`])(?P<qval>(?:(?!(?P=q))[^\n])*)(?P=q)|(?P<val>[^\s;,&"'`]*))"""
 )
 _STRONG_SUFFIXES: Final = (
     "password",
@@ -203,6 +201,14 @@ _NOT_SECRET_SUFFIXES: Final = (
     "enabled",
     "policy",
     "hint",
+    "label",
+    "prompt",
+    "field",
+    "message",
+    "title",
+    "description",
+    "regex",
+    "pattern",
     "format",
     "cachekey",
     "sortkey",
@@ -269,6 +275,12 @@ def _key_class(key: str) -> str:
 _CODE_REF: Final = re.compile(r"^(?:#[\w-]+|\$[A-Za-z_].*|(?:this|self)\..*|[A-Za-z_]\w*\(.*)$")
 
 
+# `api-key`, `my_secret`: a name of two lowercase words, not a generated value.
+_WORDS_NAME: Final = re.compile(r"^[a-z]+[-_][a-z]+$")
+# `cms/sites/passwords#edit`: a route or path of lowercase words.
+_ROUTE: Final = re.compile(r"^[a-z_.-]+(?:/[a-z_.#:-]+)+$")
+
+
 def _secret_shaped(value: str) -> bool:
     """A token that looks generated rather than a word, path, URL or number."""
     if len(value) < 8 or "://" in value or value.startswith(("/", "~", "./", "../")):
@@ -302,8 +314,8 @@ def _value_is_secret(value: str, key_class: str, key: str, *, sole_token: bool) 
             return "pass" in norm_key(key) and len(value) >= 4
         if "://" in value or value.startswith(("/", "~", "./", "arn:")) or _CODE_REF.match(value):
             return False
-        if UUID.match(value) or DIGEST.match(value.lower()):
-            return any(word in norm_key(key) for word in ("key", "token", "auth"))
+        if _WORDS_NAME.match(value) or _ROUTE.match(value):
+            return False
         return sole_token or char_classes(value) >= 2
     if key_class in {"weak", "mention"}:
         return _secret_shaped(value)
@@ -335,7 +347,11 @@ def _assignments(text: str) -> Iterator[Finding]:
             parent_indent = -1
         if parent_indent >= 0 and body.strip():
             nested = _ASSIGNMENT.match(body, indent)
-            if nested is not None:
+            if nested is not None and parent_class == "mention":
+                # Under `secretTemplates:` a nested mapping names things; only bare
+                # continuation lines (`secrets =` then the values) belong to the key.
+                value, start, sole = "", indent, True
+            elif nested is not None:
                 value = nested.group("qval") or nested.group("val") or ""
                 start = nested.start("qval") if nested.group("q") else nested.start("val")
                 sole = nested.end() >= len(body.rstrip())

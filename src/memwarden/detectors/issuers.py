@@ -22,6 +22,8 @@ _BASE62: Final = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 # `ghp_` + 30 random + 6 checksum characters; npm's `npm_` tokens follow the same scheme.
 CHECKSUMMED_TOKEN: Final = re.compile(r"\b(?:gh[pousr]|npm)_[A-Za-z0-9]{36}\b")
 GITHUB_PAT: Final = re.compile(r"\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b")
+# Refresh tokens are longer and carry no published checksum: format and no filler only.
+GITHUB_REFRESH: Final = re.compile(r"\bghr_[A-Za-z0-9]{76}\b")
 JWT_SHAPE: Final = re.compile(
     r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{4,}(?:\.[A-Za-z0-9_-]{8,}={0,2})?"
     r"(?![A-Za-z0-9_-])"
@@ -81,9 +83,9 @@ def find_issuer_tokens(text: str) -> Iterator[tuple[str, int, int]]:
             if checksum_ok(m.group()):
                 rule = "npm_token" if m.group().startswith("npm") else "github_token"
                 yield rule, m.start(), m.end()
-        if "github_pat_" in text:
-            for m in GITHUB_PAT.finditer(text):
-                if not is_filler(m.group()[11:]):
+        for pattern in (GITHUB_PAT, GITHUB_REFRESH):
+            for m in pattern.finditer(text):
+                if not is_filler(m.group().partition("_")[2]):
                     yield "github_token", m.start(), m.end()
     if "eyJ" in text:
         for m in JWT_SHAPE.finditer(text):

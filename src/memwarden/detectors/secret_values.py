@@ -65,14 +65,15 @@ _PLACEHOLDER_WORDS: Final = frozenset(
 _TEMPLATE: Final = r"""\$\$?\{\{?[\w.\s:|'"-]*\}\}?|\{\{-?[\s\w.|$:="',()-]*\}\}|\$\([^()]*\)"""
 _PLACEHOLDER_SHAPE: Final = re.compile(
     rf"""^(?:{_TEMPLATE}|<.*>|&lt;.*&gt;|%.*%|\[.*\]|\(.*|\*+|_{{3,}}|-{{3,}}|x{{3,}}|X{{3,}}|"""
-    r"""\.{3,}|#+|"""
+    r"""\.{3,}|#+|\$\(.*|\.\$.*|\$[A-Za-z_]\w*\[.*|"""
     r"""\$[A-Za-z_]\w*|![A-Z][a-z]+.*|(?:os\.environ|process\.env|getenv|env\().*|"""
     rf"""your[-_ ].*|.*[-_]here|.*(?:{_TEMPLATE}).*)$""",
     re.IGNORECASE,
 )
 # Words that mark a value as a stand-in wherever they sit in it (detect-secrets' own rule for
 # `fake`); `example` also covers AWS's documented `...EXAMPLE` keys.
-_FILLER_WORDS: Final = re.compile(r"fake|dummy|example|placeholder|changeme|redacted", re.I)
+# Lower case only for `fake`/`dummy`: `...zFAKEdzC6...` inside a random key is chance.
+_FILLER_WORDS: Final = re.compile(r"fake|dummy|(?i:example|placeholder|changeme|redacted)")
 # Filler: one character repeated, or a long run of x/X/0/#/* inside the value.
 _FILLER_RUN: Final = re.compile(r"(.)\1{7,}|[xX]{4,}|#{4,}|\*{4,}|0{8,}")
 _CONSTANT_CASE: Final = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
