@@ -10,27 +10,40 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Iterator
+from functools import cache
 from typing import Final
 
 import phonenumbers
+from phonenumbers.geodata.locale import LOCALE_DATA
 from stdnum import iban
 from stdnum.us import ssn
 
 from memwarden.detectors.findings import PERSONAL_DATA, Finding
+from memwarden.detectors.national_ids import find_national_ids
 
+# Local part: the usual characters (any script), or a quoted string; domain labels in any
+# script ("jeff@臺網中心.tw"), a top-level label of letters.
 _EMAIL: Final = re.compile(
-    r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}\b"
+    r"(?:(?<![\w.+\-!#$%&'*/=?^`{|}~])[\w!#$%&'*+/=?^`{|}~-][\w.!#$%&'*+/=?^`{|}~-]{0,63}"
+    r'|"[^"\n@]{1,64}")'
+    r"@(?:[^\W_](?:[\w-]{0,61}[^\W_])?\.)+[^\W\d_]{2,24}\b"
 )
-_IBAN: Final = re.compile(
-    r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b", re.IGNORECASE
-)
+# Country, check digits, then up to 30 characters in groups. The tail may run into the next
+# word ("... 8741 and"), so a candidate is cut back to its longest prefix that ends at a
+# group boundary and passes the mod-97 check (`_ibans`).
+_IBAN: Final = re.compile(r"\b[A-Z]{2} ?\d{2}(?:[ -]?[A-Z0-9]){11,34}", re.IGNORECASE)
+_IBAN_LENGTHS: Final = range(15, 35)
 _SSN_DASHED: Final = re.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")
 _SSN_CONTEXT: Final = re.compile(
     r"(?i:\b(?:ssn|social security(?: number| no\.?)?|soc\.? sec\.?))\W{0,20}(\d{9})\b"
 )
-_NINO: Final = re.compile(r"\b([A-Z]{2}) ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b")
+# Either case, but one case throughout ("AB 12 34 56 C", "tw987654a").
+_NINO: Final = re.compile(
+    r"\b(?:([A-Z]{2}) ?\d{2} ?\d{2} ?\d{2} ?[A-D]|([a-z]{2}) ?\d{2} ?\d{2} ?\d{2} ?[a-d])\b"
+)
 _NINO_CONTEXT: Final = re.compile(r"(?i:national insurance|\bnino\b|\bNI\b|\bN\.I\.)")
 _NINO_BAD_PREFIXES: Final = frozenset({"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"})
+_NINO_EXAMPLE_PREFIX: Final = "QQ"
 _NINO_FIRST: Final = frozenset("ABCEGHJKLMNOPRSTWXYZ")
 _NINO_SECOND: Final = frozenset("ABCEGHJKLMNPRSTWXYZ")
 _ID_CONTEXT: Final = re.compile(
@@ -92,7 +105,10 @@ _RECORD_LABEL: Final = re.compile(
     r"(?:[\s_-]*(?:id|no\.?|num(?:ber)?|ref(?:erence)?|#))?[\s:#.=-]*$"
 )
 _RECORD_LABEL_REACH: Final = 32
+# Numbers without a country prefix are read as these regions' unless a country is named
+# before them ("my Israeli number is 09-...").
 _PHONE_REGIONS: Final = ("US", "GB")
+_REGION_CUE_REACH: Final = 40
 _DIGIT_RUN: Final = re.compile(r"\+?\(?\d[\d ()./-]{5,22}\d")
 _ID_WORDS: Final = (
     "licen",
@@ -170,6 +186,44 @@ def _emails(text: str) -> Iterator[Finding]:
             yield _finding("email", m.start(), m.end())
 
 
+_CAPITALISED: Final = re.compile(r"\b[A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2}\b")
+
+
+@cache
+def _region_names() -> dict[str, str]:
+    """English country names (and their usual adjectives) -> region code, from phonenumbers."""
+    names: dict[str, str] = {}
+    for region, locales in LOCALE_DATA.items():
+        name = locales.get("aa", "")
+        if not name or name.startswith("*") or region not in phonenumbers.SUPPORTED_REGIONS:
+            continue
+        forms = {name, name + "i", name + "n", name + "ian"}
+        if name.endswith(("a", "o")):
+            forms.add(name[:-1] + "an")
+        if name.endswith("y"):
+            forms.add(name[:-1] + "ian")
+        for form in forms:
+            names.setdefault(form, region)
+    return names
+
+
+def _cued_regions(text: str, start: int) -> tuple[str, ...]:
+    """Default regions, then any region whose country is named just before `start`."""
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[max(line_start, start - _REGION_CUE_REACH) : start]
+    names = _region_names()
+    cued = []
+    for m in _CAPITALISED.finditer(before):
+        words = m.group().split()
+        # "South Africa", "Republic", "New Zealand": every run of its words, longest first.
+        for size in range(len(words), 0, -1):
+            for first in range(len(words) - size + 1):
+                region = names.get(" ".join(words[first : first + size]))
+                if region is not None and region not in _PHONE_REGIONS:
+                    cued.append(region)
+    return (*_PHONE_REGIONS, *dict.fromkeys(cued)) if cued else _PHONE_REGIONS
+
+
 def _phones(text: str) -> Iterator[Finding]:
     for m in _PHONE_CONTEXT.finditer(text):
         digits = sum(c.isdigit() for c in m.group("num"))
@@ -185,7 +239,7 @@ def _phones(text: str) -> Iterator[Finding]:
         window = text[lo : run.end() + 12]
         if _record_number(text, run.start()):
             continue
-        for region in _PHONE_REGIONS:
+        for region in _cued_regions(text, run.start()):
             for match in phonenumbers.PhoneNumberMatcher(
                 window, region, phonenumbers.Leniency.VALID
             ):
@@ -202,10 +256,25 @@ def _record_number(text: str, start: int) -> bool:
     return _RECORD_LABEL.search(before) is not None
 
 
-def _identifiers(text: str) -> Iterator[Finding]:
+def _ibans(text: str) -> Iterator[Finding]:
     for m in _IBAN.finditer(text):
-        if iban.is_valid(m.group().upper()):
-            yield _finding("iban", m.start(), m.end())
+        raw = m.group()
+        # Candidate ends: the match's end and every separator inside it, longest first.
+        ends = [len(raw), *(i for i in range(len(raw) - 1, 0, -1) if raw[i] in " -")]
+        for end in ends:
+            compact = raw[:end].replace(" ", "").replace("-", "").upper()
+            if len(compact) in _IBAN_LENGTHS and iban.is_valid(compact):
+                yield _finding("iban", m.start(), m.start() + end)
+                break
+
+
+def _identifiers(text: str) -> Iterator[Finding]:
+    yield from _ibans(text)
+    for start, end, _module, bare in find_national_ids(text):
+        # "claim reference 5808566240": a record number that happens to pass a checksum.
+        if bare and _record_number(text, start):
+            continue
+        yield _finding("national_id", start, end, 0.9 if bare else 0.8)
     lowered = text.lower()
     for m in _SSN_DASHED.finditer(text) if "-" in text else ():
         if ssn.is_valid(m.group()):
@@ -214,13 +283,17 @@ def _identifiers(text: str) -> Iterator[Finding]:
         if ssn.is_valid(m.group(1)):
             yield _finding("us_ssn", m.start(1), m.end(1))
     for m in _NINO.finditer(text):
-        prefix = m.group(1)
+        prefix = (m.group(1) or m.group(2)).upper()
         well_formed = (
             prefix[0] in _NINO_FIRST
             and prefix[1] in _NINO_SECOND
             and prefix not in _NINO_BAD_PREFIXES
         )
-        if well_formed or _NINO_CONTEXT.search(text, max(0, m.start() - 40), m.start()):
+        # QQ is HMRC's prefix for examples: a number only where the text says what it is.
+        example = prefix == _NINO_EXAMPLE_PREFIX
+        if well_formed or (
+            example and _NINO_CONTEXT.search(text, max(0, m.start() - 40), m.start())
+        ):
             yield _finding("uk_nino", m.start(), m.end())
     has_id_words = any(word in lowered for word in _ID_WORDS)
     for m in _ID_CONTEXT.finditer(text) if has_id_words else ():

@@ -1,0 +1,111 @@
+"""Measure how strongly each python-stdnum personal-identifier module rejects random strings.
+
+    python evals/judge/measure_national_ids.py            # print the table
+    python evals/judge/measure_national_ids.py --python   # as the literal in national_ids.py
+
+For every module in `memwarden.detectors.national_ids.PERSON_MODULES`: the compact lengths it
+accepts (from the examples in its own docstring, plus lengths where random digit strings ever
+validate), whether its examples hold letters, and its rejection rate: the share of random
+strings in the shape of its examples (each digit replaced by a random digit, each letter by a
+random letter) that `is_valid` refuses. The detector reports a bare value only for modules
+whose rejection reaches `BARE_REJECTION` (or `FORMATTED_REJECTION` when the value is laid out
+as the module formats it); the others need a cue word. Seeded, so the table is reproducible.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import re
+import string
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
+
+from memwarden.detectors.national_ids import PERSON_MODULES, _squeeze
+
+SAMPLES = 4000
+# Modules whose docstring quotes no example: a shape written from its description instead.
+SHAPES_FROM_DESCRIPTION = {"mu.nid": ["A0000000000000"]}
+_QUOTED = re.compile(r"'([^'\n]{5,40})'")
+
+
+def examples(module: object) -> list[str]:
+    """Compact forms of the quoted strings in the module's docstring that it accepts."""
+    doc = getattr(module, "__doc__", "") or ""
+    found: list[str] = []
+    for text in _QUOTED.findall(doc):
+        try:
+            if valid(module, text):
+                compact = module.compact(text)  # type: ignore[attr-defined]
+                if compact not in found:
+                    found.append(compact)
+        except Exception:
+            continue
+    return found
+
+
+def valid(module: object, value: str) -> bool:
+    try:
+        return bool(module.is_valid(value))  # type: ignore[attr-defined]
+    except Exception:
+        return False
+
+
+def randomised(shape: str, rng: random.Random) -> str:
+    return "".join(
+        rng.choice(string.digits)
+        if c.isdigit()
+        else rng.choice(string.ascii_uppercase)
+        if c.isalpha()
+        else c
+        for c in shape
+    )
+
+
+def letters(shapes: list[str]) -> int:
+    """0: the examples are all digits, 1: all hold a letter, 2: both kinds occur."""
+    kinds = {any(c.isalpha() for c in _squeeze(s)) for s in shapes}
+    return 2 if len(kinds) != 1 else int(kinds.pop())
+
+
+def measure(name: str, rng: random.Random) -> tuple[tuple[int, ...], float, int, int]:
+    module = importlib.import_module(f"stdnum.{name}")
+    shapes = examples(module) or SHAPES_FROM_DESCRIPTION.get(name, [])
+    lengths = {len(_squeeze(s)) for s in shapes}
+    for length in range(6, 21):
+        if any(
+            valid(module, "".join(rng.choice(string.digits) for _ in range(length)))
+            for _ in range(2000)
+        ):
+            lengths.add(length)
+    if not shapes:
+        shapes = ["0" * n for n in sorted(lengths)]
+    if not shapes:  # no example and no random digit string passes: nothing to measure
+        return (), 0.0, 0, 2
+    accepted = sum(valid(module, randomised(shapes[i % len(shapes)], rng)) for i in range(SAMPLES))
+    return tuple(sorted(lengths)), round(1 - accepted / SAMPLES, 4), len(shapes), letters(shapes)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--python", action="store_true", help="print as a Python literal")
+    args = parser.parse_args()
+    rng = random.Random(20261203)
+    rows = {name: measure(name, rng) for name in PERSON_MODULES}
+    if args.python:
+        print("_STRENGTH: Final[dict[str, tuple[tuple[int, ...], float, int]]] = {")
+        for name, (lengths, rejection, _, kind) in rows.items():
+            print(f'    "{name}": ({lengths!r}, {rejection}, {kind}),')
+        print("}")
+        return 0
+    print(f"{'module':28} {'lengths':24} rejection  shapes letters")
+    for name, (lengths, rejection, shapes, kind) in sorted(rows.items(), key=lambda r: r[1][1]):
+        print(f"{name:28} {lengths!s:24} {rejection:9.4f}  {shapes:6} {kind}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
