@@ -17,6 +17,7 @@ from rich.table import Table
 from memwarden.admin import contexts as contexts_uc
 from memwarden.admin import keys as keys_uc
 from memwarden.admin import settings_service
+from memwarden.cli.erase import erase_cmd
 from memwarden.cli.evaluate import eval_app
 from memwarden.cli.hygiene import hygiene_app
 from memwarden.cli.judgements import judgements_app
@@ -49,6 +50,7 @@ app.add_typer(reprocess_app, name="reprocess")
 app.add_typer(passes_app, name="passes")
 app.add_typer(eval_app, name="eval")
 app.command("mcp")(mcp_stdio)
+app.command("erase")(erase_cmd)
 
 
 @contextmanager

@@ -22,7 +22,14 @@ from pydantic import ValidationError
 from memwarden import __version__
 from memwarden.errors import AppError, JudgeDenied
 from memwarden.limits import DEFAULT_BODY_LIMIT, FACTS_BODY_LIMIT
-from memwarden.mcp import errors, tools_hygiene, tools_judge, tools_memory, tools_review
+from memwarden.mcp import (
+    errors,
+    tools_erasure,
+    tools_hygiene,
+    tools_judge,
+    tools_memory,
+    tools_review,
+)
 from memwarden.mcp.auth import CredentialSource, Runtime, counted_call
 from memwarden.services import Services
 from memwarden.store.errors import DatabaseBusy
@@ -113,6 +120,6 @@ def build_server(services: Callable[[], Services], credential: CredentialSource)
         log_level="WARNING",
     )
     runtime = Runtime(services=services, credential=credential)
-    for module in (tools_memory, tools_review, tools_judge, tools_hygiene):
+    for module in (tools_memory, tools_review, tools_judge, tools_hygiene, tools_erasure):
         module.register(server, runtime)
     return server
