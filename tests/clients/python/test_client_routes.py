@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterator
-from typing import Any
+from pathlib import Path
 
 import pytest
 from memwarden_client import (
@@ -43,7 +43,7 @@ def worked(working: LiveServer) -> Iterator[Memwarden]:
 
 
 def test_a_document_upload_reports_progress_and_wait_returns_it_processed(
-    worked: Memwarden,
+    worked: Memwarden, tmp_path: Path
 ) -> None:
     data = (ABOUT * 1200).encode()  # past one 64 KiB piece of the body
     seen: list[tuple[int, int]] = []
@@ -57,18 +57,15 @@ def test_a_document_upload_reports_progress_and_wait_returns_it_processed(
     assert len(seen) >= 3 and [s for s, _ in seen] == sorted(s for s, _ in seen)
     done = worked.documents.wait(doc.id, timeout=90, poll=0.2)
     assert done.status == "processed" and (done.chunks or 0) >= 1
-    assert [d.id for d in worked.documents.list()] == [doc.id]
+    path = tmp_path / "notes.md"
+    path.write_text("I love tango.", encoding="utf-8")
+    named = worked.documents.upload(path, scope="user/alice", visibility="private")
+    assert (named.filename, named.visibility) == ("notes.md", "private")
+    assert worked.documents.wait(named.id, timeout=90, poll=0.2).status == "processed"
+    assert [d.id for d in worked.documents.list(limit=1)] == [named.id, doc.id]
     assert worked.documents.delete(doc.id).deleted is True
     with pytest.raises(NotFound):
         worked.documents.get(doc.id)
-
-
-def test_an_upload_from_a_path_keeps_its_file_name(worked: Memwarden, tmp_path: Any) -> None:
-    path = tmp_path / "notes.md"
-    path.write_text("I love tango.", encoding="utf-8")
-    doc = worked.documents.upload(path, scope="user/alice", visibility="private")
-    assert (doc.filename, doc.visibility) == ("notes.md", "private")
-    assert worked.documents.wait(doc.id, timeout=90, poll=0.2).status == "processed"
 
 
 @pytest.fixture
