@@ -241,3 +241,24 @@ def test_a_server_that_cannot_be_reached_is_retried_then_raises_connection_faile
         client.remember("I am Alice.")  # a write: retried only because nothing was sent
     assert (failed.value.status, failed.value.code) == (0, "connection_error")
     assert [(r.attempt, r.wait_s, r.status) for r in retries] == [(1, 0.01, None), (2, 0.02, None)]
+
+
+def test_held_writes_are_approved_or_rejected_and_a_refusal_overridden(mw: Memwarden) -> None:
+    mw.config.patch({"judge": {"enabled": True, "on_warn": "hold"}})
+    kept = mw.remember("I am Alice. Mail me at alice.smith@example.com.", scope="user/alice")
+    dropped = mw.remember("I am Bob. Mail me at bob.jones@example.com.", scope="user/bob")
+    assert kept.held and dropped.held
+    entries = {e.scope.get("path"): e for e in mw.judgements.list(held=True, limit=1)}
+    approved = mw.judgements.approve(entries["user/alice"].id)
+    rejected = mw.judgements.reject(entries["user/bob"].id)
+    assert approved.judgement.id == entries["user/alice"].id
+    assert rejected.judgement.id == entries["user/bob"].id
+    assert mw.query("alice", scope="user/alice").hits
+    with pytest.raises(JudgeRefused):
+        mw.remember(f"My card is {CARD}.")
+    (failed,) = mw.judgements.list(verdict="fail")
+    overridden = mw.judgements.override(failed.id, "pass")
+    assert overridden.judgement.override is not None
+    assert mw.judgements.get(failed.id).effective_verdict == "pass"
+    tried = mw.judgements.dry_run("Card numbers are fine here.", limit=5)
+    assert isinstance(tried, models.DryRunResult)
