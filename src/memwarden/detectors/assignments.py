@@ -62,6 +62,7 @@ _PROSE: Final = re.compile(
     r"(?P<q>[\"'])(?P<val>[^\"'\n]{3,60})(?P=q)",
     re.IGNORECASE,
 )
+_NETRC: Final = re.compile(r"\bmachine\s+\S+\s+login\s+\S+\s+password\s+(?P<val>\S+)")
 _K8S_SECRET: Final = re.compile(r"(?im)^\s*kind:[ \t]*[\"']?secret[\"']?[ \t]*$")
 _K8S_DATA: Final = re.compile(r"(?m)^(?P<indent>[ \t]*)data:[ \t]*$")
 _K8S_ITEM: Final = re.compile(
@@ -156,6 +157,9 @@ def iter_pairs(text: str) -> Iterator[Pair]:
     if "," in text:
         for m in _CSV.finditer(text):
             yield Pair(m.group("key"), m.group("val"), m.start("val"))
+    if "machine" in text:
+        for m in _NETRC.finditer(text):
+            yield Pair("password", m.group("val"), m.start("val"))
     if " is " in text:
         for m in _PROSE.finditer(text):
             yield Pair("password", m.group("val"), m.start("val"))

@@ -148,7 +148,7 @@ _DS_PREFILTER: Final = re.compile(r"[A-Za-z0-9_\-+/=.:]{20,}")
 _ASSIGNMENT: Final = re.compile(
     r"""(?P<key>[A-Za-z_$@][\w.\-$]*)(?:\[(?P<sq>["']?)(?P<sub>[\w.-]*)(?P=sq)\])?["']?[ \t]*"""
     r"""(?::::=|::=|:=|\?=|\+=|!=|\.=|=>|->|=|:)[ \t]*@?"""
-    r"""(?:(?P<q>["'`])(?P<qval>(?:(?!(?P=q))[^\n])*)(?P=q)|(?P<val>[^\s;,&"'`]*))"""
+    r"""(?:\\?(?P<q>["'`])(?P<qval>(?:(?!\\?(?P=q))[^\n])*)\\?(?P=q)|(?P<val>[^\s;,&"'`]*))"""
 )
 _STRONG_SUFFIXES: Final = (
     "password",
@@ -272,7 +272,7 @@ def _key_class(key: str) -> str:
 
 # What a strong key may point at without holding a secret: a CSS selector (`#add-password`),
 # a variable (`$input`, `$super$ecret`), a member or call (`this.apiKey`, `foo(hey)you`).
-_CODE_REF: Final = re.compile(r"^(?:#[\w-]+|\$[A-Za-z_].*|(?:this|self)\..*|[A-Za-z_]\w*\(.*)$")
+_CODE_REF: Final = re.compile(r"^(?:#[\w-]+|\\?\$[A-Za-z_].*|(?:this|self)\..*|[A-Za-z_]\w*\(.*)$")
 
 
 # `api-key`, `my_secret`: a name of two lowercase words, not a generated value.
@@ -281,13 +281,17 @@ _WORDS_NAME: Final = re.compile(r"^[a-z]+[-_][a-z]+$")
 _ROUTE: Final = re.compile(r"^[a-z_.-]+(?:/[a-z_.#:-]+)+$")
 
 
+# `Password:`, `Username?`: a form label, one word and its punctuation.
+_LABEL: Final = re.compile(r"^[A-Za-z]+[:?]$")
+
+
 def _secret_shaped(value: str) -> bool:
     """A token that looks generated rather than a word, path, URL or number."""
     if len(value) < 8 or "://" in value or value.startswith(("/", "~", "./", "../")):
         return False
     if is_identifier_shaped(value) or PUBLIC_KEY_VALUE.match(value):
         return False
-    if _STRUCTURED_NAME.match(value):
+    if _STRUCTURED_NAME.match(value) or _LABEL.match(value):
         return False
     if value.isdigit():
         return len(value) >= 16

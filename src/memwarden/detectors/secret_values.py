@@ -114,7 +114,7 @@ def is_identifier_shaped(value: str) -> bool:
 
 def is_placeholder(value: str, key: str = "") -> bool:
     """Values that stand for a secret without being one (templates, masks, env names)."""
-    stripped = value.strip().strip("\"'`")
+    stripped = value.strip().strip("\"'`").lstrip("\\")
     if len(stripped) < 3:
         return True
     bare = stripped.strip("<>()[]{}")
