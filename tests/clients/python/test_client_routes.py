@@ -169,6 +169,11 @@ def test_hygiene_passes_usage_and_the_context_answer_typed(mw: Memwarden) -> Non
     assert challenged.created is True and challenged.item is not None
     queued = list(mw.hygiene.queue())
     assert [item.id for item in queued] == [challenged.id]
+    assert isinstance(mw.hygiene.resolve(challenged.id, "keep_both"), models.QueueResolved)
+    with pytest.raises(Conflict) as decided:
+        mw.hygiene.resolve(challenged.id, "keep_both")
+    assert decided.value.code == "already_decided"
+    assert [item.id for item in mw.hygiene.queue(status="resolved")] == [challenged.id]
     with pytest.raises(Conflict) as nothing:
         mw.hygiene.restore(record.id)
     assert nothing.value.code == "nothing_to_restore"
