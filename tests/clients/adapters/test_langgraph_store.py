@@ -9,7 +9,15 @@ from typing import Annotated, Any, TypedDict
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
-from langgraph.store.base import BaseStore, InvalidNamespaceError
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    InvalidNamespaceError,
+    Item,
+    ListNamespacesOp,
+    PutOp,
+    SearchOp,
+)
 from memwarden_client import Memwarden
 from memwarden_client.integrations.langgraph import MemwardenStore
 
@@ -49,6 +57,25 @@ def test_a_second_put_updates_the_same_record_at_its_revision_and_delete_stops_s
     store.put(("users", "alice"), "k", {"v": 3})  # a deleted key can be put again
     again = store.get(("users", "alice"), "k")
     assert again is not None and again.value == {"v": 3}
+
+
+def test_one_batch_runs_its_ops_in_order_and_answers_each(mw: Memwarden) -> None:
+    store = MemwardenStore(mw)
+    ns = ("u1", "memories")
+    put, got, found, listed, deleted, gone = store.batch(
+        [
+            PutOp(ns, "k", {"v": 1}),
+            GetOp(ns, "k"),
+            SearchOp(("u1",)),
+            ListNamespacesOp(),
+            PutOp(ns, "k", None),
+            GetOp(ns, "k"),
+        ]
+    )
+    assert put is None and deleted is None and gone is None
+    assert isinstance(got, Item) and got.value == {"v": 1}
+    assert isinstance(found, list) and [i.key for i in found] == ["k"]
+    assert listed == [ns]
 
 
 def test_search_finds_by_words_within_the_prefix_and_applies_the_filter(mw: Memwarden) -> None:
