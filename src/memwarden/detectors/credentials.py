@@ -63,7 +63,7 @@ _TOKEN_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
             r"/[A-Za-z0-9_]+",
         ),
         ("aws_access_key", r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b"),
-        ("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}"),
+        ("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
         ("huggingface_token", r"\bhf_[A-Za-z0-9]{30,}"),
         ("sendgrid_key", r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
         (
@@ -120,7 +120,7 @@ _PUTTY_PRIVATE: Final = re.compile(r"PuTTY-User-Key-File-\d[^\n]*")
 # The user may be empty (`redis://:pw@host`, `amqp://:pw@mq:5672`) and the password may hold an
 # `@`: the last `@` before the host ends it.
 _URL_PASSWORD: Final = re.compile(
-    r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:([^\s/]+)@(?=[A-Za-z0-9\[])"
+    r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:([^\s/]+)@(?=[A-Za-z0-9\[%])"
 )
 
 _DS_PLUGINS: Final[tuple[RegexBasedDetector, ...]] = (

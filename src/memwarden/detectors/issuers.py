@@ -106,8 +106,36 @@ def slack_ok(token: str) -> bool:
     return bool(_SLACK_DIGITS.search(token) and _SLACK_TAIL.search(token))
 
 
+# Keys published as examples, so never anyone's secret: AWS's documentation key id, and the
+# Firebase Android SDK sample API keys that gitleaks allowlists in its `gcp-api-key` rule
+# (gitleaks, MIT licence, cmd/generate/config/rules/gcp.go).
+PUBLIC_EXAMPLE_KEYS: Final = frozenset(
+    [
+        "AKIAIOSFODNN7EXAMPLE",
+        "AIzaSyabcdefghijklmnopqrstuvwxyz1234567",
+        "AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs",
+        "AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM",
+        "AIzaSyDMAScliyLx7F0NPDEJi1QmyCgHIAODrlU",
+        "AIzaSyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0",
+        "AIzayDNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A",
+        "AIzaSyAdOS2zB6NCsk1pCdZ4-P6GBdi_UUPwX7c",
+        "AIzaSyASWm6HmTMdYWpgMnjRBjxcQ9CKctWmLd4",
+        "AIzaSyANUvH9H9BsUccjsu2pCmEkOPjjaXeDQgY",
+        "AIzaSyA5_iVawFQ8ABuTZNUdcwERLJv_a_p4wtM",
+        "AIzaSyA4UrcGxgwQFTfaI3no3t7Lt1sjmdnP5sQ",
+        "AIzaSyDSb51JiIcB6OJpwwMicseKRhhrOq1cS7g",
+        "AIzaSyBF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU",
+        "AIzaSyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw",
+        "AIzaSyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE",
+        "AIzaSyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY",
+    ]
+)
+
+
 def plausible(token: str) -> bool:
     """False for a vendor-prefixed token that fails its issuer's shape (placeholders, masks)."""
+    if token in PUBLIC_EXAMPLE_KEYS:
+        return False
     if token.startswith(("xox", "xapp-")):
         return slack_ok(token)
     if AWS_KEY_ID.fullmatch(token):
