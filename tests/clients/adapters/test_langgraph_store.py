@@ -107,6 +107,18 @@ def test_list_namespaces_honours_prefix_suffix_depth_and_paging(mw: Memwarden) -
     assert store.list_namespaces(limit=1, offset=1) == [("a", "b", "d")]
 
 
+def test_a_listing_past_one_searchs_reach_reads_every_note_the_change_feed_names(
+    mw: Memwarden,
+) -> None:
+    store = MemwardenStore(mw)
+    store.listing_limit = 2  # the search answers at most 2: the feed is read instead
+    for namespace in [("a", "1"), ("a", "2"), ("a", "3"), ("b", "1")]:
+        store.put(namespace, "k", {"n": 1})
+    store.delete(("a", "2"), "k")
+    assert store.list_namespaces(prefix=("a",)) == [("a", "1"), ("a", "3")]
+    assert store.list_namespaces() == [("a", "1"), ("a", "3"), ("b", "1")]
+
+
 def test_a_ttl_becomes_the_notes_expiry(mw: Memwarden) -> None:
     store = MemwardenStore(mw)
     store.put(("users", "alice"), "short", {"v": 1}, ttl=10)

@@ -63,6 +63,7 @@ class MemwardenStore(BaseStore):
     """
 
     supports_ttl = True
+    listing_limit = _items.MAX_SEARCH  # a listing search this full reads the feed instead
 
     def __init__(
         self,
@@ -93,13 +94,17 @@ class MemwardenStore(BaseStore):
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         if self.client is None:
             raise TypeError("this MemwardenStore has only an async client: use abatch")
-        local = {"embed": self._embed} if self.embeddings else None
+        local: dict[str, Any] = {"changes": self._changes}
+        if self.embeddings is not None:
+            local["embed"] = self._embed
         return [run(self.client.memory, self._plan(op), local) for op in ops]
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         if self.async_client is None:
             return await asyncio.to_thread(self.batch, list(ops))
-        local = {"embed": self._aembed} if self.embeddings else None
+        local: dict[str, Any] = {"changes": self._achanges}
+        if self.embeddings is not None:
+            local["embed"] = self._aembed
         return [await arun(self.async_client.memory, self._plan(op), local) for op in ops]
 
     # Plans --------------------------------------------------------------------------
@@ -258,17 +263,43 @@ class MemwardenStore(BaseStore):
         return [_search_item(item) for item in page]
 
     def _list(self, op: ListNamespacesOp) -> Plan[list[tuple[str, ...]]]:
+        """The namespaces of the newest notes under the fixed part of the prefix; when
+        that search is full, every note the change feed names is read instead."""
         conditions = [(c.match_type, tuple(c.path)) for c in op.match_conditions or ()]
         base = _items.fixed_prefix(conditions)
-        request = {"scope": self._scope(base), "filter": NOTES, "limit": _items.MAX_SEARCH}
+        limit = self.listing_limit
+        request = {"scope": self._scope(base), "filter": NOTES, "limit": limit}
         answer = yield Request("search", request)
+        records = [hit.record for hit in answer.hits]
+        if len(records) >= limit:
+            records = yield from self._every_note(base)
         namespaces: set[tuple[str, ...]] = set()
-        for hit in answer.hits:
-            item = _items.decode(hit.record.model_dump())
+        for record in records:
+            item = _items.decode(record.model_dump())
             if item and _items.namespace_matches(item.namespace, conditions):
                 depth = op.max_depth
                 namespaces.add(item.namespace[:depth] if depth is not None else item.namespace)
         return sorted(namespaces)[op.offset : op.offset + op.limit]
+
+    def _every_note(self, base: tuple[str, ...]) -> Plan[list[Any]]:
+        """Every served note under `base`: the feed's note ids (in the key's read scope),
+        each read once. Costs a request per note, so only a full search comes here."""
+        live: dict[str, None] = {}
+        for entry in (yield Request("changes", {})):
+            if entry.kind != "note" or not entry.record_id:
+                continue
+            if entry.entry_type == "deleted":
+                live.pop(entry.record_id, None)
+            else:
+                live[entry.record_id] = None
+        records = []
+        for record_id in live:
+            try:
+                answer = yield Request("read", {"record_id": record_id, "scope": self._scope(base)})
+            except NotFound:
+                continue  # expired, deleted, another subject's, or outside `base`
+            records.append(answer.record)
+        return records
 
     # Vectors ------------------------------------------------------------------------
 
@@ -299,6 +330,12 @@ class MemwardenStore(BaseStore):
             },
         )
         return None
+
+    def _changes(self) -> list[Any]:
+        return list(self.client.changes(limit=1000))
+
+    async def _achanges(self) -> list[Any]:
+        return [entry async for entry in self.async_client.changes(limit=1000)]
 
     def _embed(self, texts: list[str], query: bool) -> list[list[float]]:
         assert self.embeddings is not None
