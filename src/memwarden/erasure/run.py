@@ -15,6 +15,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import structlog
 
@@ -35,16 +36,31 @@ Apply = Callable[[Conn, list[uuid.UUID]], Awaitable[dict[str, int]]]
 
 
 async def _batches(
-    services: Services, ids: tuple[uuid.UUID, uuid.UUID], name: str, params: dict, apply: Apply
+    services: Services,
+    ids: tuple[uuid.UUID, uuid.UUID],
+    name: str,
+    params: dict[str, Any],
+    apply: Apply,
+    *,
+    until_none: bool = False,
 ) -> None:
+    """Batches of `erasure_pick_<name>` walking ids upwards. `until_none`: walk again from
+    the start after a walk that erased something (records derived from a record erased
+    behind the walk), until one finds nothing."""
     context_id, erasure_id = ids
+    after, found = store.FIRST, False
     while True:
         async with services.db.transaction() as conn:
-            picked = await store.pick(conn, name, params, BATCH)
-            if not picked:
-                return
-            counts = await apply(conn, picked)
-            await store.add_counts(conn, context_id, erasure_id, counts)
+            picked = await store.pick(conn, name, params, BATCH, after)
+            if picked:
+                counts = await apply(conn, picked)
+                await store.add_counts(conn, context_id, erasure_id, counts)
+        if picked:
+            after, found = picked[-1], True
+            continue
+        if not (until_none and found):
+            return
+        after, found = store.FIRST, False
 
 
 def _records(context_id: uuid.UUID, actor: str, kind: str) -> Apply:
@@ -111,24 +127,27 @@ async def _erase(
     ids = (context_id, erasure_id)
     params = resolved.params
     actor = f"erasure:{erasure_id}"
+    derived = _records(context_id, actor, "derived_records")
     await _batches(services, ids, "facts", params, _records(context_id, actor, "records"))
-    await _batches(services, ids, "derived", params, _records(context_id, actor, "derived_records"))
+    await _batches(services, ids, "derived", params, derived, until_none=True)
     await _batches(services, ids, "entities", params, _records(context_id, actor, "records"))
-    await _batches(services, ids, "derived", params, _records(context_id, actor, "derived_records"))
+    await _batches(services, ids, "derived", params, derived, until_none=True)
 
     async def turns(conn: Conn, picked: list[uuid.UUID]) -> dict[str, int]:
         return await store.tombstone_turns(conn, context_id, picked)
 
     await _batches(services, ids, "turns", params, turns)
     files = FileStore(services.settings.files_dir)
+    after = store.FIRST
     while True:
         async with services.db.transaction() as conn:
-            docs = await store.pick_documents(conn, params, BATCH)
+            docs = await store.pick_documents(conn, params, BATCH, after)
             if not docs:
                 break
             removed = sum(_remove_files(files, context_id, d, p) for d, p in docs)
             counts = await store.tombstone_documents(conn, context_id, [d for d, _ in docs])
             await store.add_counts(conn, context_id, erasure_id, {**counts, "files": removed})
+        after = docs[-1][0]
 
     async def judgements(conn: Conn, picked: list[uuid.UUID]) -> dict[str, int]:
         return {"judgements": await store.clear_excerpts(conn, context_id, picked)}

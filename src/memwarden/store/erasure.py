@@ -154,9 +154,15 @@ async def resolve(conn: Conn, base: dict[str, Any]) -> Resolved:
     return Resolved(params, len({t["session_id"] for t in turns}))
 
 
-async def pick(conn: Conn, name: str, params: dict[str, Any], limit: int) -> list[uuid.UUID]:
-    """A batch of what is left (locked): `erasure_pick_<name>`."""
-    return await _column(conn, f"erasure_pick_{name}", {**params, "limit": limit})
+FIRST = uuid.UUID(int=0)
+"""`after` for a walk's first batch: below every id."""
+
+
+async def pick(
+    conn: Conn, name: str, params: dict[str, Any], limit: int, after: uuid.UUID = FIRST
+) -> list[uuid.UUID]:
+    """A batch of what is left (locked), ids above `after` in order: `erasure_pick_<name>`."""
+    return await _column(conn, f"erasure_pick_{name}", {**params, "limit": limit, "after": after})
 
 
 async def tombstone_records(
@@ -202,9 +208,11 @@ async def tombstone_turns(
 
 
 async def pick_documents(
-    conn: Conn, params: dict[str, Any], limit: int
+    conn: Conn, params: dict[str, Any], limit: int, after: uuid.UUID = FIRST
 ) -> list[tuple[uuid.UUID, str | None]]:
-    cur = await conn.execute(q("erasure_pick_documents"), {**params, "limit": limit})
+    cur = await conn.execute(
+        q("erasure_pick_documents"), {**params, "limit": limit, "after": after}
+    )
     return [(row["id"], row["storage_path"]) for row in await cur.fetchall()]
 
 

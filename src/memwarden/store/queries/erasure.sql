@@ -2,9 +2,11 @@
 -- that replace content by tombstones. Every pick skips what is already erased, so a run that
 -- died mid-way is finished by running it again, and a second run changes nothing.
 --
--- The picks share one set of parameters (store/erasure.py: Target.params): the named
--- record ids, the subject, the scope prefix, and the turns, documents and speaker entities
--- the target resolved to (empty arrays and NULLs where a kind does not use them).
+-- The picks share one set of parameters (store/erasure.py: resolve): the named record ids,
+-- the subject, the scope prefix, and the turns, documents and speaker entities the target
+-- resolved to (empty arrays and NULLs where a kind does not use them). Each pick walks ids
+-- upwards from `after` (the last id of the batch before), so a batch never rescans the
+-- tombstones the batches before it left.
 
 -- erasure_insert --
 INSERT INTO erasure (context_id, id, target_kind, target, requested_by, key_id)
@@ -86,6 +88,7 @@ WHERE r.context_id = %(context_id)s AND r.serving::text <> 'erased' AND r.kind <
        OR scope_covers(%(prefix)s, r.scope_path)
        OR (r.source_kind = 'turn' AND r.source_ref = ANY(%(turns)s))
        OR (r.source_kind = 'document' AND r.source_ref = ANY(%(documents)s)))
+  AND r.id > %(after)s
 ORDER BY r.id
 LIMIT %(limit)s
 FOR UPDATE
@@ -99,6 +102,7 @@ WHERE r.context_id = %(context_id)s AND r.serving::text <> 'erased'
        OR EXISTS (SELECT 1 FROM memory_record s
                   WHERE s.context_id = r.context_id AND s.id = ANY(r.derived_from)
                     AND s.serving::text = 'erased'))
+  AND r.id > %(after)s
 ORDER BY r.id
 LIMIT %(limit)s
 FOR UPDATE
@@ -125,6 +129,7 @@ WHERE r.context_id = %(context_id)s AND r.serving::text <> 'erased' AND r.kind =
                       WHERE o.context_id = r.context_id AND o.serving::text <> 'erased'
                         AND o.id <> r.id
                         AND (o.entity_id = r.id OR o.object_entity_id = r.id)))
+  AND r.id > %(after)s
 ORDER BY r.id
 LIMIT %(limit)s
 FOR UPDATE
@@ -183,6 +188,7 @@ DELETE FROM reexamination_guard WHERE context_id = %(context_id)s AND record_id 
 -- erasure_pick_turns --
 SELECT id FROM turn
 WHERE context_id = %(context_id)s AND id = ANY(%(turns)s) AND serving::text <> 'erased'
+  AND id > %(after)s
 ORDER BY id
 LIMIT %(limit)s
 FOR UPDATE
@@ -197,6 +203,7 @@ DELETE FROM chunk WHERE context_id = %(context_id)s AND turn_id = ANY(%(ids)s)
 -- erasure_pick_documents --
 SELECT id, storage_path FROM document
 WHERE context_id = %(context_id)s AND id = ANY(%(documents)s) AND status <> 'erased'
+  AND id > %(after)s
 ORDER BY id
 LIMIT %(limit)s
 FOR UPDATE
@@ -231,6 +238,7 @@ WHERE j.context_id = %(context_id)s AND j.excerpt <> ''
                    WHERE r.context_id = %(context_id)s AND r.serving::text = 'erased'
                      AND r.hold_judgement_id IS NOT NULL
                      AND (r.id = ANY(%(ids)s) OR r.source_ref = ANY(%(turns)s))))
+  AND j.id > %(after)s
 ORDER BY j.id
 LIMIT %(limit)s
 FOR UPDATE
