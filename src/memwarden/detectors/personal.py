@@ -186,6 +186,13 @@ def _emails(text: str) -> Iterator[Finding]:
             yield _finding("email", m.start(), m.end())
 
 
+# Adjectives the name-plus-suffix rule above does not make.
+_IRREGULAR_ADJECTIVES: Final = {
+    "French": "FR", "German": "DE", "Dutch": "NL", "Spanish": "ES", "Swiss": "CH",
+    "Swedish": "SE", "Danish": "DK", "Polish": "PL", "Irish": "IE", "Finnish": "FI",
+    "Turkish": "TR", "Greek": "GR", "Portuguese": "PT", "Chinese": "CN", "Japanese": "JP",
+    "Thai": "TH", "Filipino": "PH", "Norwegian": "NO", "Belgian": "BE", "Czech": "CZ",
+}  # fmt: skip
 _CAPITALISED: Final = re.compile(r"\b[A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2}\b")
 
 
@@ -204,6 +211,7 @@ def _region_names() -> dict[str, str]:
             forms.add(name[:-1] + "ian")
         for form in forms:
             names.setdefault(form, region)
+    names.update(_IRREGULAR_ADJECTIVES)
     return names
 
 

@@ -145,3 +145,46 @@ def test_numbers_labelled_as_purchase_orders_references_or_barcodes_are_not_card
     number = _with_check_digit("453201511283036")
     for label in ("po_number:", "Ref.", "EAN", "activation code", "fax"):
         assert not find_cards(f"{label} {number}"), label
+
+
+@pytest.mark.parametrize(
+    ("body", "issuer"),
+    [
+        ("37144963539843", "Amex, 15 digits"),
+        ("12345678901234", "UATP, 15 digits"),
+        ("220012345678901", "Mir, 16 digits"),
+        ("6212345678901", "UnionPay, 14 digits"),
+        ("309512345678901", "Diners Club 3095, 16 digits"),
+        ("501812345678", "Maestro, 13 digits"),
+        ("456789012345678901", "Visa, 19 digits"),
+        ("819012345678901", "RuPay 81, 16 digits"),
+    ],
+)
+def test_every_issuer_range_and_length_is_a_card(body: str, issuer: str) -> None:
+    number = _with_check_digit(body)
+    assert [(f.start, f.end) for f in find_cards(f"paid with {number} today")] == [
+        (10, 10 + len(number))
+    ], issuer
+
+
+def test_irregular_spacing_is_a_card_where_the_text_talks_about_cards() -> None:
+    number = _with_check_digit("601100099013942")
+    irregular = f"{number[:4]} {number[4:6]}  {number[6:13]}-{number[13:]}"
+    text = f"my credit card is {irregular} thanks"
+    assert [text[f.start : f.end] for f in find_cards(text)] == [irregular]
+    assert not find_cards(f"the numbers were {irregular} thanks")
+
+
+def test_a_unionpay_number_without_a_luhn_digit_needs_card_wording() -> None:
+    body = "621234500000000"
+    number = next(body + d for d in "0123456789" if not luhn.is_valid(body + d))
+    assert find_cards(f"UnionPay card {number}")
+    assert not find_cards(f"shipment {number}")
+
+
+def test_a_luhn_valid_imei_after_its_label_is_not_a_card() -> None:
+    imei = _with_check_digit("35209900176148")
+    assert len(imei) == 15 and luhn.is_valid(imei)
+    assert not find_cards(f"IMEI: {imei}")
+    assert not find_cards(f"device serial no {_with_check_digit('490154203237518')}")
+    assert not find_cards(f"S/N {_with_check_digit('123456789012345')}")

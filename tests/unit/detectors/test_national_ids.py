@@ -1,0 +1,174 @@
+"""National identifiers through python-stdnum: bare where the check is strong, else with a cue.
+
+Test values are made here: check digits come from stdnum's own functions, bodies are ours.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from stdnum import luhn
+from stdnum.es import dni
+from stdnum.it import codicefiscale
+from stdnum.nl import bsn
+from stdnum.pl import pesel
+from stdnum.ro import cnp
+
+from memwarden.detectors import national_ids
+from memwarden.detectors.national_ids import (
+    BARE_REJECTION,
+    FORMATTED_REJECTION,
+    PERSON_MODULES,
+    cue_words,
+    find_national_ids,
+)
+from memwarden.detectors.personal import find_personal_data
+from memwarden.detectors.redaction import redact
+
+
+def _pesel(body: str) -> str:
+    return body + pesel.calc_check_digit(body)
+
+
+def _cnp(body: str) -> str:
+    """A Romanian personal code: sex/century, birth date, county, serial, check digit."""
+    return body + cnp.calc_check_digit(body)
+
+
+def _bsn() -> str:
+    """A 9-digit number that passes the Dutch eleven test (a weak check)."""
+    return next(
+        n for n in (f"27318405{d}" for d in range(10)) if bsn.is_valid(n)
+    )  # one in eleven bodies has no valid digit; this one has
+
+
+def _spans(text: str) -> list[str]:
+    return [text[s:e] for s, e, _m, _b in find_national_ids(text)]
+
+
+def test_a_strong_checksum_is_found_bare_in_a_sentence() -> None:
+    number = _cnp("185123140012")
+    assert _spans(f"my number is {number} thanks") == [number]
+
+
+def test_a_strong_checksum_with_a_wrong_digit_is_not_found() -> None:
+    number = _cnp("185123140012")
+    wrong = number[:-1] + str((int(number[-1]) + 1) % 10)
+    assert not _spans(f"my number is {wrong} thanks")
+
+
+def test_a_medium_checksum_is_found_with_its_cue_word_only() -> None:
+    number = _pesel("8512310123")  # date plus one check digit: rejects about 98%
+    assert not _spans(f"my number is {number}")
+    assert _spans(f"PESEL {number}") == [number]
+
+
+def test_a_weak_checksum_needs_a_cue_word() -> None:
+    number = _bsn()
+    assert not _spans(f"ref {number}")
+    assert _spans(f"BSN: {number}") == [number]
+    assert _spans(f"my burgerservicenummer is {number}") == [number]
+    assert _spans(f"her national id number {number}") == [number]
+
+
+def test_a_cue_word_on_another_line_does_not_count() -> None:
+    assert not _spans(f"BSN below\n\nlot {_bsn()}")
+
+
+def test_an_identifier_with_letters_is_checked_by_its_own_rule() -> None:
+    body = "RSSMRA85T10A562"
+    code = body + codicefiscale.calc_check_digit(body)
+    assert _spans(f"codice fiscale {code}") == [code]
+    assert _spans(code) == [code]  # strong: date, place and check letter
+    number = "73012458"
+    value = number + dni.calc_check_digit(number)
+    assert _spans(f"DNI {value}") == [value]
+
+
+def test_a_value_laid_out_as_its_module_formats_it_counts_as_specific() -> None:
+    from stdnum.my import nric
+
+    # A Malaysian NRIC (birth date, place of birth, serial) rejects about 97% bare.
+    digits = "850412105231"
+    assert nric.is_valid(digits)
+    laid_out = nric.format(digits)
+    assert laid_out.count("-") == 2
+    assert national_ids._laid_out("my.nric", laid_out)
+    assert not national_ids._laid_out("my.nric", digits)
+    assert not national_ids._laid_out("my.nric", "8504-12105-231")
+    assert _spans(f"kad: {laid_out}") == [laid_out]
+
+
+def test_a_record_label_keeps_a_checksum_valid_number_out_of_personal_data() -> None:
+    number = _cnp("185123140012")
+    assert find_personal_data(f"my number is {number}")
+    assert not find_personal_data(f"claim reference {number}")
+
+
+def test_a_number_after_a_plus_is_not_an_identifier() -> None:
+    number = _cnp("185123140012")
+    assert not _spans(f"+{number}")
+
+
+def test_cue_words_come_from_the_module_docstring_first_line() -> None:
+    words = cue_words(bsn)
+    assert "BSN" in words and "Burgerservicenummer" in words
+    assert "Codice Fiscale" in cue_words(codicefiscale)
+    assert "PESEL" in cue_words(pesel)
+
+
+def test_every_person_module_is_a_stdnum_validator_with_a_measured_strength() -> None:
+    for name in PERSON_MODULES:
+        module = importlib.import_module(f"stdnum.{name}")
+        assert callable(module.is_valid)
+        lengths, rejection, letters = national_ids._STRENGTH[name]
+        assert all(6 <= n <= 20 for n in lengths)
+        assert 0.0 <= rejection <= 1.0 and letters in (0, 1, 2)
+    assert FORMATTED_REJECTION < BARE_REJECTION
+
+
+_BIRTH = st.tuples(
+    st.integers(min_value=0, max_value=99),
+    st.integers(min_value=1, max_value=12),
+    st.integers(min_value=1, max_value=28),
+    st.integers(min_value=0, max_value=9999),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_BIRTH, st.sampled_from(["my CNP is {}.", "{}", "cod: {} ok", "PESEL {}"]))
+def test_redaction_never_leaves_a_checksummed_identifier(
+    birth: tuple[int, int, int, int], template: str
+) -> None:
+    year, month, day, serial = birth
+    if template.startswith("PESEL"):
+        number = _pesel(f"{year:02d}{month:02d}{day:02d}{serial:04d}")
+        assert pesel.is_valid(number)
+    else:
+        number = _cnp(f"1{year:02d}{month:02d}{day:02d}{(serial % 46) + 1:02d}{serial % 1000:03d}")
+        assert cnp.is_valid(number)
+    out = redact(template.format(number)).text
+    assert number not in out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="0123456789 -", min_size=0, max_size=30))
+def test_find_national_ids_never_raises_and_spans_lie_in_the_text(text: str) -> None:
+    for start, end, name, _bare in find_national_ids(text):
+        assert 0 <= start < end <= len(text)
+        assert name in PERSON_MODULES
+
+
+def test_a_luhn_valid_nine_digit_run_is_not_reported_bare() -> None:
+    body = "27418263"
+    number = body + luhn.calc_check_digit(body)  # passes the Canadian SIN check
+    assert not _spans(f"item {number}")
+    assert _spans(f"SIN {number}") == [number]
+
+
+@pytest.mark.parametrize("text", ["version 1.2.3.4", "2024-01-15", "call at 10:30"])
+def test_everyday_numbers_are_not_identifiers(text: str) -> None:
+    assert not _spans(text)
