@@ -238,6 +238,57 @@ export class Memwarden {
       until(() => this.passes.getRun(runId, options), FINISHED_RUN, `pass run ${runId}`, options),
   };
 
+  /** Webhook subscriptions to the Context's events (needs `grant:manage`; docs/webhooks.md). */
+  readonly webhooks = {
+    /** The answer's `secret` signs every delivery; it is shown this once. */
+    create: (body: T.CreateWebhook, options?: RequestOptions): Promise<T.CreatedWebhook> =>
+      this.post(`${this.base}/webhooks`, body, options),
+    list: (
+      query: { limit?: number; cursor?: string } = {},
+      options?: RequestOptions,
+    ): Paginator<T.Webhook, T.WebhookList> =>
+      paginate(this.http, `${this.base}/webhooks`, query, (page: T.WebhookList) => page.webhooks, options),
+    get: (webhookId: string, options?: RequestOptions): Promise<T.Webhook> =>
+      this.get(`${this.base}/webhooks/${encodeURIComponent(webhookId)}`, undefined, options),
+    /** `active: false` pauses it, `active: true` resumes it. */
+    update: (webhookId: string, patch: T.PatchWebhook, options?: RequestOptions): Promise<T.Webhook> =>
+      this.http.json(
+        { method: "PATCH", path: `${this.base}/webhooks/${encodeURIComponent(webhookId)}`, json: patch },
+        options,
+      ),
+    delete: (webhookId: string, options?: RequestOptions): Promise<T.DeletedWebhook> =>
+      this.http.json(
+        { method: "DELETE", path: `${this.base}/webhooks/${encodeURIComponent(webhookId)}` },
+        options,
+      ),
+    rotateSecret: (webhookId: string, options?: RequestOptions): Promise<T.RotatedSecret> =>
+      this.post(`${this.base}/webhooks/${encodeURIComponent(webhookId)}/rotate-secret`, undefined, options),
+    /** Recent deliveries, newest first (never the body sent). */
+    deliveries: (
+      webhookId: string,
+      query: { limit?: number; cursor?: string } = {},
+      options?: RequestOptions,
+    ): Paginator<T.Delivery, T.DeliveryList> =>
+      paginate(
+        this.http,
+        `${this.base}/webhooks/${encodeURIComponent(webhookId)}/deliveries`,
+        query,
+        (page: T.DeliveryList) => page.deliveries,
+        options,
+      ),
+  };
+
+  /** Erasure for good of one target (docs/erasure.md): a job removes it everywhere. */
+  readonly erasures = {
+    request: (body: T.ErasureBody, options?: RequestOptions): Promise<T.ErasureStarted> =>
+      this.post(`${this.base}/erasures`, body, options),
+    get: (erasureId: string, options?: RequestOptions): Promise<T.Erasure> =>
+      this.get(`${this.base}/erasures/${encodeURIComponent(erasureId)}`, undefined, options),
+    /** Ask until the erasure is `done` or `failed`. */
+    wait: (erasureId: string, options: WaitOptions = {}): Promise<T.Erasure> =>
+      until(() => this.erasures.get(erasureId, options), FINISHED_RUN, `erasure ${erasureId}`, options),
+  };
+
   /** The Context's keys (needs `grant:manage`). */
   readonly keys = {
     /** The answer's `key` is the secret, shown this once. */

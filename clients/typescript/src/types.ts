@@ -94,6 +94,20 @@ export type AuditOptions = ListOptions<"/api/v1/{context_id}/audit">;
 export type UsageOptions = QueryOf<"/api/v1/{context_id}/usage">;
 export type UsageAnswer = Schemas["UsageAnswer"];
 
+export type CreateWebhook = Schemas["CreateWebhook"];
+export type CreatedWebhook = Schemas["CreatedWebhook"];
+export type Webhook = Schemas["Webhook"];
+export type WebhookList = Schemas["WebhookList"];
+export type PatchWebhook = Schemas["PatchWebhook"];
+export type DeletedWebhook = Schemas["DeletedWebhook"];
+export type RotatedSecret = Schemas["RotatedSecret"];
+export type DeliveryList = Schemas["DeliveryList"];
+export type Delivery = DeliveryList["deliveries"][number];
+
+export type ErasureBody = Schemas["ErasureBody"];
+export type ErasureStarted = Schemas["ErasureStarted"];
+export type Erasure = Schemas["Erasure"];
+
 export type CreateContext = Schemas["CreateContext"];
 export type CreatedContext = Schemas["CreatedContext"];
 export type ContextInfo = Schemas["ContextInfo"];
