@@ -124,8 +124,8 @@ async def begin(
     if item.remember:
         facts = FactsInput(item.message, "full", item.scope, item.visibility, item.session_id)
         written = await write_facts(services, caller, context_id, facts, source="chat")
-        session_id, turn_id = written["sessionId"], written["turnId"]
-        chunk_only = written["extraction"]["chunkOnly"]
+        session_id, turn_id = written.sessionId, written.turnId
+        chunk_only = written.extraction.chunkOnly
     async with services.db.connection() as conn:
         config = await read_config(conn, context_id)
     text = redact(item.message).text if config.pii_redaction_enabled else item.message

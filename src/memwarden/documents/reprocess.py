@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from typing import Any
 
 from memwarden.documents.chunking import extraction_parts
 from memwarden.documents.processing import extraction_provider
@@ -20,6 +19,7 @@ from memwarden.errors import Conflict, UpstreamError
 from memwarden.models.base import ModelTransportError
 from memwarden.pipeline.extraction import ExtractionResult, FailedWindow, extract_spans, merge
 from memwarden.pipeline.reprocess import check_item, prepare, retried, write_retried
+from memwarden.pipeline.responses import ReprocessResponse
 from memwarden.services import Services
 from memwarden.store import documents as store
 from memwarden.usage import Bookings
@@ -27,7 +27,7 @@ from memwarden.usage import Bookings
 
 async def reprocess_document(
     services: Services, caller: Caller, context_id: uuid.UUID, document_id: uuid.UUID
-) -> dict[str, Any]:
+) -> ReprocessResponse:
     """POST /documents/{id}/reprocess, the MCP `reprocess` tool, `memwarden reprocess`."""
     async with services.db.connection() as conn:
         row = await store.get_for_reprocess(conn, context_id, document_id)

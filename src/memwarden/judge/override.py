@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from memwarden.admin.access import require_judgements
+from memwarden.answers import wire
 from memwarden.domain.grants import Caller, effective_grants
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.judge.policy import is_replayable_source
@@ -121,7 +122,7 @@ async def _replay(
         return "not_retained", None
     written = await prepared.prepared.commit(conn)
     await store.consume_retained(conn, context_id, row.id)
-    return "ingested", {**written, "sessionReplay": prepared.session}
+    return "ingested", {**wire(written), "sessionReplay": prepared.session}
 
 
 async def original_caller(

@@ -75,7 +75,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
             supersedes=supersedes or [],
             speaker=speaker,
         )
-        return await write_facts(svc, who, context_id, body.to_input())
+        return wire(await write_facts(svc, who, context_id, body.to_input()))
 
     @server.tool(annotations=READ)
     async def recall(
@@ -153,8 +153,8 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         failed)."""
         svc, who, context_id = await rt.begin_own(ctx)
         if kind == "document":
-            return await reprocess_document(svc, who, context_id, id)
-        return await reprocess_turn(svc, who, context_id, id)
+            return wire(await reprocess_document(svc, who, context_id, id))
+        return wire(await reprocess_turn(svc, who, context_id, id))
 
     @server.tool(annotations=WRITE)
     async def run_pass(stage: PassStage, ctx: Context) -> dict[str, Any]:

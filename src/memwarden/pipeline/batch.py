@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import Any
 
 from memwarden.domain.grants import Caller
 from memwarden.errors import AppError, InvalidInput
 from memwarden.models.deadline import request_deadline
 from memwarden.pipeline.ingest import FactsInput, authorise, write_facts
+from memwarden.pipeline.responses import BatchItemError, BatchResponse, FactsResponse
 from memwarden.pipeline.session import Session
 from memwarden.services import Services
 
@@ -19,7 +19,7 @@ MAX_BATCH = 50
 
 async def write_batch(
     services: Services, caller: Caller, context_id: uuid.UUID, items: Sequence[FactsInput]
-) -> dict[str, Any]:
+) -> BatchResponse:
     """Each item on its own (own gates, own transaction); one item's error does not undo
     another's write. Items without a sessionId share the session the first of them opens."""
     if not 1 <= len(items) <= MAX_BATCH:
@@ -30,14 +30,14 @@ async def write_batch(
         except InvalidInput as exc:
             raise InvalidInput(exc.message, field=f"items.{n}.{exc.field or 'text'}") from None
     with request_deadline(services.settings.request_deadline_s):  # one for the whole batch
-        return {"extractions": await _write_each(services, caller, context_id, items)}
+        return BatchResponse(extractions=await _write_each(services, caller, context_id, items))
 
 
 async def _write_each(
     services: Services, caller: Caller, context_id: uuid.UUID, items: Sequence[FactsInput]
-) -> list[dict[str, Any]]:
+) -> list[FactsResponse | BatchItemError]:
     shared: Session | None = None
-    out: list[dict[str, Any]] = []
+    out: list[FactsResponse | BatchItemError] = []
     for item in items:
         try:
             result = await write_facts(
@@ -49,9 +49,10 @@ async def _write_each(
                 session=shared if item.session_id is None else None,
             )
         except AppError as exc:
-            out.append({"error": {"code": exc.code, "message": exc.message, **exc.extra}})
+            error = {"code": exc.code, "message": exc.message, **exc.extra}
+            out.append(BatchItemError(error=error))
             continue
         if item.session_id is None and shared is None:
-            shared = Session(uuid.UUID(result["sessionId"]), new=False)
+            shared = Session(uuid.UUID(result.sessionId), new=False)
         out.append(result)
     return out

@@ -40,6 +40,8 @@ from memwarden.pipeline.extraction import (
     extract_spans,
 )
 from memwarden.pipeline.injection_scan import scan_items
+from memwarden.pipeline.responses import DeclaredSupersede, FactsResponse
+from memwarden.pipeline.responses import ExtractionResult as ExtractionAnswer
 from memwarden.pipeline.session import Session, check_session, store_turn
 from memwarden.pipeline.textcheck import check_text
 from memwarden.services import Services
@@ -107,7 +109,7 @@ class PreparedFacts:
     def speaker(self) -> Speaker | None:
         return self.write.meta.speaker
 
-    async def commit(self, conn: Conn) -> dict[str, Any]:
+    async def commit(self, conn: Conn) -> FactsResponse:
         """The write's rows, in `conn`'s transaction; the caller commits or rolls back."""
         write, chunks = self.write, self.chunks
 
@@ -129,13 +131,15 @@ class PreparedFacts:
 
         written = await commit.commit(conn, self.services, write, self.vectors, source_rows=turn)
         self.written = written
-        return {
-            "sessionId": str(self.session.id),
-            "turnId": str(self.turn_id),
-            "held": written.write_hold is not None,
-            "extraction": extraction_body(self.turn_id, written.plan.diff, write.extraction),
-            **({"supersedes": written.declared} if written.declared else {}),
-        }
+        body = FactsResponse(
+            sessionId=str(self.session.id),
+            turnId=str(self.turn_id),
+            held=written.write_hold is not None,
+            extraction=extraction_body(self.turn_id, written.plan.diff, write.extraction),
+        )
+        if written.declared:
+            body.supersedes = [DeclaredSupersede(**d) for d in written.declared]
+        return body
 
 
 async def write_facts(
@@ -146,7 +150,7 @@ async def write_facts(
     *,
     source: WriteSource = "facts",
     session: Session | None = None,
-) -> dict[str, Any]:
+) -> FactsResponse:
     with request_deadline(services.settings.request_deadline_s):
         prepared = await prepare_facts(services, caller, context_id, item, source, session)
         async with services.db.transaction(generic_plans=True) as conn:
@@ -154,7 +158,7 @@ async def write_facts(
     if prepared.written is not None:
         await commit.scan_after(services, context_id, prepared.written)
         if source != "chat":  # a chat answer does not show them: no scan to pay for
-            body["supersedeCandidates"] = await _candidates(services, context_id, prepared)
+            body.supersedeCandidates = await _candidates(services, context_id, prepared)
     return body
 
 
@@ -202,11 +206,11 @@ async def prepare_facts(
 
 def extraction_body(
     turn_id: uuid.UUID, diff: Mapping[str, Any], report: ExtractionReport | None
-) -> dict[str, Any]:
+) -> ExtractionAnswer:
     """The reconciled diff as the API shows it; `chunkOnly` when no window's reply could be
     used (the turn is stored and searchable as chunks only, and can be reprocessed)."""
     chunk_only = report is not None and report.chunk_only
-    return {"turnId": str(turn_id), **diff, "chunkOnly": chunk_only}
+    return ExtractionAnswer(turnId=str(turn_id), **diff, chunkOnly=chunk_only)
 
 
 async def _prepare(

@@ -34,6 +34,7 @@ from memwarden.pipeline.extraction import (
     FailedWindow,
 )
 from memwarden.pipeline.ingest import extract_turn, extraction_body
+from memwarden.pipeline.responses import ReprocessExtraction, ReprocessResponse
 from memwarden.services import Services
 from memwarden.store import extraction as store
 from memwarden.store.db import Conn
@@ -105,7 +106,7 @@ async def write_retried(
     diff: ExtractionDiff,
     report: ExtractionReport,
     sink: Bookings,
-) -> dict[str, Any]:
+) -> ReprocessResponse:
     """The retried windows' rows through the row gate and the write unit, in the item's
     scope and owned by its owner, audited as `<kind>.reprocess`; the route's answer."""
     owner = row["owner_subject"]
@@ -138,22 +139,21 @@ async def write_retried(
 
 def response(
     kind: str, item_id: uuid.UUID, diff: Mapping[str, Any], report: ExtractionReport
-) -> dict[str, Any]:
-    body = extraction_body(item_id, diff, report)
-    if kind != "turn":
-        body.pop("turnId")
-        body["documentId"] = str(item_id)
-    return {
-        f"{kind}Id": str(item_id),
-        "windowsRetried": report.run,
-        "windowsFailed": len(report.failed),
-        "extraction": body,
-    }
+) -> ReprocessResponse:
+    """The new extraction, named by the item it belongs to (`turnId` or `documentId`)."""
+    chunk_only = extraction_body(item_id, diff, report).chunkOnly
+    named = {f"{kind}Id": str(item_id)}
+    return ReprocessResponse(
+        **named,
+        windowsRetried=report.run,
+        windowsFailed=len(report.failed),
+        extraction=ReprocessExtraction(**named, **diff, chunkOnly=chunk_only),
+    )
 
 
 async def reprocess_turn(
     services: Services, caller: Caller, context_id: uuid.UUID, turn_id: uuid.UUID
-) -> dict[str, Any]:
+) -> ReprocessResponse:
     """POST /turns/{id}/reprocess, the MCP `reprocess` tool and `memwarden reprocess turn`;
     its extraction and row judgement share one request deadline."""
     with request_deadline(services.settings.request_deadline_s):
@@ -162,7 +162,7 @@ async def reprocess_turn(
 
 async def _reprocess(
     services: Services, caller: Caller, context_id: uuid.UUID, turn_id: uuid.UUID
-) -> dict[str, Any]:
+) -> ReprocessResponse:
     async with services.db.connection() as conn:
         row = await store.get_turn(conn, context_id, turn_id)
         if row is not None and row["serving"] == "deleted":

@@ -1,24 +1,16 @@
-"""Response bodies of the write routes (/facts, /facts/batch, reprocess), for /openapi.json.
-
-Documentation only (`responses=` on the routes): the use cases return plain dicts
-(`ingest.write_facts`, `batch.write_batch`), these models state their fields. Extra keys
-are allowed.
-"""
+"""The answers of the write routes: `ingest.write_facts` (/facts), `batch.write_batch`
+(/facts/batch) and the two reprocess use cases (`reprocess.response` builds theirs)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from memwarden.answers import Answer
 
 
-class Described(BaseModel):
-    """A documented answer: the fields below, and possibly more (additionalProperties)."""
-
-    model_config = ConfigDict(extra="allow")
-
-
-class ExtractionResult(Described):
+class ExtractionResult(Answer):
     """The turn's merged extraction: what was written, by kind."""
 
     turnId: str
@@ -32,11 +24,11 @@ class ExtractionResult(Described):
     corrections: list[Any] | None = None
 
 
-class DeclaredSupersede(Described):
+class DeclaredSupersede(Answer):
     id: str
     applied: bool = Field(description="The record was retired by this write's own record.")
     reason: str | None = Field(
-        None,
+        default=None,
         description="Why not: `held` (a held write replaces nothing), `no_replacement` (the "
         "write stored no new record), or a replacement rule's reason (e.g. "
         "`replacement_not_served`); null when applied or when the record had already left "
@@ -44,32 +36,32 @@ class DeclaredSupersede(Described):
     )
 
 
-class FactsResponse(Described):
+class FactsResponse(Answer):
     sessionId: str
     turnId: str
     held: bool = Field(description="The write waits for a judge's approval (a hold).")
     extraction: ExtractionResult
     supersedeCandidates: list[Any] | None = Field(
-        None, description="Records that may be superseded by this write (not after a hold)."
+        default=None, description="Records that may be superseded by this write (not after a hold)."
     )
     supersedes: list[DeclaredSupersede] | None = Field(
-        None,
+        default=None,
         description="What each declared supersede did, in order (only when the write "
         "declared some): a held write replaces nothing (`reason: held`).",
     )
 
 
-class BatchItemError(Described):
+class BatchItemError(Answer):
     error: dict[str, Any] = Field(description="`code`, `message` and `field` when one is.")
 
 
-class BatchResponse(Described):
+class BatchResponse(Answer):
     extractions: list[FactsResponse | BatchItemError] = Field(
         description="One answer per item, in order: its result or its error."
     )
 
 
-class ReprocessExtraction(Described):
+class ReprocessExtraction(Answer):
     """The new extraction: `turnId` for a turn, `documentId` for a document."""
 
     turnId: str | None = None
@@ -77,7 +69,7 @@ class ReprocessExtraction(Described):
     chunkOnly: bool
 
 
-class ReprocessResponse(Described):
+class ReprocessResponse(Answer):
     """POST /turns/{id}/reprocess (`turnId`) and /documents/{id}/reprocess (`documentId`)."""
 
     turnId: str | None = None

@@ -4,7 +4,6 @@ delete."""
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from fastapi import APIRouter, Depends, File, Form, Query, UploadFile
 
@@ -66,13 +65,13 @@ async def get_document(
     return await service.get(svc, who, context_id, document_id)
 
 
-@router.post("/{document_id}/reprocess", responses={200: {"model": ReprocessResponse}})
+@router.post("/{document_id}/reprocess")
 async def reprocess(
     context_id: uuid.UUID,
     document_id: uuid.UUID,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> ReprocessResponse:
     return await reprocess_document(svc, who, context_id, document_id)
 
 

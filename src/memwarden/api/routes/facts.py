@@ -4,11 +4,11 @@ use case."""
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from fastapi import APIRouter, Depends
 
 from memwarden.api.deps import caller, services
+from memwarden.api.routes import AnswerRoute
 from memwarden.domain.grants import Caller
 from memwarden.pipeline.batch import write_batch
 from memwarden.pipeline.contract import BatchBody, FactsBody
@@ -17,44 +17,41 @@ from memwarden.pipeline.reprocess import reprocess_turn
 from memwarden.pipeline.responses import BatchResponse, FactsResponse, ReprocessResponse
 from memwarden.services import Services
 
-router = APIRouter(tags=["facts"])
+router = APIRouter(tags=["facts"], route_class=AnswerRoute)
 
 
 @router.post(
     "/api/v1/{context_id}/facts",
     status_code=201,
-    responses={201: {"model": FactsResponse}},
 )
 async def facts(
     context_id: uuid.UUID,
     body: FactsBody,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> FactsResponse:
     return await write_facts(svc, who, context_id, body.to_input())
 
 
 @router.post(
     "/api/v1/{context_id}/facts/batch",
-    responses={200: {"model": BatchResponse}},
 )
 async def facts_batch(
     context_id: uuid.UUID,
     body: BatchBody,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> BatchResponse:
     return await write_batch(svc, who, context_id, [i.to_input() for i in body.items])
 
 
 @router.post(
     "/api/v1/{context_id}/turns/{turn_id}/reprocess",
-    responses={200: {"model": ReprocessResponse}},
 )
 async def reprocess(
     context_id: uuid.UUID,
     turn_id: uuid.UUID,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> ReprocessResponse:
     return await reprocess_turn(svc, who, context_id, turn_id)
