@@ -51,11 +51,13 @@ _AUTH_HEADER: Final = re.compile(
     re.IGNORECASE,
 )
 _SCHEMES: Final = frozenset({"basic", "bearer", "token", "api-token", "digest", "key"})
+# Keyword first, key widened backwards in code: a leading `[\w]*` would retry at every offset.
 _QUOTED_SEMI: Final = re.compile(
-    r"(?P<key>[\w$@.-]*(?:apikey|api_key|private_key|secret|password|token)[\w]*)\s*"
-    r"(?P<q>[\"'])(?P<val>[^\"'\s]{4,})(?P=q)\s*;",
+    r"(?:apikey|api_key|private_key|secret|password|token)\w*[ \t]*"
+    r"(?P<q>[\"'])(?P<val>[^\"'\s]{4,})(?P=q)[ \t]*;",
     re.IGNORECASE,
 )
+_KEY_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$@.-")
 _CSV: Final = re.compile(r"(?m)^(?P<key>[\w.-]+),(?P<val>[^,\s]{8,}),")
 _PROSE: Final = re.compile(
     r"\bpassword\s+(?:for\s+(?:the\s+)?(?:user(?:name)?)\s+[\"'][^\"'\n]{1,40}[\"']\s+)?is\s+"
@@ -153,7 +155,10 @@ def iter_pairs(text: str) -> Iterator[Pair]:
             yield from _kubernetes(text)
     if ";" in text:
         for m in _QUOTED_SEMI.finditer(text):
-            yield Pair(m.group("key"), m.group("val"), m.start("val"))
+            start = m.start()
+            while start > 0 and text[start - 1] in _KEY_CHARS:
+                start -= 1
+            yield Pair(text[start : m.start("q")].strip(), m.group("val"), m.start("val"))
     if "," in text:
         for m in _CSV.finditer(text):
             yield Pair(m.group("key"), m.group("val"), m.start("val"))

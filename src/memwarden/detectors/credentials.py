@@ -148,7 +148,8 @@ _DS_PREFILTER: Final = re.compile(r"[A-Za-z0-9_\-+/=.:]{20,}")
 _ASSIGNMENT: Final = re.compile(
     r"""(?P<key>[A-Za-z_$@][\w.\-$]*)(?:\[(?P<sq>["']?)(?P<sub>[\w.-]*)(?P=sq)\])?["']?[ \t]*"""
     r"""(?::::=|::=|:=|\?=|\+=|!=|\.=|=>|->|=|:)[ \t]*@?"""
-    r"""(?:\\?(?P<q>["'`])(?P<qval>(?:(?!\\?(?P=q))[^\n])*)\\?(?P=q)|(?P<val>[^\s;,&"'`]*))"""
+    r"""(?:\\?(?P<q>["'`])(?P<qval>[^"'`\n]*(?:(?!(?P=q))["'`][^"'`\n]*)*)(?P=q)"""
+    r"""|(?P<val>[^\s;,&"'`]*))"""
 )
 _STRONG_SUFFIXES: Final = (
     "password",
@@ -377,7 +378,10 @@ def _assignments(text: str) -> Iterator[Finding]:
             key = match.group("sub") or match.group("key")
             key_class = _key_class(key)
             quoted = match.group("q") is not None
-            value = match.group("qval") if quoted else _trim_closers(match.group("val"))
+            # An escaped closing quote (`\"goodspec\"`) leaves its backslash on the value.
+            value = (
+                match.group("qval").rstrip("\\") if quoted else _trim_closers(match.group("val"))
+            )
             if not value:
                 if key_class and body[match.end() :].strip() == "":
                     parent_indent, parent_class, parent_key = indent, key_class, key
