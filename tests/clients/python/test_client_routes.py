@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from memwarden_client import (
@@ -34,16 +35,22 @@ def working(live_with: Callable[..., LiveServer]) -> LiveServer:
 
 
 @pytest.fixture
-def worked(working: LiveServer) -> Iterator[Memwarden]:
+def worked_ctx(working: LiveServer) -> dict[str, Any]:
+    """A Context on the worker server and its owner's key: {"id", "key"}."""
     with MemwardenAdmin(working.url, ADMIN_TOKEN) as admin:
         created = admin.contexts.create("docs", owner_subject="alice")
     assert created.owner_key is not None
-    with Memwarden(working.url, created.owner_key.key, context_id=created.id) as client:
+    return {"id": created.id, "key": created.owner_key.key}
+
+
+@pytest.fixture
+def worked(working: LiveServer, worked_ctx: dict[str, Any]) -> Iterator[Memwarden]:
+    with Memwarden(working.url, worked_ctx["key"], context_id=worked_ctx["id"]) as client:
         yield client
 
 
-def test_a_document_upload_reports_progress_and_wait_returns_it_processed(
-    worked: Memwarden, tmp_path: Path
+def test_a_document_upload_reports_progress_and_wait_returns_it_processed_sync_and_async(
+    working: LiveServer, worked_ctx: dict[str, Any], worked: Memwarden, tmp_path: Path
 ) -> None:
     data = (ABOUT * 1200).encode()  # past one 64 KiB piece of the body
     seen: list[tuple[int, int]] = []
@@ -66,6 +73,24 @@ def test_a_document_upload_reports_progress_and_wait_returns_it_processed(
     assert worked.documents.delete(doc.id).deleted is True
     with pytest.raises(NotFound):
         worked.documents.get(doc.id)
+
+    async def the_same_async() -> tuple[list[tuple[int, int]], str, list[str], list[str]]:
+        seen: list[tuple[int, int]] = []
+        async with AsyncMemwarden(
+            working.url, worked_ctx["key"], context_id=worked_ctx["id"]
+        ) as client:
+            uploaded = await client.documents.upload(
+                data, filename="again.txt", progress=lambda s, t: seen.append((s, t))
+            )
+            done = await client.documents.wait(uploaded.id, timeout=90, poll=0.2)
+            listed = [d.id async for d in client.documents.list(limit=1)]
+            kinds = [c.entry_type async for c in client.changes(limit=5)]
+        return seen, done.status, listed, kinds
+
+    seen, status, listed, kinds = asyncio.run(the_same_async())
+    assert len(seen) >= 3 and seen[0][0] == 0 and seen[-1][0] == seen[-1][1]
+    assert status == "processed" and len(listed) == 2  # again.txt and notes.md
+    assert kinds and set(kinds) <= {"created", "updated", "superseded", "deleted", "reviewed"}
 
 
 @pytest.fixture
