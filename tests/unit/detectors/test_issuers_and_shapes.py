@@ -162,3 +162,40 @@ def test_the_assignment_parser_never_crashes(text: str) -> None:
     for pair in iter_pairs(text):
         assert 0 <= pair.start <= len(text)
     find_credentials(text)
+
+
+def test_ini_toml_env_and_ruby_shapes_are_read() -> None:
+    assert _flagged("[db]\npassword = Hq7!Lm2Zp9Rt")
+    assert _flagged('[auth]\napi_token = "Hq7Lm2Zp9Rt4Vx1Ns8Kd"')
+    assert _flagged("export DB_PASSWORD='Hq7!Lm2Zp9Rt'")
+    assert _flagged(":password => 'Hq7!Lm2Zp9Rt',")
+
+
+def test_csharp_verbatim_strings_and_javascript_comma_declarations_are_read() -> None:
+    assert _flagged('string apiKey = @"Hq7Lm2Zp9Rt4Vx1Ns8Kd";')
+    assert _flagged('var host = "db", password = "Hq7!Lm2Zp9Rt", port = 5432;')
+
+
+def test_a_subscripted_key_names_its_value() -> None:
+    assert _flagged('settings["secret"] = "Hq7Lm2Zp9Rt4Vx1Ns8Kd"')
+    assert not _flagged('settings["theme"] = "Hq7Lm2Zp9Rt4Vx1Ns8Kd"')
+
+
+def test_a_netrc_entry_gives_its_password() -> None:
+    assert _flagged("machine git.internal login deploy password 9f8e7d6c5b4a3928")
+
+
+def test_names_routes_labels_and_variables_under_secret_keys_are_not_secrets() -> None:
+    assert not _flagged("secretKey: api-key")
+    assert not _flagged('put "/reset-password" => "accounts/passwords#update"')
+    assert not _flagged('passwordLabel: "Password:"')
+    assert not _flagged("password = $input;")
+    assert not _flagged('password: "{{ .Values.password }}"')
+
+
+def test_a_generated_password_holding_template_characters_is_still_a_secret() -> None:
+    assert _flagged('password = "x{{7}q${z]9(Lm[w>-_$#Tt}}"')
+
+
+def test_a_published_example_key_is_not_a_finding() -> None:
+    assert not _flagged("aws_access_key_id = AKIAIOSFODNN7EXAMPLE")
