@@ -35,3 +35,19 @@ test("a stream refused before it starts throws the server's error", async () => 
     (error) => error instanceof PermissionDeniedError && error.code === "missing_grant",
   );
 });
+
+test("a stream that fails after it started ends with an error event", async () => {
+  const { client } = await freshContext(
+    "chat-broken",
+    { models: { chat: { provider: "openai", model: "broken-model" } } },
+    env.busyUrl,
+  );
+  const events = [];
+  for await (const event of client.chatStream("hello", { remember: false })) events.push(event);
+  assert.deepEqual(
+    events.map((e) => e.event),
+    ["memories", "token", "error"],
+  );
+  assert.equal(events[1].data.text, "Hel");
+  assert.equal(events[2].data.error.code, "model_provider_error");
+});

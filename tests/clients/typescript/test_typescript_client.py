@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -27,6 +28,17 @@ STAMP = CLIENT / "node_modules" / ".memwarden-lock-sha256"
 # The busy server's chat model answers after this long: the time a Context's only slot
 # is held while the retry test sends its requests.
 SLOW_CHAT_S = 2.0
+# A Context whose chat model is `broken-model` gets one token, then a stream it cannot read:
+# the chat stream's `error` event after it started.
+_FIRST_CHUNK = {
+    "id": "chatcmpl-broken",
+    "object": "chat.completion.chunk",
+    "created": 0,
+    "model": "broken-model",
+    "choices": [{"index": 0, "delta": {"role": "assistant", "content": "Hel"}}],
+}
+BROKEN_STREAM = f"data: {json.dumps(_FIRST_CHUNK)}\n\ndata: {{not json\n\n"
+EVENT_STREAM = {"content-type": "text/event-stream"}
 
 
 def _tools() -> tuple[str, str]:
@@ -88,9 +100,11 @@ def servers(
     live_with: Callable[..., LiveServer], scripted: ScriptedModelServer
 ) -> tuple[LiveServer, LiveServer]:
     """The offline server with a worker (documents get processed), and a second one on the
-    same database whose Contexts may have one request in flight and whose chat is slow."""
+    same database whose Contexts may have one request in flight and whose chat is slow (or
+    broken, for a Context that chooses `broken-model`)."""
     main = live_with(run_worker=True)
     scripted.respond_with("chat-model", Reply.text("a slow answer").after(SLOW_CHAT_S))
+    scripted.respond_with("broken-model", Reply.raw(BROKEN_STREAM, headers=EVENT_STREAM))
     busy = live_with(
         context_max_in_flight=1,
         **scripted_models(scripted, model_chat="openai:chat-model", model_timeout_s=10.0),
