@@ -121,3 +121,31 @@ def test_a_run_that_stopped_mid_way_is_finished_by_the_next_and_a_third_changes_
 def test_an_erasure_names_exactly_one_valid_target_and_no_reason(body: dict) -> None:
     with pytest.raises(ValueError):
         ErasureBody(**body)
+
+
+def test_a_speaker_erasure_removes_what_the_end_user_said_and_not_another_users(
+    svc: ServiceHarness, ctx: ContextKey, db_url: str, sql: Callable[..., list[tuple]]
+) -> None:
+    dana, erin = marker(), marker()
+    facts(svc, ctx, f"I love {dana}tea.", scope=["org/acme/user/dana"])
+    facts(svc, ctx, f"I love {erin}tea.", scope=["org/acme/user/erin"])
+    speakers = {r[0] for r in sql("SELECT norm_name FROM memory_record WHERE kind = 'entity'")}
+    assert "speaker:user:dana" in speakers
+    done = erase(svc, ctx, speaker="dana")
+    assert done["counts"]["turns"] == 1 and done["counts"]["records"] >= 2
+    dump = database_dump(db_url)
+    assert dana.encode() not in dump and b"speaker:user:dana" not in dump
+    assert erin.encode() in dump and b"speaker:user:erin" in dump
+
+
+def test_a_session_erasure_removes_its_turns_and_leaves_the_other_session(
+    svc: ServiceHarness, ctx: ContextKey, db_url: str
+) -> None:
+    gone, kept = marker(), marker()
+    first = facts(svc, ctx, f"I love {gone}tea.")["sessionId"]
+    facts(svc, ctx, f"I own {gone}boat.", session_id=first)
+    facts(svc, ctx, f"I love {kept}tea.")
+    done = erase(svc, ctx, sessionId=first)
+    assert done["counts"]["turns"] == 2 and done["counts"]["sessions"] == 1
+    dump = database_dump(db_url)
+    assert gone.encode() not in dump and kept.encode() in dump
