@@ -64,6 +64,11 @@ _TOKEN_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         ),
         ("aws_access_key", r"\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b"),
         ("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
+        # Azure AD client secrets: three characters, a digit, `Q~`, then 31-34 (gitleaks, MIT).
+        (
+            "azure_client_secret",
+            r"(?<![\w~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![\w~.-])",
+        ),
         ("huggingface_token", r"\bhf_[A-Za-z0-9]{30,}"),
         ("sendgrid_key", r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
         (
@@ -87,6 +92,7 @@ _TOKEN_ANCHORS: Final[dict[str, tuple[str, ...]]] = {
     "slack_webhook": ("hooks.slack.com",),
     "aws_access_key": ("AKIA", "ASIA", "ABIA", "ACCA"),
     "google_api_key": ("AIza",),
+    "azure_client_secret": ("Q~",),
     "huggingface_token": ("hf_",),
     "sendgrid_key": ("SG.",),
     "password_hash": ("$",),

@@ -199,3 +199,8 @@ def test_a_generated_password_holding_template_characters_is_still_a_secret() ->
 
 def test_a_published_example_key_is_not_a_finding() -> None:
     assert not _flagged("aws_access_key_id = AKIAIOSFODNN7EXAMPLE")
+
+
+def test_an_azure_client_secret_is_found_by_its_format_and_its_mask_is_not() -> None:
+    assert _flagged("the value is Zq3" + "8Q~" + "Hq7Lm2Zp9Rt4Vx1Ns8Kd3Wb6Yc5Tf0Gj2Aa")
+    assert not _flagged("client_secret=Zq38Q~" + "x" * 34)
