@@ -117,7 +117,7 @@ def find_cards(text: str) -> list[Finding]:
         else:
             # A rejected run may hide a card that starts inside it ("SSN 1234 4111 1111 ...").
             position = match.start() + 1
-    if _CARD_CONTEXT.search(text) is not None:
+    if _IRREGULAR.search(text) is not None and _CARD_CONTEXT.search(text) is not None:
         findings.extend(_irregular_cards(text, findings))
     return findings
 

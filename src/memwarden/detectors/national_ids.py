@@ -185,6 +185,7 @@ _GENERIC_CUES: Final = (
     r"(?:\s+(?:registration|identification|identity|id|card))?\s+(?:number|no\.?|code|#|id)|"
     r"\bid\s+(?:number|no\.?|card|#)|\bidentity\s+card|\btin\b|\bpersonal\s+code"
 )
+_SHORTEST: Final = 6  # no module accepts fewer characters
 _CUE_BEFORE: Final = 48
 _CUE_AFTER: Final = 24
 _SEPARATORS: Final = re.compile(r"[ ./-]")
@@ -258,22 +259,21 @@ def _laid_out(name: str, value: str) -> bool:
 
 
 @cache
-def _cue_pattern() -> re.Pattern[str]:
-    """Every module's cue words (short all-capital ones matched case-sensitively)."""
-    long_words: set[str] = set()
-    short_words: set[str] = set()
+def _cue_words() -> tuple[frozenset[str], frozenset[str]]:
+    """Every module's cue words: lowercased phrases, and short all-capital ones kept as is."""
+    phrases: set[str] = set()
+    capitals: set[str] = set()
     for module in _modules().values():
         for word in cue_words(module):
             if len(word) <= 3 and word.isupper():
-                short_words.add(re.escape(word))
+                capitals.add(word)
             else:
-                long_words.add(re.escape(word).replace(r"\ ", r"\s+"))
-    parts = [_GENERIC_CUES]
-    if long_words:
-        parts.append(r"(?i:\b(?:" + "|".join(sorted(long_words, key=len, reverse=True)) + r")\b)")
-    if short_words:
-        parts.append(r"\b(?:" + "|".join(sorted(short_words, key=len, reverse=True)) + r")\b")
-    return re.compile("(?i:" + parts[0] + ")|" + "|".join(parts[1:]))
+                phrases.add(" ".join(w.rstrip(".") for w in _WORD.findall(word.lower())))
+    return frozenset(phrases), frozenset(capitals)
+
+
+_WORD: Final = re.compile(r"[^\W\d_]+(?:\.[^\W\d_]+)*\.?")
+_GENERIC: Final = re.compile(_GENERIC_CUES, re.IGNORECASE)
 
 
 def _has_cue(text: str, start: int, end: int) -> bool:
@@ -281,7 +281,19 @@ def _has_cue(text: str, start: int, end: int) -> bool:
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
     window = text[max(line_start, start - _CUE_BEFORE) : min(line_end, end + _CUE_AFTER)]
-    return _cue_pattern().search(window) is not None
+    if _GENERIC.search(window) is not None:
+        return True
+    phrases, capitals = _cue_words()
+    words = _WORD.findall(window)
+    if any(w.rstrip(".") in capitals for w in words):
+        return True
+    lowered = [w.lower().rstrip(".") for w in words]
+    # Phrases of up to three words ("codice fiscale", "T.C. Kimlik No.").
+    return any(
+        " ".join(lowered[i : i + size]) in phrases
+        for size in (1, 2, 3)
+        for i in range(len(lowered) - size + 1)
+    )
 
 
 def _valid(name: str, value: str) -> bool:
@@ -314,6 +326,8 @@ def find_national_ids(text: str) -> Iterator[tuple[int, int, str, bool]]:
     taken_until = -1
     for token in _TOKEN.finditer(text):
         raw = token.group()
+        if len(raw) < _SHORTEST:
+            continue
         cue: bool | None = None
         for lo, hi in _candidates(raw):
             start, end = token.start() + lo, token.start() + hi
