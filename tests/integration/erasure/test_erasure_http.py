@@ -4,13 +4,18 @@ audit event, which names the erasure and no content."""
 
 from __future__ import annotations
 
+import json
+import time
+import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.integration.erasure.test_erasure_proof import wait_erasure
+from memwarden.settings import Settings
+from tests.integration.erasure.test_erasure_proof import database_dump, wait_erasure
 from tests.integration.review.helpers import command, create, decide, error_code, ok, post
 from tests.support.live import LiveServer
 
@@ -112,3 +117,31 @@ def test_erasure_needs_grant_manage_over_what_it_names(
 
 def _scope(project: str) -> dict[str, Any]:
     return {"project_id": project, "mission_id": None, "agent_id": None, "visibility": "shared"}
+
+
+def test_a_document_erasure_removes_its_original_text_and_name(
+    alice: httpx.Client, ctx: dict[str, Any], settings: Settings, db_url: str
+) -> None:
+    cid, mark = ctx["id"], f"zq7marker{uuid.uuid4().hex}"
+    upload = alice.post(
+        f"/api/v1/{cid}/documents",
+        files={"file": (f"{mark}.txt", f"Notes on {mark}.".encode(), "text/plain")},
+    )
+    assert upload.status_code == 202, upload.text
+    doc = upload.json()["id"]
+    deadline = time.monotonic() + 60
+    while alice.get(f"/api/v1/{cid}/documents/{doc}").json()["status"] != "processed":
+        assert time.monotonic() < deadline, "document not processed"
+        time.sleep(0.2)
+    started = alice.post(f"/api/v1/{cid}/erasures", json={"documentId": doc})
+    assert started.status_code == 202, started.text
+    done = wait_erasure(alice, cid, started.json()["erasureId"])
+    assert done["counts"]["documents"] == 1 and done["counts"]["chunks"] >= 1
+    shown = alice.get(f"/api/v1/{cid}/documents/{doc}").json()
+    assert shown["status"] == "erased" and mark not in json.dumps(shown)
+    assert mark.encode() not in database_dump(db_url)
+    assert not any(
+        mark.encode() in p.read_bytes() for p in Path(settings.data_dir).rglob("*") if p.is_file()
+    )
+    missing = alice.post(f"/api/v1/{cid}/erasures", json={"documentId": ZERO})
+    assert missing.status_code == 404 and error_code(missing) == "document_not_found"
