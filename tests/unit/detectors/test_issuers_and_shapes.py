@@ -202,5 +202,5 @@ def test_a_published_example_key_is_not_a_finding() -> None:
 
 
 def test_an_azure_client_secret_is_found_by_its_format_and_its_mask_is_not() -> None:
-    assert _flagged("the value is Zq3" + "8Q~" + "Hq7Lm2Zp9Rt4Vx1Ns8Kd3Wb6Yc5Tf0Gj2Aa")
+    assert _flagged("the value is Zq3" + "8Q~" + "Hq7Lm2Zp9Rt4Vx1Ns8Kd3Wb6Yc5Tf0Gj2")
     assert not _flagged("client_secret=Zq38Q~" + "x" * 34)
