@@ -13,6 +13,7 @@ import os
 from typing import Annotated, Any, TypedDict
 
 from langchain_core.messages import AIMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
@@ -22,7 +23,7 @@ from memwarden_client.integrations.langchain import memwarden_tools
 from memwarden_client.integrations.langgraph import MemwardenStore
 
 
-class State(TypedDict):
+class State(TypedDict, total=False):
     user_id: str
     said: str
     answers: Annotated[list[str], operator.add]
@@ -51,8 +52,8 @@ with mw:
     builder.add_edge("memory", END)
     graph = builder.compile(checkpointer=InMemorySaver(), store=MemwardenStore(mw))
 
-    one = {"configurable": {"thread_id": "monday"}}
-    two = {"configurable": {"thread_id": "tuesday"}}
+    one: RunnableConfig = {"configurable": {"thread_id": "monday"}}
+    two: RunnableConfig = {"configurable": {"thread_id": "tuesday"}}
     graph.invoke({"user_id": "alice", "said": "remember Alice is vegetarian"}, one)
     out = graph.invoke({"user_id": "alice", "said": "is she vegetarian?"}, two)
     print("recalled in another thread:", out["answers"][-1])

@@ -7,6 +7,7 @@ import operator
 from typing import Annotated, Any, TypedDict
 
 import pytest
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.store.base import (
@@ -190,7 +191,7 @@ def test_abatch_with_the_async_client_does_what_batch_does(ctx: Ctx) -> None:
     assert got.value == {"food": "ramen"} and gone is None and [h.key for h in hits] == ["k"]
 
 
-class State(TypedDict):
+class State(TypedDict, total=False):
     user_id: str
     said: str
     answers: Annotated[list[str], operator.add]
@@ -215,10 +216,11 @@ def test_a_compiled_graph_remembers_in_one_thread_what_another_thread_recalls(
     builder.add_edge(START, "memory")
     builder.add_edge("memory", END)
     graph = builder.compile(checkpointer=InMemorySaver(), store=MemwardenStore(mw))
-    first = {"configurable": {"thread_id": "thread-1"}}
-    second = {"configurable": {"thread_id": "thread-2"}}
+    first: RunnableConfig = {"configurable": {"thread_id": "thread-1"}}
+    second: RunnableConfig = {"configurable": {"thread_id": "thread-2"}}
     graph.invoke({"user_id": "alice", "said": "remember: Alice drinks green tea"}, first)
     out = graph.invoke({"user_id": "alice", "said": "what does she drink? tea?"}, second)
     assert out["answers"] == ["Alice drinks green tea"]
-    other = graph.invoke({"user_id": "bob", "said": "tea?"}, {"configurable": {"thread_id": "t3"}})
+    third: RunnableConfig = {"configurable": {"thread_id": "thread-3"}}
+    other = graph.invoke({"user_id": "bob", "said": "tea?"}, third)
     assert other["answers"] == ["nothing"]
