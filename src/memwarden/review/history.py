@@ -26,7 +26,7 @@ async def review_state(db: Database, caller: Caller, request: ReadRequest) -> Re
     async with db.connection() as conn:
         found = await store.record_state(conn, context_id, request.record_id)
     row = require_record(found, scope, caller, "memory_review")
-    deleted = row.serving == "deleted"
+    deleted = row.serving in ("deleted", "erased")  # an erased record is deleted for good
     expires_at = row.expires_at
     expired = not deleted and expires_at is not None and expires_at <= row.server_now
     review = render.review_object(row)

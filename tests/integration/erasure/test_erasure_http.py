@@ -51,6 +51,7 @@ def test_an_erased_record_refuses_update_review_and_restore_and_keeps_its_receip
     assert done["counts"]["revisions"] >= 3  # create, review, erase
 
     current = ok(post(alice, "reviews/state", record_id=rid))["state"]
+    assert current["deleted"] is True
     update = command(
         alice, "update", record_id=rid, expected_revision=current["revision"], content="new"
     )
