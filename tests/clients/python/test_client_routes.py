@@ -14,9 +14,11 @@ from memwarden_client import (
     AsyncMemwarden,
     AsyncMemwardenAdmin,
     Conflict,
+    ConnectionFailed,
     Memwarden,
     MemwardenAdmin,
     NotFound,
+    RetryEvent,
     Unavailable,
     models,
 )
@@ -95,7 +97,9 @@ def test_a_document_upload_reports_progress_and_wait_returns_it_processed_sync_a
 
 @pytest.fixture
 def chatty(live_with: Callable[..., LiveServer], scripted: ScriptedModelServer) -> LiveServer:
-    return live_with(**scripted_models(scripted, model_chat="openai:chat-model"))
+    """A scripted chat model, and a short request deadline to cut a stream with."""
+    changes = scripted_models(scripted, model_chat="openai:chat-model", request_deadline_s=2.0)
+    return live_with(**changes)
 
 
 def test_chat_streams_typed_events_memories_tokens_then_done(
@@ -130,6 +134,29 @@ def test_chat_streams_typed_events_memories_tokens_then_done(
             ]
 
     assert "".join(t.text for t in asyncio.run(streamed())) == answer
+
+
+def test_a_stream_cut_after_it_started_ends_with_an_error_event_and_a_slow_answer_times_out(
+    chatty: LiveServer, scripted: ScriptedModelServer
+) -> None:
+    with MemwardenAdmin(chatty.url, ADMIN_TOKEN) as admin:
+        created = admin.contexts.create("cut", owner_subject="alice")
+    assert created.owner_key is not None
+    key, cid = created.owner_key.key, created.id
+    scripted.script("chat", Reply.text("word " * 40).trickled(0.2))  # past the 2 s deadline
+    with Memwarden(chatty.url, key, context_id=cid) as client:
+        got = list(client.chat_stream("Tell me a story.", remember=False))
+    assert any(isinstance(e, models.ChatStreamToken) for e in got)
+    last = got[-1]
+    assert isinstance(last, models.ChatStreamError) and last.error.code == "model_provider_error"
+    scripted.script("chat", Reply.text("late").after(1.5))
+    retries: list[RetryEvent] = []
+    with (
+        Memwarden(chatty.url, key, context_id=cid, timeout=0.5, on_retry=retries.append) as slow,
+        pytest.raises(ConnectionFailed) as timed_out,
+    ):
+        slow.chat("Tell me another.", remember=False)
+    assert timed_out.value.code == "timeout" and retries == []  # a chat is not sent twice
 
 
 def test_reflection_without_a_chat_model_is_unavailable_with_its_code(mw: Memwarden) -> None:
