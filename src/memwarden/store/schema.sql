@@ -550,6 +550,8 @@ $$;
 CREATE FUNCTION public.webhook_enqueue(p_context uuid, p_kind text, p_event_id text, p_seq bigint, p_data jsonb, p_at timestamp with time zone) RETURNS void
     LANGUAGE plpgsql
     AS $$
+DECLARE
+    queued text := 'memwarden.webhooks_' || replace(p_context::text, '-', '');
 BEGIN
     IF p_kind IS NULL THEN
         RETURN;
@@ -560,11 +562,11 @@ BEGIN
     FROM webhook_subscription s
     WHERE s.context_id = p_context AND p_kind = ANY (s.events)
     ON CONFLICT DO NOTHING;
-    IF FOUND THEN
-        INSERT INTO procrastinate_jobs (queue_name, task_name, queueing_lock, args)
+    IF FOUND AND current_setting(queued, true) IS DISTINCT FROM 'yes' THEN
+        PERFORM set_config(queued, 'yes', true);
+        INSERT INTO procrastinate_jobs (queue_name, task_name, lock, args)
         VALUES ('webhooks', 'memwarden:webhooks_deliver', 'webhooks:' || p_context::text,
-                jsonb_build_object('context_id', p_context::text))
-        ON CONFLICT (queueing_lock) WHERE status = 'todo' DO NOTHING;
+                jsonb_build_object('context_id', p_context::text));
     END IF;
 END
 $$;
@@ -578,6 +580,7 @@ CREATE FUNCTION public.webhook_feed_kind(entry_type text, serving text) RETURNS 
         WHEN 'restored' THEN 'updated'
         WHEN 'superseded' THEN 'superseded'
         WHEN 'deleted' THEN 'deleted'
+        WHEN 'erased' THEN 'deleted'
         WHEN 'reviewed' THEN 'reviewed'
         WHEN 'released' THEN 'released'
     END

@@ -10,7 +10,6 @@ again: delivery is at least once, and receivers deduplicate by the event's `id`.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import secrets
 import time
@@ -22,7 +21,6 @@ from typing import Any
 
 import httpx
 import structlog
-from procrastinate.exceptions import AlreadyEnqueued
 
 from memwarden.domain.grants import effective_grants
 from memwarden.services import Services
@@ -55,12 +53,12 @@ class Attempt:
 
 
 async def nudge(services: Services, context_id: uuid.UUID) -> None:
-    """Queue a job that sends the Context's due deliveries (one waits at a time)."""
+    """Queue a job that sends the Context's due deliveries; the Context's jobs run one at
+    a time (procrastinate's `lock`, as the migration's triggers queue them)."""
     deferrer = services.jobs.configure_task(
-        DELIVER_TASK, queue=QUEUE, queueing_lock=f"webhooks:{context_id}"
+        DELIVER_TASK, queue=QUEUE, lock=f"webhooks:{context_id}"
     )
-    with contextlib.suppress(AlreadyEnqueued):
-        await deferrer.defer_async(context_id=str(context_id))
+    await deferrer.defer_async(context_id=str(context_id))
 
 
 def schedule(services: Services) -> backoff.Schedule:

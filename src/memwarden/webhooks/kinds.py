@@ -30,6 +30,7 @@ FEED_KINDS = {
     "restored": "updated",
     "superseded": "superseded",
     "deleted": "deleted",
+    "erased": "deleted",
     "reviewed": "reviewed",
     "released": "released",
 }

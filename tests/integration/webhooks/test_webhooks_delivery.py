@@ -17,7 +17,7 @@ from memwarden.webhooks.kinds import FEED_KINDS, feed_kind
 from memwarden.webhooks.signature import verify
 from tests.integration.webhooks.conftest import FAST, pump, subscribe, work
 from tests.service.review.memory import Who, create
-from tests.support.services import ContextKey, ServiceHarness
+from tests.support.services import ContextKey, ServiceHarness, as_json
 from tests.support.webhook_receiver import Received, WebhookReceiver
 
 
@@ -32,7 +32,7 @@ def _status(h: ServiceHarness, who: ContextKey, webhook_id: str) -> tuple[str, s
 
 
 def _feed_seqs(h: ServiceHarness, who: ContextKey) -> dict[str, int]:
-    page = h.run(feed.list_changes(h.services.db, who.caller))
+    page = as_json(h.run(feed.list_changes(h.services.db, who.caller)))  # a dict or an answer
     return {c["record_id"]: c["seq"] for c in page["changes"] if c["entry_type"] == "created"}
 
 
@@ -69,30 +69,30 @@ def test_a_committed_write_is_delivered_signed_with_its_change_feed_id(
 
 
 def test_a_receiver_that_is_down_for_a_while_gets_every_missing_event_once_it_is_up(
-    hooks: ServiceHarness,
+    services_with: Callable[..., ServiceHarness],
 ) -> None:
-    ctx = hooks.make_context()
+    h = services_with(**FAST, webhook_max_attempts=30)  # retries 10-60 ms apart here
+    ctx = h.make_context()
     receiver = WebhookReceiver()  # not listening yet: connections are refused
-    hook = subscribe(hooks, ctx, receiver.url, ["created"])
-    who = Who.of(hooks, ctx)
+    hook = subscribe(h, ctx, receiver.url, ["created"])
+    who = Who.of(h, ctx)
     written = {create(who, f"Fact number {i} about the deploy key.")[0] for i in range(3)}
-
-    pump(hooks, lambda: sum(d["attempts"] for d in _deliveries(hooks, ctx, hook.id)) >= 3)
-    errors = {d["last_error"] for d in _deliveries(hooks, ctx, hook.id) if d["attempts"]}
+    pump(h, lambda: sum(d["attempts"] for d in _deliveries(h, ctx, hook.id)) >= 3)
+    errors = {d["last_error"] for d in _deliveries(h, ctx, hook.id) if d["attempts"]}
     assert errors == {"connect"}
     receiver.up()
     try:
         receiver.respond(500, 500)  # up, but failing at first
-        pump(hooks, lambda: len({r.event["id"] for r in receiver.delivered()}) == 3)
+        pump(h, lambda: len({r.event["id"] for r in receiver.delivered()}) == 3)
     finally:
         receiver.down()
-    seqs = _feed_seqs(hooks, ctx)
+    seqs = _feed_seqs(h, ctx)
     assert {r.event["id"] for r in receiver.delivered()} == {f"feed:{seqs[r]}" for r in written}
     assert all(_signed(r, hook.secret) for r in receiver.received)
-    deliveries = _deliveries(hooks, ctx, hook.id)
+    deliveries = _deliveries(h, ctx, hook.id)
     assert {d["status"] for d in deliveries} == {"delivered"}
     assert sum(d["attempts"] for d in deliveries) >= 3 + 2 + 3
-    assert _status(hooks, ctx, hook.id) == ("active", None)
+    assert _status(h, ctx, hook.id) == ("active", None)
 
 
 def test_a_410_pauses_at_once_and_a_patch_resumes_with_what_waited(
@@ -271,3 +271,31 @@ def test_an_answer_slower_than_the_timeout_is_a_failed_attempt(
     assert (delivery["status"], delivery["last_error"]) == ("pending", "timeout")
     receiver.stall_s = 0.0
     pump(h, lambda: _deliveries(h, ctx, hook.id)[0]["status"] == "delivered")
+
+
+def test_concurrent_writers_of_a_context_never_wait_on_each_other_s_delivery_job(
+    hooks: ServiceHarness, db_url: str
+) -> None:
+    """A write records a failed row's judgement, then later takes the change feed's lock;
+    another holds that lock while its change events queue their job. Were the two jobs
+    one unique row, the second writer would wait for the first: a deadlock."""
+    ctx = hooks.make_context()
+    subscribe(hooks, ctx, "http://127.0.0.1:9/hook", ["created", "judge_fail"])
+    judgement = (
+        "INSERT INTO judgement (context_id, id, gate, verdict, source) "
+        "VALUES (%s, gen_random_uuid(), 'row', 'fail', 'facts')"
+    )
+    events = (
+        "INSERT INTO change_event (context_id, seq, record_id, revision, kind, entry_type) "
+        "VALUES (%s, %s, NULL, 1, 'attribute', 'created')"
+    )
+    with psycopg.connect(db_url) as first, psycopg.connect(db_url) as second:
+        first.execute(judgement, (ctx.id,))
+        second.execute("SET lock_timeout = '2s'")
+        for seq in (1, 2, 3):  # one transaction, three events: one job
+            second.execute(events, (ctx.id, seq))
+        second.commit()
+        first.commit()
+        jobs = "SELECT count(*), count(DISTINCT lock) FROM procrastinate_jobs WHERE queue_name = %s"
+        assert first.execute(jobs, ("webhooks",)).fetchone() == (2, 1)
+        assert first.execute("SELECT count(*) FROM webhook_delivery").fetchone() == (4,)

@@ -11,8 +11,9 @@ def test_a_record_created_held_is_a_held_event() -> None:
     assert feed_kind("created", None) == "created"
 
 
-def test_a_restore_is_an_update_and_unknown_entries_are_no_event() -> None:
+def test_a_restore_is_an_update_an_erasure_a_deletion_and_unknown_entries_no_event() -> None:
     assert feed_kind("restored", "live") == "updated"
+    assert feed_kind("erased", "erased") == "deleted"
     assert feed_kind("merged", "live") is None
 
 

@@ -50,7 +50,8 @@ CREATE INDEX webhook_delivery_due ON webhook_delivery (next_attempt_at) WHERE st
 CREATE INDEX webhook_delivery_by_subscription ON webhook_delivery (context_id, subscription_id, n);
 
 -- The webhook kind of a change-feed entry (memwarden/webhooks/kinds.py says the same, and
--- a test keeps the two equal): a record created held is `held`; a restore is an update.
+-- a test keeps the two equal): a record created held is `held`; a restore is an update,
+-- an erasure a deletion.
 CREATE FUNCTION webhook_feed_kind(entry_type text, serving text) RETURNS text
 LANGUAGE sql IMMUTABLE AS $$
     SELECT CASE entry_type
@@ -59,17 +60,24 @@ LANGUAGE sql IMMUTABLE AS $$
         WHEN 'restored' THEN 'updated'
         WHEN 'superseded' THEN 'superseded'
         WHEN 'deleted' THEN 'deleted'
+        WHEN 'erased' THEN 'deleted'
         WHEN 'reviewed' THEN 'reviewed'
         WHEN 'released' THEN 'released'
     END
 $$;
 
 -- One delivery per subscription of the Context that wants `kind` (paused ones too: they
--- are delivered on resume), and one waiting job per Context to send them (procrastinate's
--- own table, as store/queries/recovery.sql reads it; the job's queueing lock keeps one).
+-- are delivered on resume), and one job per transaction and Context to send them, on
+-- procrastinate's own table (as store/queries/recovery.sql reads it). The job carries
+-- procrastinate's `lock`, so a Context's jobs run one at a time; it has no queueing lock,
+-- whose unique index would make two writers of a Context wait on each other's uncommitted
+-- job (a deadlock once one of them also waits for the change feed's lock). A
+-- transaction-local setting says the transaction queued its job already.
 CREATE FUNCTION webhook_enqueue(p_context uuid, p_kind text, p_event_id text, p_seq bigint,
                                 p_data jsonb, p_at timestamptz) RETURNS void
 LANGUAGE plpgsql AS $$
+DECLARE
+    queued text := 'memwarden.webhooks_' || replace(p_context::text, '-', '');
 BEGIN
     IF p_kind IS NULL THEN
         RETURN;
@@ -80,11 +88,11 @@ BEGIN
     FROM webhook_subscription s
     WHERE s.context_id = p_context AND p_kind = ANY (s.events)
     ON CONFLICT DO NOTHING;
-    IF FOUND THEN
-        INSERT INTO procrastinate_jobs (queue_name, task_name, queueing_lock, args)
+    IF FOUND AND current_setting(queued, true) IS DISTINCT FROM 'yes' THEN
+        PERFORM set_config(queued, 'yes', true);
+        INSERT INTO procrastinate_jobs (queue_name, task_name, lock, args)
         VALUES ('webhooks', 'memwarden:webhooks_deliver', 'webhooks:' || p_context::text,
-                jsonb_build_object('context_id', p_context::text))
-        ON CONFLICT (queueing_lock) WHERE status = 'todo' DO NOTHING;
+                jsonb_build_object('context_id', p_context::text));
     END IF;
 END
 $$;
