@@ -1,8 +1,9 @@
 """Sending deliveries: claim the due ones, sign, POST, record what happened.
 
 The outbox rows are written by the migration's triggers in the transaction that wrote each
-event, and a waiting job per Context is queued beside them (`memwarden:webhooks_deliver`);
-a sweep every minute sends whatever is due (retries, and anything a job missed). A claim
+event, with one job per transaction and Context beside them (`memwarden:webhooks_deliver`,
+under the Context's procrastinate lock); a sweep every minute sends whatever is due
+(retries, resumed subscriptions, ended leases). A claim
 counts the attempt and leases the delivery, so a worker that dies mid-send leaves it due
 again: delivery is at least once, and receivers deduplicate by the event's `id`.
 """
