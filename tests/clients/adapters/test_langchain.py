@@ -36,6 +36,17 @@ def test_recall_finds_what_remember_stored_in_the_users_scope(mw: Memwarden) -> 
     )
 
 
+def test_the_tools_run_on_the_async_client_with_ainvoke(ctx: Ctx) -> None:
+    async def both() -> tuple[str, str]:
+        async with ctx.async_client() as client:
+            remember, recall = memwarden_tools(async_client=client, scope="user/alice")
+            said = await remember.ainvoke({"text": "I collect stamps."})
+            return said, await recall.ainvoke({"query": "stamps"})
+
+    said, recalled = asyncio.run(both())
+    assert said.startswith("Remembered: ") and "stamps" in recalled
+
+
 def test_a_held_write_says_it_is_held_and_is_not_recalled(judged_ctx: Ctx) -> None:
     with judged_ctx.client() as client:
         tools = tools_by_name(client, scope="user/alice")

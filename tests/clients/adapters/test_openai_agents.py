@@ -77,10 +77,15 @@ def test_a_run_with_a_memwarden_session_keeps_the_conversation_and_remembers_its
     assert any("Lisbon" in (h.text or "") for h in hits)
 
 
-def test_a_refused_turn_stops_the_run_with_the_judges_reason_codes(
+def test_a_held_turn_is_listed_as_held_and_a_refused_one_stops_the_run_by_reason_code(
     scripted: ScriptedModelServer, judged_ctx: Ctx
 ) -> None:
+    scripted.script(MODEL, Reply.text("I will keep that in mind."))
     session = MemwardenSession("chat-2", None, scope="user/alice")
+    assert run(scripted, judged_ctx, PERSONAL_TEXT, session=session)[0] == (
+        "I will keep that in mind."
+    )
+    assert [w.held for w in session.writes] == [True, False]  # the user's turn is held
     with pytest.raises(JudgeRefused) as refused:
         run(scripted, judged_ctx, CREDENTIAL_TEXT, session=session)
     assert refused.value.reasons == ["credential"] and "ghp_" not in str(refused.value)
