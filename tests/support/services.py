@@ -89,7 +89,7 @@ class ServiceHarness:
     ) -> ContextKey:
         """A Context (with an optional configuration patch) and one key for `subject`."""
         db = self.services.db
-        cid = uuid.UUID(self.run(create_context(db, self.admin, name))["id"])
+        cid = uuid.UUID(self.run(create_context(db, self.admin, name)).id)
         if config:
             self.run(patch_config(db, self.admin, cid, config))
         return self.add_key(cid, grants or ALL_GRANTS, subject, **key)
@@ -101,8 +101,8 @@ class ServiceHarness:
         issued = self.run(
             create_key(db, self.admin, context_id, subject=subject, grants=grants, **key)
         )
-        caller = self.run(authenticate(db, issued["key"], self._admin_token))
-        return ContextKey(context_id, issued["key"], uuid.UUID(issued["id"]), caller)
+        caller = self.run(authenticate(db, issued.key, self._admin_token))
+        return ContextKey(context_id, issued.key, uuid.UUID(issued.id), caller)
 
     def configure(self, context_id: uuid.UUID, patch: dict[str, Any]) -> dict[str, Any]:
         return self.run(patch_config(self.services.db, self.admin, context_id, patch))

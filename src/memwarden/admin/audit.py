@@ -6,6 +6,7 @@ import uuid
 from typing import Any
 
 from memwarden.admin.access import require_manage
+from memwarden.admin.responses import AuditEvent, AuditPage
 from memwarden.domain.grants import Caller
 from memwarden.errors import InvalidInput
 from memwarden.paging import id_cursor, split_page
@@ -36,7 +37,7 @@ async def list_audit(
     cursor: str | None = None,
     limit: int = 50,
     action: str | None = None,
-) -> dict[str, Any]:
+) -> AuditPage:
     """Needs grant:manage over the whole Context (or the admin credential). `action` keeps
     the events whose action starts with it (`hygiene.` or `hygiene.resolve`), in the query,
     so a page is full while matching events remain."""
@@ -49,4 +50,4 @@ async def list_audit(
     async with db.connection() as conn:
         rows = await store.list_audit(conn, context_id, limit + 1, before, action)
     page, next_cursor = split_page(rows, limit, lambda r: str(r["id"]))
-    return {"events": [_event(r) for r in page], "next_cursor": next_cursor}
+    return AuditPage(events=[AuditEvent(**_event(r)) for r in page], next_cursor=next_cursor)

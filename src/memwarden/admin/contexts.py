@@ -7,6 +7,7 @@ from typing import Any
 
 from memwarden.admin.access import require_admin, require_context
 from memwarden.admin.keys import issue_key
+from memwarden.admin.responses import ContextInfo, ContextList, CreatedContext
 from memwarden.config import ContextConfig, dump_config
 from memwarden.domain.grants import CAPABILITIES, Caller
 from memwarden.domain.ids import new_id
@@ -26,7 +27,7 @@ def _public(row: store.ContextRow | store.ContextSummary) -> dict[str, Any]:
 
 async def create_context(
     db: Database, caller: Caller, name: str, *, owner: str | None = None
-) -> dict[str, Any]:
+) -> CreatedContext:
     """A new Context; with `owner`, also its first key with every grant (`owner_key`, its
     secret shown this once), in the same transaction: HTTP asks for it with `owner_subject`, the
     CLI always does. Without it the Context has no key until an admin issues one."""
@@ -46,14 +47,14 @@ async def create_context(
             target_id=row.id,
         )
         if owner is None:
-            return _public(row)
+            return CreatedContext(**_public(row))
         key = await issue_key(conn, caller, row.id, subject=owner, grants=list(CAPABILITIES))
-    return {**_public(row), "owner_key": key}
+    return CreatedContext(**_public(row), owner_key=key)
 
 
 async def list_contexts(
     db: Database, caller: Caller, *, cursor: str | None = None, limit: int = 100
-) -> dict[str, Any]:
+) -> ContextList:
     """Oldest first, one page: `{"contexts", "next_cursor"}`."""
     require_admin(caller)
     if not 1 <= limit <= MAX_PAGE:
@@ -62,13 +63,13 @@ async def list_contexts(
     async with db.connection() as conn:
         rows = await store.list_contexts(conn, limit + 1, after)
     page, next_cursor = split_page(rows, limit, lambda r: str(r.id))
-    return {"contexts": [_public(r) for r in page], "next_cursor": next_cursor}
+    return ContextList(contexts=[ContextInfo(**_public(r)) for r in page], next_cursor=next_cursor)
 
 
-async def get_context(db: Database, caller: Caller, context_id: uuid.UUID) -> dict[str, Any]:
+async def get_context(db: Database, caller: Caller, context_id: uuid.UUID) -> ContextInfo:
     require_context(caller, context_id)
     async with db.connection() as conn:
         row = await store.get_context(conn, context_id)
     if row is None:
         raise NotFound("context not found")
-    return _public(row)
+    return ContextInfo(**_public(row))

@@ -8,6 +8,7 @@ from typing import Any
 
 from memwarden.admin.access import require_manage, require_unreserved
 from memwarden.admin.credentials import format_key, hash_secret, new_secret
+from memwarden.admin.responses import IssuedKey, KeyInfo, KeyList, RevokedKey
 from memwarden.domain.grants import CAPABILITIES, Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.scope import ScopeError, normalise_path
@@ -58,7 +59,7 @@ async def create_key(
     grants: list[str],
     scope: str | None = None,
     expires_at: datetime | None = None,
-) -> dict[str, Any]:
+) -> IssuedKey:
     """Returns the key's metadata and, this once, its secret."""
     require_manage(caller, context_id)
     async with db.transaction() as conn:
@@ -84,7 +85,7 @@ async def issue_key(
     grants: list[str],
     scope: str | None = None,
     expires_at: datetime | None = None,
-) -> dict[str, Any]:
+) -> IssuedKey:
     """Validate and store a key inside the caller's transaction (the caller checked access
     and that the Context exists): principal, grants, key and audit event commit together."""
     subject = require_plain(subject, "subject").strip()
@@ -136,7 +137,7 @@ async def issue_key(
             created_at=created_at,
         )
     )
-    return {**public, "context_id": str(context_id), "key": format_key(key_id, secret)}
+    return IssuedKey(**public, context_id=str(context_id), key=format_key(key_id, secret))
 
 
 async def list_keys(
@@ -146,7 +147,7 @@ async def list_keys(
     *,
     cursor: str | None = None,
     limit: int = 100,
-) -> dict[str, Any]:
+) -> KeyList:
     """Oldest first, one page: `{"keys", "next_cursor"}`; never a secret."""
     require_manage(caller, context_id)
     if not 1 <= limit <= MAX_PAGE:
@@ -155,12 +156,12 @@ async def list_keys(
     async with db.connection() as conn:
         rows = await store.list_keys(conn, context_id, limit + 1, after)
     page, next_cursor = split_page(rows, limit, lambda r: str(r.id))
-    return {"keys": [_public(r) for r in page], "next_cursor": next_cursor}
+    return KeyList(keys=[KeyInfo(**_public(r)) for r in page], next_cursor=next_cursor)
 
 
 async def revoke_key(
     db: Database, caller: Caller, context_id: uuid.UUID, key_id: uuid.UUID
-) -> dict[str, Any]:
+) -> RevokedKey:
     """Takes effect at once: every request authenticates against the row."""
     require_manage(caller, context_id)
     async with db.transaction() as conn:
@@ -176,4 +177,4 @@ async def revoke_key(
             target_kind="api_key",
             target_id=key_id,
         )
-    return {"id": str(key_id), "revoked_at": revoked_at.isoformat()}
+    return RevokedKey(id=str(key_id), revoked_at=revoked_at.isoformat())

@@ -1,21 +1,15 @@
-"""Response bodies of the Context, key, audit and usage routes, declared for /openapi.json
-only (`responses=` on `api/routes/admin.py` and `feed.py`; `contexts._public`,
-`keys._public`, `keys.issue_key`, `audit.list_audit` and `usage.usage_breakdown` build
-them). Extra keys are allowed. A Context's configuration is answered as the model that
-validates it, `config.ContextConfig`."""
+"""The answers of the Context, key, audit and usage routes: `contexts`, `keys`,
+`audit.list_audit` and `usage.usage_breakdown` return them. A Context's configuration is
+answered as the model that validates it, `config.ContextConfig`."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from memwarden.answers import Answer
 
 
-class Described(BaseModel):
-    """A documented answer: the fields below, and possibly more (additionalProperties)."""
-
-    model_config = ConfigDict(extra="allow")
-
-
-class KeyInfo(Described):
+class KeyInfo(Answer):
     """A key's metadata; never its secret."""
 
     id: str
@@ -35,7 +29,7 @@ class IssuedKey(KeyInfo):
     key: str = Field(description="The bearer secret (`mwk_...`); shown only in this answer.")
 
 
-class ContextInfo(Described):
+class ContextInfo(Answer):
     id: str
     name: str
     created_at: str
@@ -43,26 +37,26 @@ class ContextInfo(Described):
 
 class CreatedContext(ContextInfo):
     owner_key: IssuedKey | None = Field(
-        None, description="Only with `owner_subject`: the first key, with every grant."
+        default=None, description="Only with `owner_subject`: the first key, with every grant."
     )
 
 
-class ContextList(Described):
+class ContextList(Answer):
     contexts: list[ContextInfo]
     next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
 
 
-class KeyList(Described):
+class KeyList(Answer):
     keys: list[KeyInfo]
     next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
 
 
-class RevokedKey(Described):
+class RevokedKey(Answer):
     id: str
     revoked_at: str
 
 
-class AuditEvent(Described):
+class AuditEvent(Answer):
     """Who did what to which id; never content (`audit._event`)."""
 
     id: str
@@ -74,14 +68,14 @@ class AuditEvent(Described):
     at: str
 
 
-class AuditPage(Described):
+class AuditPage(Answer):
     """GET /{context_id}/audit: newest first."""
 
     events: list[AuditEvent]
     next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
 
 
-class UsageCounts(Described):
+class UsageCounts(Answer):
     calls: int
     prompt_tokens: int
     completion_tokens: int
@@ -93,7 +87,7 @@ class StageUsage(UsageCounts):
     models: dict[str, UsageCounts]
 
 
-class ExtractionCounts(Described):
+class ExtractionCounts(Answer):
     windows_run: int
     windows_failed: int
     dropped_chars: int = Field(description="Characters past the extraction window limit.")
@@ -106,7 +100,7 @@ class ExtractionUsage(ExtractionCounts):
     by_source: dict[str, ExtractionCounts]
 
 
-class UsageAnswer(Described):
+class UsageAnswer(Answer):
     """GET /{context_id}/usage (`usage.usage_breakdown`)."""
 
     since: str = Field(description="The first day counted (ISO date, UTC).")

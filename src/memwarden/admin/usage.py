@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memwarden.admin.access import require_manage
+from memwarden.admin.responses import UsageAnswer
 from memwarden.domain.grants import Caller
 from memwarden.errors import InvalidInput
 from memwarden.store import audit as store
@@ -20,7 +21,7 @@ _EXTRACTION = ("windows_run", "windows_failed", "dropped_chars", "dropped_bytes"
 
 async def usage_breakdown(
     db: Database, caller: Caller, context_id: uuid.UUID, *, days: int = 30
-) -> dict[str, Any]:
+) -> UsageAnswer:
     """Needs grant:manage over the whole Context (or the admin credential)."""
     require_manage(caller, context_id)
     if not 1 <= days <= MAX_DAYS:
@@ -36,12 +37,14 @@ async def usage_breakdown(
             stage[k] += r[k]
         stage["models"][r["model"]] = {k: r[k] for k in _COUNTS}
     total = sum(s["prompt_tokens"] + s["completion_tokens"] for s in stages.values())
-    return {
-        "since": since.isoformat(),
-        "stages": stages,
-        "total_tokens": total,
-        "extraction": _extraction(extraction),
-    }
+    return UsageAnswer.model_validate(
+        {
+            "since": since.isoformat(),
+            "stages": stages,
+            "total_tokens": total,
+            "extraction": _extraction(extraction),
+        }
+    )
 
 
 def _extraction(rows: list[dict[str, Any]]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from rich.table import Table
 from memwarden.admin import contexts as contexts_uc
 from memwarden.admin import keys as keys_uc
 from memwarden.admin import settings_service
+from memwarden.answers import wire
 from memwarden.cli.erase import erase_cmd
 from memwarden.cli.evaluate import eval_app
 from memwarden.cli.hygiene import hygiene_app
@@ -213,7 +214,7 @@ def contexts_create(
 ) -> None:
     """Create a Context and a first key with every grant."""
 
-    created = run(lambda s: contexts_uc.create_context(s.db, OPERATOR, name, owner=subject))
+    created = wire(run(lambda s: contexts_uc.create_context(s.db, OPERATOR, name, owner=subject)))
     key = created.pop("owner_key")
     _shown(
         {"context": created, "key": key},
@@ -244,9 +245,17 @@ def keys_create(
 ) -> None:
     """Issue a key; its secret is printed once."""
     ctx = _uuid(context_id, "context id")
-    result = run(
-        lambda s: keys_uc.create_key(
-            s.db, OPERATOR, ctx, subject=subject, grants=grant, scope=scope, expires_at=expires_at
+    result = wire(
+        run(
+            lambda s: keys_uc.create_key(
+                s.db,
+                OPERATOR,
+                ctx,
+                subject=subject,
+                grants=grant,
+                scope=scope,
+                expires_at=expires_at,
+            )
         )
     )
     _shown(
@@ -276,7 +285,7 @@ def keys_list(context_id: str, as_json: Annotated[bool, typer.Option("--json")] 
 def keys_revoke(context_id: str, key_id: str) -> None:
     """Revoke a key at once."""
     ctx, kid = _uuid(context_id, "context id"), _uuid(key_id, "key id")
-    result = run(lambda s: keys_uc.revoke_key(s.db, OPERATOR, ctx, kid))
+    result = wire(run(lambda s: keys_uc.revoke_key(s.db, OPERATOR, ctx, kid)))
     console.print(f"revoked {result['id']} at {result['revoked_at']}")
 
 

@@ -10,9 +10,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import typer
+from pydantic import BaseModel
 from rich.console import Console
 from rich.markup import escape
 
+from memwarden.answers import wire
 from memwarden.bootstrap import build_services
 from memwarden.domain.grants import Caller
 from memwarden.errors import AppError
@@ -78,14 +80,12 @@ def run(use_case: Callable[[Services], Awaitable[T]], *, log_level: str = "WARNI
     raise AssertionError("unreachable")
 
 
-async def all_pages(
-    key: str, fetch: Callable[..., Awaitable[dict[str, Any]]]
-) -> list[dict[str, Any]]:
+async def all_pages(key: str, fetch: Callable[..., Awaitable[BaseModel]]) -> list[dict[str, Any]]:
     """Every row of a paged use case, `fetch(cursor=...)`: follow `next_cursor` to null."""
     rows: list[dict[str, Any]] = []
     cursor: str | None = None
     while True:
-        page = await fetch(cursor=cursor)
+        page = wire(await fetch(cursor=cursor))
         rows.extend(page[key])
         cursor = page["next_cursor"]
         if cursor is None:

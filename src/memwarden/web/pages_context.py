@@ -6,11 +6,14 @@ import uuid
 from typing import Any
 
 from fastapi.responses import Response
+from pydantic import BaseModel
 from starlette.datastructures import UploadFile
 
 from memwarden.admin import audit, contexts, keys, settings_service, usage
 from memwarden.admin.contract import CreateKey
 from memwarden.admin.overview import context_overview
+from memwarden.admin.responses import IssuedKey
+from memwarden.answers import wire
 from memwarden.config import ADDENDUM_MAX_CHARS, ADDENDUM_STAGES
 from memwarden.documents import service as documents
 from memwarden.domain.grants import CAPABILITIES
@@ -35,9 +38,11 @@ JUDGE_FIELDS = ("enabled", "input", "rows", "record_pass", "retain_inputs")
 
 
 async def _optional(call: Any) -> Any:
-    """A panel the caller's grants may not allow: shown as refused, not as an error page."""
+    """A panel the caller's grants may not allow: shown as refused, not as an error page.
+    An answer is shown as its JSON (`answers.wire`), as the charts read it."""
     try:
-        return await call
+        answer = await call
+        return wire(answer) if isinstance(answer, BaseModel) else answer
     except AppError as exc:
         return {"refused": exc.message}
 
@@ -126,11 +131,11 @@ async def audit_log(view: View, action: str | None = None, cursor: str | None = 
         limit=50,
         action=action or None,
     )
-    return view.render("audit.html", events=page["events"], page=page, action=action)
+    return view.render("audit.html", events=page.events, page=page, action=action)
 
 
 async def _settings_page(
-    view: ContextView, new_key: dict[str, Any] | None = None, saved: bool = False
+    view: ContextView, new_key: IssuedKey | None = None, saved: bool = False
 ) -> Response:
     db, caller, context_id = view.services.db, view.caller, view.context_id
     config = await settings_service.get_config(db, caller, context_id)
@@ -138,7 +143,7 @@ async def _settings_page(
     return view.render(
         "settings.html",
         config=config,
-        keys=key_page["keys"],
+        keys=key_page.keys,
         new_key=new_key,
         saved=saved,
         stages=ADDENDUM_STAGES,

@@ -18,44 +18,45 @@ from memwarden.admin.responses import (
     RevokedKey,
 )
 from memwarden.api.deps import caller, services
+from memwarden.api.routes import AnswerRoute
 from memwarden.config import ContextConfig
 from memwarden.domain.grants import Caller
 from memwarden.services import Services
 
-router = APIRouter(prefix="/api/v1/contexts", tags=["admin"])
+router = APIRouter(prefix="/api/v1/contexts", tags=["admin"], route_class=AnswerRoute)
 
 
-@router.post("", status_code=201, responses={201: {"model": CreatedContext}})
+@router.post("", status_code=201)
 async def create_context(
     body: CreateContext, svc: Services = Depends(services), who: Caller = Depends(caller)
-) -> dict[str, Any]:
+) -> CreatedContext:
     return await contexts.create_context(svc.db, who, body.name, owner=body.owner_subject)
 
 
-@router.get("", responses={200: {"model": ContextList}})
+@router.get("")
 async def list_contexts(
     cursor: str | None = Query(None, max_length=64, description="next_cursor of the last page"),
     limit: int = Query(100, ge=1, le=contexts.MAX_PAGE),
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> ContextList:
     return await contexts.list_contexts(svc.db, who, cursor=cursor, limit=limit)
 
 
-@router.get("/{context_id}", responses={200: {"model": ContextInfo}})
+@router.get("/{context_id}")
 async def get_context(
     context_id: uuid.UUID, svc: Services = Depends(services), who: Caller = Depends(caller)
-) -> dict[str, Any]:
+) -> ContextInfo:
     return await contexts.get_context(svc.db, who, context_id)
 
 
-@router.post("/{context_id}/keys", status_code=201, responses={201: {"model": IssuedKey}})
+@router.post("/{context_id}/keys", status_code=201)
 async def create_key(
     context_id: uuid.UUID,
     body: CreateKey,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> IssuedKey:
     return await keys.create_key(
         svc.db,
         who,
@@ -67,24 +68,24 @@ async def create_key(
     )
 
 
-@router.get("/{context_id}/keys", responses={200: {"model": KeyList}})
+@router.get("/{context_id}/keys")
 async def list_keys(
     context_id: uuid.UUID,
     cursor: str | None = Query(None, max_length=64, description="next_cursor of the last page"),
     limit: int = Query(100, ge=1, le=keys.MAX_PAGE),
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> KeyList:
     return await keys.list_keys(svc.db, who, context_id, cursor=cursor, limit=limit)
 
 
-@router.delete("/{context_id}/keys/{key_id}", responses={200: {"model": RevokedKey}})
+@router.delete("/{context_id}/keys/{key_id}")
 async def revoke_key(
     context_id: uuid.UUID,
     key_id: uuid.UUID,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> RevokedKey:
     return await keys.revoke_key(svc.db, who, context_id, key_id)
 
 

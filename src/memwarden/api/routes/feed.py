@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from fastapi import APIRouter, Depends, Query
 
@@ -37,7 +36,7 @@ async def changes(
     return await feed_uc.list_changes(svc.db, who, cursor=cursor, limit=limit)
 
 
-@router.get("/api/v1/{context_id}/audit", responses={200: {"model": AuditPage}})
+@router.get("/api/v1/{context_id}/audit")
 async def audit_log(
     context_id: uuid.UUID,
     cursor: str | None = Query(None, max_length=64, description="next_cursor of the last page"),
@@ -46,7 +45,7 @@ async def audit_log(
     before: uuid.UUID | None = Query(None, include_in_schema=False, deprecated=True),
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> AuditPage:
     """Newest first. `before=<id>` is the older spelling of `cursor=<id>`, still accepted."""
     if cursor is None and before is not None:
         cursor = str(before)
@@ -55,11 +54,11 @@ async def audit_log(
     )
 
 
-@router.get("/api/v1/{context_id}/usage", responses={200: {"model": UsageAnswer}})
+@router.get("/api/v1/{context_id}/usage")
 async def usage(
     context_id: uuid.UUID,
     days: int = Query(30, ge=1, le=usage_uc.MAX_DAYS),
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> UsageAnswer:
     return await usage_uc.usage_breakdown(svc.db, who, context_id, days=days)
