@@ -191,6 +191,25 @@ def test_abatch_with_the_async_client_does_what_batch_does(ctx: Ctx) -> None:
     assert got.value == {"food": "ramen"} and gone is None and [h.key for h in hits] == ["k"]
 
 
+def test_concurrent_puts_of_a_new_key_make_one_note_holding_one_of_the_values(
+    ctx: Ctx, mw: Memwarden
+) -> None:
+    async def race() -> None:
+        async with ctx.async_client() as a, ctx.async_client() as b:
+            await asyncio.gather(
+                *[
+                    MemwardenStore(async_client=client).aput(("race",), "k", {"by": name})
+                    for client, name in [(a, "a"), (b, "b"), (a, "c"), (b, "d")]
+                ]
+            )
+
+    asyncio.run(race())
+    hits = mw.memory.search(scope={"project_id": "race", "visibility": "shared"}).hits
+    assert len(hits) == 1
+    item = MemwardenStore(mw).get(("race",), "k")
+    assert item is not None and item.value["by"] in {"a", "b", "c", "d"}
+
+
 class State(TypedDict, total=False):
     user_id: str
     said: str
