@@ -149,3 +149,22 @@ def test_a_session_erasure_removes_its_turns_and_leaves_the_other_session(
     assert done["counts"]["turns"] == 2 and done["counts"]["sessions"] == 1
     dump = database_dump(db_url)
     assert gone.encode() not in dump and kept.encode() in dump
+
+
+def test_an_erasure_whose_job_was_lost_is_queued_again_once(
+    svc: ServiceHarness, ctx: ContextKey, sql: Callable[..., list[tuple]]
+) -> None:
+    started = svc.run(
+        request_erasure(svc.services, ctx.caller, ctx.id, ErasureBody(subject="alice"))
+    )
+    jobs = "SELECT count(*) FROM procrastinate_jobs WHERE task_name = 'memwarden:erasure_run'"
+    assert sql(jobs) == [(1,)]
+    assert svc.run(run.resume_open(svc.services)) == 0  # too young to be called lost
+    sql("DELETE FROM procrastinate_jobs")  # a crash between the commit and the queueing
+    sql("UPDATE erasure SET created_at = now() - interval '10 minutes'")
+    assert svc.run(run.resume_open(svc.services)) == 1
+    assert svc.run(run.resume_open(svc.services)) == 1  # asked again: still one job
+    assert sql(jobs) == [(1,)]
+    erasure_id = uuid.UUID(started.erasureId)
+    assert svc.run(run.execute(svc.services, ctx.id, erasure_id)) == "done"
+    assert svc.run(run.resume_open(svc.services)) == 0
