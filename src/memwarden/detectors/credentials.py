@@ -152,7 +152,9 @@ _DS_PREFILTER: Final = re.compile(r"[A-Za-z0-9_\-+/=.:]{20,}")
 
 # key = value / key: value / "key": "value" / key => value; value may be quoted.
 _ASSIGNMENT: Final = re.compile(
-    r"""(?P<key>[A-Za-z_$@][\w.\-$]*)(?:\[(?P<sq>["']?)(?P<sub>[\w.-]*)(?P=sq)\])?["']?[ \t]*"""
+    # A key starts at a word's start: a failed key is not retried from every letter in it.
+    r"""(?<![A-Za-z_$])(?P<key>[A-Za-z_$@][\w.\-$]*)"""
+    r"""(?:\[(?P<sq>["']?)(?P<sub>[\w.-]*)(?P=sq)\])?["']?[ \t]*"""
     r"""(?::::=|::=|:=|\?=|\+=|!=|\.=|=>|->|=|:)[ \t]*@?"""
     r"""(?:\\?(?P<q>["'`])(?P<qval>[^"'`\n]*(?:(?!(?P=q))["'`][^"'`\n]*)*)(?P=q)"""
     r"""|(?P<val>[^\s;,&"'`]*))"""
