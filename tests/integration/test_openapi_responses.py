@@ -1,11 +1,11 @@
-"""The 2xx response schemas of /openapi.json match what the routes really answer (issue 15,
-finding 13): each documented route is called over real HTTP with data that fills its
-optional parts (a supersession, a processed document, a next page), and every body is
-validated against the live document's schema for its status."""
+"""The answers that are not one returned model match /openapi.json over real HTTP (issue 15,
+finding 13): the chat stream's events, /health's 200 and 503, /metrics, a Context's
+configuration, and routes whose models are their own (webhooks, erasures). The routes that
+return their answer model are checked without a server, route by route, by
+tests/unit/api/test_answer_models.py (issue 24): one definition per answer."""
 
 from __future__ import annotations
 
-import io
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -17,9 +17,7 @@ from jsonschema import Draft202012Validator
 
 from tests.conftest import ADMIN_TOKEN, ALL_GRANTS
 from tests.integration.chat.helpers import INSIGHT
-from tests.integration.hygiene.conftest import SUPERSEDES_B, near_pair
-from tests.integration.review.helpers import command, decide, post, unit_vector
-from tests.integration.write.helpers import extraction
+from tests.integration.review.helpers import command, decide, post
 from tests.support.live import LiveServer
 from tests.support.scripted_model import Reply, ScriptedModelServer, scripted_models
 from tests.support.webhook_receiver import WebhookReceiver
@@ -114,59 +112,6 @@ def streamed(spec: dict[str, Any], template: str, resp: httpx.Response) -> list[
         valid(spec, content[fields["event"]]["contentSchema"], data, fields["event"])
         got.append((fields["event"], data))
     return got
-
-
-def test_write_and_recall_answers_match_their_documented_schemas(
-    spec: dict[str, Any], client: httpx.Client, ctx: dict[str, Any]
-) -> None:
-    base = "/api/v1/{context_id}"
-    cid = ctx["id"]
-    first = conforms(
-        spec,
-        f"{base}/facts",
-        client.post(f"/api/v1/{cid}/facts", json={"text": "My favourite food is durian."}),
-    )
-    assert first["held"] is False
-    conforms(
-        spec,
-        f"{base}/facts",
-        client.post(f"/api/v1/{cid}/facts", json={"text": "My favourite food is mango."}),
-    )
-    batch = conforms(
-        spec,
-        f"{base}/facts/batch",
-        client.post(
-            f"/api/v1/{cid}/facts/batch",
-            json={"items": [{"text": "I live in Lisbon."}, {"text": "I work at Acme."}]},
-        ),
-    )
-    assert len(batch["extractions"]) == 2
-    hits = conforms(
-        spec,
-        f"{base}/query",
-        client.post(
-            f"/api/v1/{cid}/query", json={"query": "favourite food", "include_superseded": True}
-        ),
-    )["hits"]
-    assert hits
-    conforms(spec, f"{base}/query", client.get(f"/api/v1/{cid}/query", params={"query": "Lisbon"}))
-    assert any(h.get("superseded") for h in hits) and any(h["kind"] == "chunk" for h in hits)
-    profile = client.get(f"/api/v1/{cid}/profile", params={"entity": "user", "history": "true"})
-    assert conforms(spec, f"{base}/profile", profile)["history"]
-    conforms(spec, f"{base}/state", client.get(f"/api/v1/{cid}/state"))
-
-
-def test_chat_answer_matches_its_documented_schema(
-    spec: dict[str, Any], client: httpx.Client, ctx: dict[str, Any], scripted: ScriptedModelServer
-) -> None:
-    client.post(f"/api/v1/{ctx['id']}/facts", json={"text": "My favourite food is durian."})
-    scripted.respond_with("chat", Reply.text("Durian."))
-    body = conforms(
-        spec,
-        "/api/v1/{context_id}/chat",
-        client.post(f"/api/v1/{ctx['id']}/chat", json={"message": "What food do I like?"}),
-    )
-    assert body["answer"] == "Durian."
 
 
 def test_reflection_stream_and_usage_answers_match_their_documented_schemas(
@@ -274,246 +219,6 @@ def record(client: httpx.Client, text: str) -> tuple[str, int]:
     made = command(client, "create", content=text)
     assert made.status_code == 200, made.text
     return made.json()["record_id"], made.json()["revision"]
-
-
-def test_document_answers_match_their_documented_schemas(
-    spec: dict[str, Any], client: httpx.Client, ctx: dict[str, Any]
-) -> None:
-    cid, docs = ctx["id"], "/api/v1/{context_id}/documents"
-    data = b"Notes.\n\nThe office moved to Porto in 2024. The team likes jazz.\n"
-    uploaded = conforms(
-        spec,
-        docs,
-        client.post(
-            f"/api/v1/{cid}/documents",
-            files={"file": ("notes.txt", io.BytesIO(data), "text/plain")},
-            data={"scope": "team"},
-        ),
-    )
-    conforms(
-        spec, f"{docs}/{{document_id}}", client.get(f"/api/v1/{cid}/documents/{uploaded['id']}")
-    )
-    deadline = time.monotonic() + 60
-    while True:
-        resp = client.get(f"/api/v1/{cid}/documents/{uploaded['id']}")
-        done = conforms(spec, f"{docs}/{{document_id}}", resp)
-        if done["status"] in ("processed", "failed") or time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
-    assert done["status"] == "processed", done
-    listed = conforms(spec, docs, client.get(f"/api/v1/{cid}/documents", params={"limit": 1}))
-    assert listed["next_cursor"] is not None
-    conforms(
-        spec, f"{docs}/{{document_id}}", client.delete(f"/api/v1/{cid}/documents/{uploaded['id']}")
-    )
-
-
-def test_review_log_answers_match_their_documented_schemas(
-    live_with: Callable[..., LiveServer],
-    scripted: ScriptedModelServer,
-) -> None:
-    server = live_with(**scripted_models(scripted, model_judge="openai:judge-model"))
-    spec = server.app.openapi()
-    ctx = own_context(server)
-    with server.client(ctx["key"]) as client, server.client(ADMIN_TOKEN) as admin:
-        cid, base = ctx["id"], "/api/v1/{context_id}/judgements"
-        patched = admin.patch(
-            f"/api/v1/contexts/{cid}/config",
-            json={"judge": {"enabled": True, "on_warn": "hold", "rows": False}},
-        )
-        assert patched.status_code == 200, patched.text
-        scripted.respond_with(
-            "judge",
-            lambda r: Reply.json(
-                {"verdict": "warn", "reasons": ["policy"]}
-                if "secret" in r.user
-                else {"verdict": "pass", "reasons": []}
-            ),
-        )
-        for text in ("My secret hobby is lockpicking.", "My secret pet is a crow.", "I like tea."):
-            assert client.post(f"/api/v1/{cid}/facts", json={"text": text}).status_code == 201
-        page = conforms(spec, base, client.get(f"/api/v1/{cid}/judgements", params={"limit": 2}))
-        assert page["next_cursor"] is not None
-        entries = conforms(spec, base, client.get(f"/api/v1/{cid}/judgements"))["judgements"]
-        print(
-            "JUDGE",
-            [(r.stage, r.model, r.user[:300]) for r in scripted.requests],
-            patched.text[:3000],
-        )
-        held = [e["id"] for e in entries if e["held"]]
-        passed = next(e["id"] for e in entries if not e["held"])
-        assert len(held) == 2
-        one = f"{base}/{{judgement_id}}"
-        conforms(spec, one, client.get(f"/api/v1/{cid}/judgements/{held[0]}"))
-        approved = conforms(
-            spec, f"{one}/approve", client.post(f"/api/v1/{cid}/judgements/{held[0]}/approve")
-        )
-        assert approved["judgement"]["hold_decision"]
-        conforms(spec, f"{one}/reject", client.post(f"/api/v1/{cid}/judgements/{held[1]}/reject"))
-        overridden = conforms(
-            spec,
-            f"{one}/override",
-            client.post(f"/api/v1/{cid}/judgements/{passed}/override", json={"verdict": "warn"}),
-        )
-        assert overridden["judgement"]["override"] is not None
-        dry = conforms(
-            spec,
-            f"{base}/dry-run",
-            client.post(
-                f"/api/v1/{cid}/judgements/dry-run",
-                json={"addendum": "Be strict.", "compare_current": True},
-            ),
-        )
-        assert dry["tested"] >= 1
-
-
-def test_hygiene_and_pass_answers_match_their_documented_schemas(
-    live_with: Callable[..., LiveServer],
-    scripted: ScriptedModelServer,
-) -> None:
-    models = scripted_models(
-        scripted, model_adjudication="openai:strong", model_hygiene="openai:cheap"
-    )
-    server = live_with(run_worker=True, **models)
-    spec = server.app.openapi()
-    ctx = own_context(server)  # not through `live`: its worker would take the scan
-    with server.client(ctx["key"]) as client:
-        cid, base = ctx["id"], "/api/v1/{context_id}/hygiene"
-        near_pair(client)
-        scripted.respond_with("adjudication", SUPERSEDES_B)
-        started = conforms(
-            spec, f"{base}/scan", client.post(f"/api/v1/{cid}/hygiene/scan", json={})
-        )
-        conforms(
-            spec,
-            f"{base}/runs/{{run_id}}",
-            client.get(f"/api/v1/{cid}/hygiene/runs/{started['runId']}"),
-        )
-        deadline = time.monotonic() + 60
-        while True:
-            got = client.get(f"/api/v1/{cid}/hygiene/runs/{started['runId']}")
-            run = conforms(spec, f"{base}/runs/{{run_id}}", got)
-            if run["status"] in ("done", "failed") or time.monotonic() > deadline:
-                break
-            time.sleep(0.1)
-        assert run["counts"]["queued"] >= 1
-        a, _b = near_pair(client)
-        challenged = conforms(
-            spec,
-            f"{base}/memories/{{record_id}}/challenge",
-            client.post(f"/api/v1/{cid}/hygiene/memories/{a}/challenge", json={"reason": "moved"}),
-        )
-        assert challenged["item"]["b"] is None
-        items = conforms(spec, f"{base}/queue", client.get(f"/api/v1/{cid}/hygiene/queue"))["items"]
-        pair = next(i for i in items if i["b"] is not None)
-        resolved = conforms(
-            spec,
-            f"{base}/queue/{{item_id}}/resolve",
-            client.post(
-                f"/api/v1/{cid}/hygiene/queue/{pair['id']}/resolve", json={"resolution": "keep_b"}
-            ),
-        )
-        assert resolved["item"]["resolution"] == "keep_b"
-        passes = "/api/v1/{context_id}/passes"
-        assert (
-            client.post(f"/api/v1/{cid}/facts", json={"text": "I work at Acme."}).status_code == 201
-        )
-        queued = conforms(
-            spec, f"{passes}/{{stage}}/run", client.post(f"/api/v1/{cid}/passes/rollup/run")
-        )
-        deadline = time.monotonic() + 60
-        while True:
-            got = client.get(f"/api/v1/{cid}/passes/runs/{queued['runId']}")
-            pass_run = conforms(spec, f"{passes}/runs/{{run_id}}", got)
-            if pass_run["status"] in ("done", "failed") or time.monotonic() > deadline:
-                break
-            time.sleep(0.2)
-        assert pass_run["status"] == "done" and pass_run["finishedAt"], pass_run
-
-
-def test_context_and_key_answers_match_their_documented_schemas(
-    spec: dict[str, Any], live: LiveServer, admin: httpx.Client
-) -> None:
-    base = "/api/v1/contexts"
-    made = conforms(spec, base, admin.post(base, json={"name": "plain"}))
-    owned = conforms(spec, base, admin.post(base, json={"name": "owned", "owner_subject": "ann"}))
-    assert "owner_key" not in made and owned["owner_key"]["key"]
-    page = conforms(spec, base, admin.get(base, params={"limit": 1}))
-    assert page["next_cursor"] is not None
-    cid = made["id"]
-    conforms(spec, f"{base}/{{context_id}}", admin.get(f"{base}/{cid}"))
-    keys = f"{base}/{{context_id}}/keys"
-    issued = conforms(
-        spec,
-        keys,
-        admin.post(
-            f"{base}/{cid}/keys",
-            json={"subject": "bob", "grants": ["memory_read"], "scope": "team"},
-        ),
-    )
-    conforms(
-        spec,
-        keys,
-        admin.post(f"{base}/{cid}/keys", json={"subject": "cy", "grants": ["memory_read"]}),
-    )
-    with live.client(issued["key"]) as bob:
-        assert bob.get(f"/api/v1/{cid}/state").status_code == 200  # a last_used_at to show
-    listed = conforms(spec, keys, admin.get(f"{base}/{cid}/keys", params={"limit": 1}))
-    assert listed["next_cursor"] is not None
-    conforms(spec, f"{keys}/{{key_id}}", admin.delete(f"{base}/{cid}/keys/{issued['id']}"))
-    conforms(spec, keys, admin.get(f"{base}/{cid}/keys"))
-
-
-def test_memory_contract_answers_match_their_documented_schemas(
-    spec: dict[str, Any], client: httpx.Client
-) -> None:
-    base = "/api/v1/memory"
-    made = command(client, "create", content="The deploy key rotates monthly.")
-    record = conforms(spec, f"{base}/commands", made)
-    rid = record["record_id"]
-    fresh = conforms(spec, f"{base}/reviews/state", post(client, "reviews/state", record_id=rid))
-    assert fresh["state"]["review"] is None
-    revision = fresh["state"]["revision"]
-    decided = conforms(spec, f"{base}/reviews", decide(client, rid, revision))
-    receipt_id = decided["receipt"]["receipt_id"]
-    state = conforms(spec, f"{base}/reviews/state", post(client, "reviews/state", record_id=rid))
-    assert state["state"]["review"]["receipt_id"] == receipt_id
-    conforms(
-        spec,
-        f"{base}/reviews/read",
-        post(client, "reviews/read", record_id=rid, revision=decided["receipt"]["revision"]),
-    )
-
-
-def test_reprocess_answers_match_their_documented_schemas(
-    live_with: Callable[..., LiveServer], scripted: ScriptedModelServer
-) -> None:
-    server = live_with(**scripted_models(scripted, model_extraction="openai:test-model"))
-    spec = server.app.openapi()
-    ctx = own_context(server)
-    scripted.script("extraction", Reply.text("not JSON"), Reply.json(extraction()))
-    with server.client(ctx["key"]) as client:
-        written = client.post(f"/api/v1/{ctx['id']}/facts", json={"text": "I keep bees."})
-        assert written.json()["extraction"]["chunkOnly"] is True
-        again = conforms(
-            spec,
-            "/api/v1/{context_id}/turns/{turn_id}/reprocess",
-            client.post(f"/api/v1/{ctx['id']}/turns/{written.json()['turnId']}/reprocess"),
-        )
-    assert again["extraction"]["chunkOnly"] is False
-
-
-def test_memory_record_answers_match_their_documented_schemas(
-    spec: dict[str, Any], client: httpx.Client
-) -> None:
-    base = "/api/v1/memory"
-    made = conforms(spec, f"{base}/commands", command(client, "create", content="Bees hum."))
-    rid, revision = made["record_id"], made["revision"]
-    attached = post(client, "embeddings", record_id=rid, revision=revision, vector=unit_vector(0))
-    conforms(spec, f"{base}/embeddings", attached)
-    conforms(spec, f"{base}/read", post(client, "read", record_id=rid))
-    found = conforms(spec, f"{base}/search", post(client, "search", query="bees"))
-    assert found["hits"]
 
 
 def test_webhook_answers_match_their_documented_schemas(

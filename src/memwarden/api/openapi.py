@@ -4,8 +4,9 @@ FastAPI documents 200 and its own 422 validation body; this app answers validati
 400 and every error as `{"error": {"code", "message", "field"?}}` (api/errors.py), and
 every route but the public ones needs `Authorization: Bearer`. One hook fixes the
 document for all routes, so a new route is described without per-route annotations.
-Success answers are declared per route (`responses=`, the models in `*/responses.py`);
-an event stream's events are handed to `install_openapi` (`EventStreams`).
+Success answers are each route's response model, the model its use case returns (the
+models in `*/responses.py`); an event stream's events are handed to `install_openapi`
+(`EventStreams`).
 """
 
 from __future__ import annotations
@@ -190,11 +191,11 @@ def _description(status: str, path: str, method: str, operation: dict[str, Any])
 
 
 def _documented_models(responses: dict[str, Any]) -> None:
-    """A route declares its answer's model with `responses={status: {"model": M}}` (the
-    models live beside each package's contract, `*/responses.py`) and keeps returning its
-    dict, so FastAPI still serialises the body exactly as before; FastAPI merges the model's
-    `$ref` into the plain-object schema it infers from `dict[str, Any]`. Keep the `$ref`
-    alone, so the documented model is the whole schema."""
+    """A route that answers without a response model of its own (`/health`'s
+    JSONResponse, a Context's configuration) declares it with `responses={status:
+    {"model": M}}`; FastAPI merges that model's `$ref` into the plain-object schema it
+    infers from `dict[str, Any]`. Keep the `$ref` alone, so the documented model is the
+    whole schema."""
     for status, response in responses.items():
         if not status.startswith("2"):
             continue
