@@ -120,23 +120,14 @@ def test_a_listing_past_one_searchs_reach_reads_every_note_the_change_feed_names
     assert store.list_namespaces() == [("a", "1"), ("a", "3"), ("b", "1")]
 
 
-def test_a_ttl_becomes_the_notes_expiry(mw: Memwarden) -> None:
-    store = MemwardenStore(mw)
-    store.put(("users", "alice"), "short", {"v": 1}, ttl=10)
-    (hit,) = mw.memory.search(scope={"project_id": "users/alice", "visibility": "shared"}).hits
-    assert hit.record.expires_at is not None
-    store.put(("users", "alice"), "short", {"v": 2}, ttl=None)
-    (hit,) = mw.memory.search(scope={"project_id": "users/alice", "visibility": "shared"}).hits
-    assert hit.record.expires_at is None
-
-
-def test_reading_an_item_with_a_ttl_moves_its_expiry_on_and_refresh_false_does_not(
+def test_a_ttl_is_the_expiry_moved_on_by_reads_and_cleared_by_a_put_without_one(
     mw: Memwarden,
 ) -> None:
     store = MemwardenStore(mw)
     scope = {"project_id": "users/alice", "visibility": "shared"}
     store.put(("users", "alice"), "short", {"v": 1}, ttl=10)
     (before,) = mw.memory.search(scope=scope).hits
+    assert before.record.expires_at is not None
     store.get(("users", "alice"), "short", refresh_ttl=False)
     (unchanged,) = mw.memory.search(scope=scope).hits
     assert unchanged.record.revision == before.record.revision
@@ -144,12 +135,19 @@ def test_reading_an_item_with_a_ttl_moves_its_expiry_on_and_refresh_false_does_n
     (after,) = mw.memory.search(scope=scope).hits
     assert after.record.revision == before.record.revision + 1
     assert str(after.record.expires_at) > str(before.record.expires_at)
+    store.put(("users", "alice"), "short", {"v": 2}, ttl=None)
+    (cleared,) = mw.memory.search(scope=scope).hits
+    assert cleared.record.expires_at is None
 
 
-def test_a_namespace_that_is_no_scope_path_is_an_invalid_namespace(mw: Memwarden) -> None:
-    store = MemwardenStore(mw)
+def test_a_namespace_that_is_no_scope_path_is_refused_before_any_request() -> None:
+    nowhere = Memwarden("http://127.0.0.1:9", "mwk_unused", max_retries=0)
+    store = MemwardenStore(nowhere)
     with pytest.raises(InvalidNamespaceError):
         store.put(("users", "alice smith"), "k", {"v": 1})
+    with pytest.raises(InvalidNamespaceError):
+        store.search(("a.b",))
+    nowhere.close()
 
 
 def fake_embed(texts: list[str]) -> list[list[float]]:
