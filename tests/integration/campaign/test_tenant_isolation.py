@@ -45,6 +45,7 @@ ID_KINDS = (
     ("/hygiene/memories/", "record"),
     ("/passes/runs/", "pass_run"),
     ("/webhooks/", "webhook"),
+    ("/erasures/", "erasure"),
 )
 
 
@@ -133,6 +134,9 @@ def tenants(live: LiveServer) -> dict[str, Any]:
         )
         assert hook.status_code == 201, hook.text
         a["webhook"] = hook.json()["id"]
+        erasure = client.post(f"/api/v1/{a['id']}/erasures", json={"scopePrefix": "nothing/here"})
+        assert erasure.status_code == 202, erasure.text
+        a["erasure"] = erasure.json()["erasureId"]
         for _ in range(120):
             doc = client.get(f"/api/v1/{a['id']}/documents/{a['document']}").json()
             if doc["status"] in ("processed", "failed"):
@@ -148,6 +152,7 @@ def tenants(live: LiveServer) -> dict[str, Any]:
         "hygiene_run": a["hygiene_run"],
         "pass_run": a["pass_run"],
         "webhook": a["webhook"],
+        "erasure": a["erasure"],
     }
     return out
 
@@ -288,6 +293,8 @@ MCP_TOOLS: dict[str, tuple[str | None, dict[str, Any]]] = {
     "challenge": ("record", {"record_id": "{id}", "reason": "wrong"}),
     "run_pass": (None, {"stage": "rollup"}),
     "get_pass_run": ("pass_run", {"runId": "{id}"}),
+    "erase": ("record", {"record_ids": ["{id}"]}),
+    "erasure": ("erasure", {"erasure_id": "{id}"}),
 }
 
 
