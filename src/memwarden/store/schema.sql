@@ -592,7 +592,14 @@ CREATE FUNCTION public.webhook_from_change_event() RETURNS trigger
 DECLARE
     state text;
 BEGIN
-    IF NOT EXISTS (SELECT 1 FROM webhook_subscription WHERE context_id = NEW.context_id) THEN
+    -- Most Contexts subscribe to nothing, or not to this kind: leave before reading the
+    -- record (the kind is one of two, as the record is held or not).
+    IF NOT EXISTS (
+        SELECT 1 FROM webhook_subscription
+        WHERE context_id = NEW.context_id
+          AND events && ARRAY[webhook_feed_kind(NEW.entry_type, 'live'),
+                              webhook_feed_kind(NEW.entry_type, 'held')]
+    ) THEN
         RETURN NULL;
     END IF;
     SELECT r.serving::text INTO state FROM memory_record r
