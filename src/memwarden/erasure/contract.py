@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from memwarden.domain.scope import ScopeError, normalise_path
 from memwarden.domain.speaker import SpeakerError, check_speaker
+from memwarden.text import PlainName, StorableText
 
 MAX_RECORD_IDS: Final = 1000
 """Record ids one request may name (a larger set: several requests, or a scope prefix)."""
@@ -32,17 +33,19 @@ class ErasureBody(BaseModel):
     recordIds: list[uuid.UUID] | None = Field(
         default=None, min_length=1, max_length=MAX_RECORD_IDS, description="Records to erase."
     )
-    subject: str | None = Field(
+    subject: PlainName | None = Field(
         default=None,
         min_length=1,
         max_length=200,
         description="A principal: everything it wrote and every record about its own entity.",
     )
-    speaker: str | None = Field(
+    speaker: StorableText | None = Field(
         default=None,
         description="An end user id (`user/<id>` scopes): what they said and what is about them.",
     )
-    scopePrefix: str | None = Field(default=None, description="Everything at or below a scope.")
+    scopePrefix: StorableText | None = Field(
+        default=None, max_length=1000, description="Everything at or below a scope."
+    )
     sessionId: uuid.UUID | None = None
     documentId: uuid.UUID | None = None
 
