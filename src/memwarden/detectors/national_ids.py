@@ -102,6 +102,9 @@ BARE_REJECTION: Final = 0.99
 # dashes, dots or slashes ("770305-02-1234", "390.533.447-05"): a random run of digits is
 # not, so the layout is a second check.
 FORMATTED_REJECTION: Final = 0.90
+# ... or this share when the value mixes letters and digits (a Spanish DNI's check letter, a
+# US PTIN's leading P): such tokens are rare in prose, unlike plain runs of digits.
+LETTERED_REJECTION: Final = 0.95
 _LAYOUT: Final = re.compile(r"[./-]")
 
 # module -> (accepted compact lengths, rejection of random strings of its shape, whether its
@@ -340,7 +343,9 @@ def find_national_ids(text: str) -> Iterator[tuple[int, int, str, bool]]:
                 continue
             for name, rejection in modules:
                 if rejection < FORMATTED_REJECTION or (
-                    rejection < BARE_REJECTION and not _laid_out(name, value)
+                    rejection < BARE_REJECTION
+                    and not (rejection >= LETTERED_REJECTION and not squeezed.isdigit())
+                    and not _laid_out(name, value)
                 ):
                     if cue is None:
                         cue = _has_cue(text, token.start(), token.end())

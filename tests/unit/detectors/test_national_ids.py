@@ -172,3 +172,10 @@ def test_a_luhn_valid_nine_digit_run_is_not_reported_bare() -> None:
 @pytest.mark.parametrize("text", ["version 1.2.3.4", "2024-01-15", "call at 10:30"])
 def test_everyday_numbers_are_not_identifiers(text: str) -> None:
     assert not _spans(text)
+
+
+def test_a_value_with_a_check_letter_is_found_bare_when_its_check_is_strong_enough() -> None:
+    number = "73012458"
+    value = number + dni.calc_check_digit(number)  # one check letter in 23: rejects ~96%
+    assert _spans(f"mi número {value}") == [value]
+    assert not _spans(f"mi número {number}{'TRWAGMYFPDXBNJZSQVHLCKE'[(int(number) + 1) % 23]}")
