@@ -16,7 +16,7 @@ from memwarden.webhooks.delivery import deliver_due
 from memwarden.webhooks.kinds import FEED_KINDS, feed_kind
 from memwarden.webhooks.signature import verify
 from tests.integration.webhooks.conftest import FAST, pump, subscribe, work
-from tests.service.review.memory import Who, create
+from tests.service.review.memory import Who, command, create, decide
 from tests.support.services import ContextKey, ServiceHarness, as_json
 from tests.support.webhook_receiver import Received, WebhookReceiver
 
@@ -299,3 +299,20 @@ def test_concurrent_writers_of_a_context_never_wait_on_each_other_s_delivery_job
         jobs = "SELECT count(*), count(DISTINCT lock) FROM procrastinate_jobs WHERE queue_name = %s"
         assert first.execute(jobs, ("webhooks",)).fetchone() == (2, 1)
         assert first.execute("SELECT count(*) FROM webhook_delivery").fetchone() == (4,)
+
+
+def test_each_memory_change_arrives_as_its_kind_and_only_the_kinds_asked_for(
+    hooks: ServiceHarness, receiver: WebhookReceiver
+) -> None:
+    ctx = hooks.make_context()
+    subscribe(hooks, ctx, receiver.url, ["updated", "reviewed", "deleted"])
+    who = Who.of(hooks, ctx)
+    rid, rev = create(who, "The deploy key rotates every month.")  # created: not asked for
+    updated = command(who, "update", record_id=rid, expected_revision=rev, content="Weekly.")
+    decided = decide(who, rid, updated["revision"])
+    command(who, "delete", record_id=rid, expected_revision=decided["receipt"]["revision"])
+    pump(hooks, lambda: len(receiver.delivered()) == 3)
+    events = sorted((r.event for r in receiver.delivered()), key=lambda e: e["feedId"])
+    assert [e["type"] for e in events] == ["updated", "reviewed", "deleted"]
+    assert [e["data"]["entryType"] for e in events] == ["updated", "reviewed", "deleted"]
+    assert {e["data"]["recordId"] for e in events} == {rid}
