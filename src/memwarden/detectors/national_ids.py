@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 from types import ModuleType
 from typing import Final
 
@@ -250,6 +250,7 @@ def _by_shape() -> dict[tuple[int, bool], tuple[tuple[str, float], ...]]:
     return {key: tuple(sorted(ms, key=lambda m: -m[1])) for key, ms in index.items()}
 
 
+@lru_cache(maxsize=4096)
 def _laid_out(name: str, value: str) -> bool:
     """True when `value` has dashes, dots or slashes exactly where the module puts them."""
     module = _modules()[name]
@@ -299,6 +300,9 @@ def _has_cue(text: str, start: int, end: int) -> bool:
     )
 
 
+# Redaction scans its own output again and the judge scans a text more than once: the same
+# value reaches the same validator several times.
+@lru_cache(maxsize=8192)
 def _valid(name: str, value: str) -> bool:
     try:
         return bool(_modules()[name].is_valid(value))
