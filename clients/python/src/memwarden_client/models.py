@@ -548,6 +548,12 @@ class RecordIds(RootModel[list[UUID]]):
     )
 
 
+class ScopePrefix(RootModel[str]):
+    root: str = Field(
+        ..., description="Everything at or below a scope.", max_length=1000, title="Scopeprefix"
+    )
+
+
 class Subject(RootModel[str]):
     root: str = Field(
         ...,
@@ -567,7 +573,7 @@ class ErasureBody(BaseModel):
     record_ids: RecordIds | None = Field(
         None, alias="recordIds", description="Records to erase.", title="Recordids"
     )
-    scope_prefix: str | None = Field(
+    scope_prefix: ScopePrefix | None = Field(
         None,
         alias="scopePrefix",
         description="Everything at or below a scope.",
