@@ -316,3 +316,22 @@ def test_each_memory_change_arrives_as_its_kind_and_only_the_kinds_asked_for(
     assert [e["type"] for e in events] == ["updated", "reviewed", "deleted"]
     assert [e["data"]["entryType"] for e in events] == ["updated", "reviewed", "deleted"]
     assert {e["data"]["recordId"] for e in events} == {rid}
+
+
+def test_while_a_receiver_fails_new_events_wait_behind_the_oldest_one(
+    hooks: ServiceHarness, receiver: WebhookReceiver
+) -> None:
+    ctx = hooks.make_context()
+    hook = subscribe(hooks, ctx, receiver.url, ["created"])
+    who = Who.of(hooks, ctx)
+    receiver.respond(*[500] * 4)
+    first, _ = create(who, "The deploy key rotates every month.")
+    pump(hooks, lambda: len(receiver.received) >= 1)
+    for i in range(3):  # written while the receiver fails: not tried until it answers
+        create(who, f"Fact number {i} about the office.")
+    pump(hooks, lambda: len(receiver.delivered()) == 4)
+    tried = [(r.event["data"]["recordId"], r.status) for r in receiver.received]
+    through = tried.index((first, 200))
+    assert through == 4 and {rid for rid, _ in tried[:through]} == {first}
+    assert len(tried) == 4 + 1 + 3  # then each of the others once
+    assert _status(hooks, ctx, hook.id) == ("active", None)

@@ -64,12 +64,18 @@ LIMIT %(limit)s
 -- Due deliveries of active subscriptions, oldest first; claiming counts the attempt and
 -- moves the next try past the lease, so a worker that dies mid-send leaves the delivery
 -- due again once the lease ends (at least once), and no other worker sends it meanwhile.
+-- While a subscription's last attempt failed, only its oldest waiting delivery is tried:
+-- a receiver that is down costs one attempt per retry, not one per new event.
 WITH due AS (
     SELECT d.context_id, d.id
     FROM webhook_delivery d
     JOIN webhook_subscription s ON s.context_id = d.context_id AND s.id = d.subscription_id
     WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND s.status = 'active'
       AND (%(context_id)s::uuid IS NULL OR d.context_id = %(context_id)s::uuid)
+      AND (s.consecutive_failures = 0
+           OR d.n = (SELECT min(w.n) FROM webhook_delivery w
+                     WHERE w.context_id = d.context_id AND w.subscription_id = d.subscription_id
+                       AND w.status = 'pending'))
     ORDER BY d.next_attempt_at, d.n
     LIMIT %(limit)s
     FOR UPDATE OF d SKIP LOCKED
