@@ -14,10 +14,10 @@ from functools import cache
 from typing import Final
 
 import phonenumbers
-from phonenumbers.geodata.locale import LOCALE_DATA
 from stdnum import iban
 from stdnum.us import ssn
 
+from memwarden.detectors.country_names import COUNTRY_NAMES
 from memwarden.detectors.findings import PERSONAL_DATA, Finding
 from memwarden.detectors.national_ids import find_national_ids
 
@@ -200,10 +200,7 @@ _CAPITALISED: Final = re.compile(r"\b[A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2}\b")
 def _region_names() -> dict[str, str]:
     """English country names (and their usual adjectives) -> region code, from phonenumbers."""
     names: dict[str, str] = {}
-    for region, locales in LOCALE_DATA.items():
-        name = locales.get("aa", "")
-        if not name or name.startswith("*") or region not in phonenumbers.SUPPORTED_REGIONS:
-            continue
+    for region, name in COUNTRY_NAMES.items():
         forms = {name, name + "i", name + "n", name + "ian"}
         if name.endswith(("a", "o")):
             forms.add(name[:-1] + "an")
