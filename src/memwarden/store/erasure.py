@@ -20,7 +20,7 @@ from memwarden.store.queries import q
 from memwarden.store.rows import fetch_one
 
 # Tables an erasure changes: vacuumed after it, so dead row versions do not keep the bytes.
-TOUCHED_TABLES = (
+TOUCHED_TABLES: tuple[str, ...] = (
     "memory_record",
     "memory_revision",
     "memory_embedding",
@@ -158,11 +158,24 @@ FIRST = uuid.UUID(int=0)
 """`after` for a walk's first batch: below every id."""
 
 
+# The walks an erasure makes, one block each (`pick` takes the part after the prefix).
+PICKS = (
+    "erasure_pick_facts",
+    "erasure_pick_derived",
+    "erasure_pick_entities",
+    "erasure_pick_turns",
+    "erasure_pick_judgements",
+)
+
+
 async def pick(
     conn: Conn, name: str, params: dict[str, Any], limit: int, after: uuid.UUID = FIRST
 ) -> list[uuid.UUID]:
     """A batch of what is left (locked), ids above `after` in order: `erasure_pick_<name>`."""
-    return await _column(conn, f"erasure_pick_{name}", {**params, "limit": limit, "after": after})
+    block = f"erasure_pick_{name}"
+    if block not in PICKS:
+        raise ValueError(f"no erasure walk named {name!r}")
+    return await _column(conn, block, {**params, "limit": limit, "after": after})
 
 
 async def tombstone_records(

@@ -44,6 +44,10 @@ UNPINNED_BLOCKS = {
     "open full cycles)",
     "contexts_needing_vector_index": "the index job's search for Contexts grown past the "
     "threshold without their own vector index (one worker, every five minutes)",
+    "erasure_open": "the minute sweep that queues again erasures whose job was lost, in every "
+    "Context (one worker; at most 100 rows of the erasure table)",
+    "webhooks_purge_settled": "the webhook sweep that drops deliveries settled more than "
+    "`keep_days` ago, in every Context (one worker, a batch at a time)",
 }
 
 _TABLE = re.compile(r"CREATE TABLE public\.(\w+) \((.*?)\n\);", re.S)
