@@ -231,8 +231,12 @@ async def commit(
     plan = reconcile.make_plan(write.items, known, meta)
     missing = [t for t in reconcile.plan_texts(plan) if t not in vectors]
     vectors.update(zip(missing, await embed_texts(services, missing, write.sink), strict=True))
+    # The declared records are checked (and locked) before the plan is written: the plan may
+    # itself retire one of them (a new value of its single-valued key), which is that very
+    # replacement, not a record that left serving under the writer.
+    kinds = await declared_kinds(conn, write, plan, held=write_hold is not None)
     await reconcile.write_plan(conn, where, plan, meta, vectors, embedder_name(services))
-    declared = await supersede_declared(conn, write, plan, held=write_hold is not None)
+    declared = await supersede_declared(conn, write, plan, kinds, held=write_hold is not None)
     await supersede_replaced(conn, write, plan)
     await write.sink.write(conn, where.context_id)
     if finish is not None:
@@ -295,26 +299,49 @@ async def check_declared(
     return kinds
 
 
-async def supersede_declared(
+def _applies(write: Write, plan: Plan, held: bool) -> bool:
+    return bool(write.supersedes) and not held and any(not r.held for r in plan.records)
+
+
+async def declared_kinds(
     conn: Conn, write: Write, plan: Plan, held: bool = False
+) -> dict[uuid.UUID, str]:
+    """The declared records' kinds, each checked and locked, when the write will apply
+    them (nothing to check for a held write or one that stores nothing new)."""
+    if not _applies(write, plan, held):
+        return {}
+    caller = write.request.caller
+    return await check_declared(conn, caller, write.where.context_id, write.supersedes)
+
+
+async def supersede_declared(
+    conn: Conn, write: Write, plan: Plan, kinds: dict[uuid.UUID, str], held: bool = False
 ) -> list[dict[str, Any]]:
     """The declared supersedes, in the write's transaction, each by the write's own new
     record of the same kind (else its first new fact, else its first record), as the
     replacement rule allows, audited by id. A held write replaces nothing (`held`): its
     records are not served; nor does a write that stored no new served record
-    (`no_replacement`: it may restate the very record it names). What happened to each."""
+    (`no_replacement`: it may restate the very record it names). A record the plan itself
+    retired (`kinds` were checked and locked before it) is reported applied. What happened
+    to each."""
     if not write.supersedes:
         return []
     cid = write.where.context_id
     caller = write.request.caller
     served = [r for r in plan.records if not r.held]
-    if held or not served:
+    if not _applies(write, plan, held):
         reason = "held" if held or plan.records else "no_replacement"
         return [{"id": str(i), "applied": False, "reason": reason} for i in write.supersedes]
-    kinds = await check_declared(conn, caller, cid, write.supersedes)
+    by_plan = {s.old_id for s in plan.supersedes if s.new_id is not None}
     facts = [r for r in served if r.kind != "entity"]
     events, outcomes = [], []
     for record_id in write.supersedes:
+        if record_id in by_plan:
+            now = await memory_store.lock_record(conn, cid, record_id)
+            if now is not None and now.serving == "superseded":
+                outcomes.append({"id": str(record_id), "applied": True, "reason": None})
+                await _audit_declared(conn, caller, cid, record_id)
+                continue
         same = next((r.id for r in facts if r.kind == kinds.get(record_id)), None)
         new = same or next((r.id for r in facts), served[0].id)
         done = await retire(conn, cid, record_id, new, caller.subject)
@@ -322,17 +349,23 @@ async def supersede_declared(
         if done.event is None:
             continue
         events.append(done.event)
-        await audit(
-            conn,
-            context_id=cid,
-            actor_subject=caller.subject,
-            key_id=caller.key_id,
-            action="memory.declared_supersede",
-            target_kind="record",
-            target_id=record_id,
-        )
+        await _audit_declared(conn, caller, cid, record_id)
     await ingest_store.change_events(conn, cid, events)
     return outcomes
+
+
+async def _audit_declared(
+    conn: Conn, caller: Caller, context_id: uuid.UUID, record_id: uuid.UUID
+) -> None:
+    await audit(
+        conn,
+        context_id=context_id,
+        actor_subject=caller.subject,
+        key_id=caller.key_id,
+        action="memory.declared_supersede",
+        target_kind="record",
+        target_id=record_id,
+    )
 
 
 async def supersede_replaced(conn: Conn, write: Write, plan: Plan) -> None:

@@ -174,3 +174,24 @@ def test_a_declared_record_is_replaced_by_the_writes_record_of_its_own_kind(
         (old,),
     )
     assert kind == "relation"
+
+
+def test_a_declared_record_the_write_itself_replaces_is_reported_replaced_not_refused(
+    svc: ServiceHarness, ctx: ContextKey, sql: Callable[..., list[tuple]]
+) -> None:
+    facts(svc, ctx, "I live in Lisbon.")
+    [(old,)] = sql(
+        "SELECT id::text FROM memory_record WHERE context_id = %s AND kind = 'relation' "
+        "AND serving = 'live'",
+        (ctx.id,),
+    )
+    out = facts(svc, ctx, "I live in Porto.", supersedes=[uuid.UUID(old)])
+    [(serving, by)] = sql(
+        "SELECT serving::text, superseded_by::text FROM memory_record WHERE id = %s", (old,)
+    )
+    assert serving == "superseded"
+    [(new_body,)] = sql("SELECT body FROM memory_record WHERE id = %s", (by,))
+    assert "Porto" in new_body
+    assert out["supersedes"] == [{"id": old, "applied": True, "reason": None}]
+    audit = sql("SELECT count(*) FROM audit_event WHERE action = 'memory.declared_supersede'")
+    assert audit == [(1,)]
