@@ -28,9 +28,12 @@ _XML_ELEMENT: Final = re.compile(
 )
 _XML_TAG: Final = re.compile(r"<\s*(?P<tag>[A-Za-z_][\w.:-]*)(?=\s)")
 _XML_ATTR: Final = re.compile(r"\s*(?P<name>[\w.:-]+)\s*=\s*(?P<q>[\"'])(?P<val>.*?)(?P=q)")
+# A string argument naming a key, then the value: `setProperty("x.password", "...")`, and
+# Gradle's `buildConfigField 'String', 'API_KEY', '"..."'` (a value quoted twice, the inner
+# quotes escaped or of the other kind).
 _CALL_PAIR: Final = re.compile(
-    r"\(\s*(?P<kq>[\"'])(?P<key>[\w.\- ]{2,60})(?P=kq)\s*,\s*"
-    r"(?P<vq>[\"'])(?P<val>[^\"'\n]{1,200})(?P=vq)"
+    r"[(,]\s*(?P<kq>[\"'])(?P<key>[\w.\- ]{2,60})(?P=kq)\s*,\s*"
+    r"(?P<vq>[\"'])(?:\\?(?P<iq>[\"']))?(?P<val>[^\"'\\\n]{1,200})(?:\\?(?P=iq))?(?P=vq)"
 )
 _CREDENTIAL_CALL: Final = re.compile(
     r"\b(?:NetworkCredential|DirectoryEntry|PasswordCredential|UsernamePasswordCredential)"
@@ -135,9 +138,12 @@ def iter_pairs(text: str) -> Iterator[Pair]:
     """Every (key, value) pair the extra shapes find, in no particular order."""
     if "<" in text:
         yield from _xml(text)
-    if "(" in text:
-        for m in _CALL_PAIR.finditer(text):
+    if "(" in text or "," in text:
+        position = 0
+        while (m := _CALL_PAIR.search(text, position)) is not None:
             yield Pair(m.group("key"), m.group("val"), m.start("val"))
+            position = m.start("vq")  # the value may be the key of the next pair
+    if "(" in text:
         for m in _CREDENTIAL_CALL.finditer(text):
             args = list(_STRING_ARG.finditer(m.group("args")))
             if len(args) >= 2:

@@ -379,10 +379,18 @@ def _assignments(text: str) -> Iterator[Finding]:
                     0.9,
                 )
         position = 0
+        enclosing_end = -1  # end of the rejected value the search resumed inside
         while (match := _ASSIGNMENT.search(body, position)) is not None:
+            if match.start() < enclosing_end < match.end():
+                # A nested assignment ends inside its value: `a:"Password:",b:"x"` must not
+                # read `Password:` as a key and the closing quote as the start of a value.
+                position = match.start() + 1
+                continue
             # Resume inside a rejected value: `url="jdbc:...&password=x"` nests assignments.
             value_start = match.start("qval") if match.group("q") else match.start("val")
             position = max(value_start, match.start() + 1)
+            if match.start() >= enclosing_end:
+                enclosing_end = match.end("qval") if match.group("q") else match.end("val")
             key = match.group("sub") or match.group("key")
             key_class = _key_class(key)
             quoted = match.group("q") is not None

@@ -150,3 +150,30 @@ def test_a_repeated_vendor_token_is_located_at_each_occurrence() -> None:
         (f.start, f.end) for f in find_credentials(text) if f.detector == "detect_secrets"
     )
     assert spans == [(0, 20), (29, 49)]
+
+
+def test_a_quoted_form_label_does_not_open_an_assignment_across_its_closing_quote() -> None:
+    text = 'userLabel:"Username:",passwordLabel:"Password:",rememberLabel:"Remember me:"'
+    assert _spans(text) == []
+
+
+def test_an_assignment_nested_inside_a_rejected_value_is_still_found() -> None:
+    secret = fake_token(14)
+    assert _spans(f'url="jdbc:mysql://db/app?user=app&password={secret}"') == [secret]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "buildConfigField 'String', 'API_KEY', '\"{v}\"'",
+        'buildConfigField "String", "API_KEY", "\\"{v}\\""',
+        'props.put("mail.smtp.password", "{v}")',
+    ],
+)
+def test_a_secret_named_string_argument_gives_the_next_argument_as_its_value(line: str) -> None:
+    secret = fake_token(32, HEX)
+    assert _spans(line.replace("{v}", secret)) == [secret]
+
+
+def test_string_arguments_without_a_secret_named_key_are_not_credentials() -> None:
+    assert _spans('buildConfigField "String", "APP_NAME", "\\"' + fake_token(20) + '\\""') == []
