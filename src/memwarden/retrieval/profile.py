@@ -10,12 +10,14 @@ entity, or `me`, it is the caller's own: the speaker the request names (`speaker
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 
 from memwarden.domain.grants import Caller
 from memwarden.domain.reconcile_rules import normalise_name, normalise_value
 from memwarden.domain.speaker import NAME_KEYS, SpeakerError, check_speaker, speaker_for
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.retrieval import traffic
+from memwarden.retrieval.as_of import parse_moment
 from memwarden.retrieval.reader import reader_for, render_record
 from memwarden.retrieval.responses import HitScope, MemoryHit, ProfileEntity, ProfileResponse
 from memwarden.services import Services
@@ -60,8 +62,11 @@ async def get_profile(
     history: bool = False,
     scope: list[str] | None = None,
     speaker: str | None = None,
+    as_of: datetime | str | None = None,
 ) -> ProfileResponse:
+    """With `as_of`: the profile as it would have been served then (not counted as traffic)."""
     who = reader_for(caller, context_id, scope)
+    at = parse_moment(as_of)
     name = require_storable(entity or "", "entity").strip()
     entity_id = _as_uuid(name)
     names: list[str] = []
@@ -75,12 +80,14 @@ async def get_profile(
         if not names:
             raise InvalidInput("entity must name an entity or give its id", field="entity")
     async with services.db.connection() as conn:
-        found = await store.entities(conn, who, entity_id, norm, names, sorted(NAME_KEYS))
+        found = await store.entities(conn, who, entity_id, norm, names, sorted(NAME_KEYS), at)
         if not found:
             raise NotFound("entity not found", field="entity")
         ids = {r.id for r in found}
-        facts = await store.profile_facts(conn, who, list(ids), history, MAX_FACTS)
-        await traffic.count(conn, context_id, [*ids, *(f.id for f in facts if f.serving == "live")])
+        facts = await store.profile_facts(conn, who, list(ids), history, MAX_FACTS, at)
+        if at is None:
+            served = [*ids, *(f.id for f in facts if f.serving == "live")]
+            await traffic.count(conn, context_id, served)
     current = [f for f in facts if f.serving == "live"]
     main = found[0]
     return ProfileResponse(

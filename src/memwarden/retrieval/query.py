@@ -17,12 +17,14 @@ import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
 from memwarden.domain.grants import Caller
 from memwarden.embedding import embed_texts
 from memwarden.errors import InvalidInput
 from memwarden.retrieval import traffic
+from memwarden.retrieval.as_of import parse_moment
 from memwarden.retrieval.reader import reader_for, render_chunk, render_record
 from memwarden.retrieval.responses import QueryResponse
 from memwarden.retrieval.search import RRF_K, candidate_count
@@ -38,6 +40,7 @@ from memwarden.text import require_storable
 from memwarden.usage import Bookings
 
 Mode = Literal["hybrid", "lexical", "vector"]
+EXACT = VectorPlan(False, False, None, None)  # as_of: no index walk
 MAX_QUERY_WORDS = 32
 _OPERATORS = {"or", "and", "not"}
 
@@ -52,6 +55,7 @@ class QueryInput:
     include_superseded: bool = False
     mode: Mode = "hybrid"
     vector: Sequence[float] | None = None  # the query's embedding, when the caller has it
+    as_of: datetime | str | None = None  # what would have been served then (as_of.py)
 
 
 def or_query(text: str) -> str:
@@ -87,9 +91,10 @@ class QueryPlan:
     history: bool
     kinds: list[str] | None
     categories: Sequence[str] | None
+    at: datetime | None = None  # a read as of this moment (exact scans of past states)
 
 
-def query_plan(who: Reader, req: QueryInput) -> QueryPlan:
+def query_plan(who: Reader, req: QueryInput, at: datetime | None = None) -> QueryPlan:
     kinds = [k for k in req.kinds or () if k != "chunk"] or None
     memory = None
     if not req.kinds or kinds:
@@ -104,7 +109,13 @@ def query_plan(who: Reader, req: QueryInput) -> QueryPlan:
         )
     chunks = (not req.kinds or "chunk" in req.kinds) and not req.categories
     return QueryPlan(
-        memory, chunks, candidate_count(req.limit), req.include_superseded, kinds, req.categories
+        memory,
+        chunks,
+        candidate_count(req.limit),
+        req.include_superseded,
+        kinds,
+        req.categories,
+        at,
     )
 
 
@@ -114,6 +125,8 @@ Candidates = list[tuple[bool | None, Statement]]
 
 
 def lexical_candidates(who: Reader, p: QueryPlan, text: str) -> Candidates:
+    if p.at is not None:
+        return asof_lexical_candidates(who, p, p.at, text)
     out: Candidates = []
     if p.memory is not None:
         out.append((False, memory_search.lexical_statement(p.memory, text, p.pool)))
@@ -127,6 +140,8 @@ def lexical_candidates(who: Reader, p: QueryPlan, text: str) -> Candidates:
 def dense_candidates(who: Reader, p: QueryPlan, vector: list[float], ann: VectorPlan) -> Candidates:
     """The vector lists; each index walk is preceded by the depth its own index needs (a
     small chunk index walked at a large record index's depth is read whole instead)."""
+    if p.at is not None:
+        return asof_dense_candidates(who, p, p.at, vector)
     out: Candidates = []
     if p.memory is not None:
         if ann.depth is not None:
@@ -141,6 +156,36 @@ def dense_candidates(who: Reader, p: QueryPlan, vector: list[float], ann: Vector
         if ann.chunk_depth is not None:
             out.append((None, ann.chunk_depth))
         out.append((True, store.chunks_vector(who, vector, p.pool, indexed=ann.chunks_indexed)))
+    return out
+
+
+def asof_lexical_candidates(who: Reader, p: QueryPlan, at: datetime, text: str) -> Candidates:
+    """The same lists as `lexical_candidates`, over the records and chunks as of `at`."""
+    out: Candidates = []
+    if p.memory is not None:
+        for history in (False, True) if p.history else (False,):
+            statement = store.asof_lexical(
+                who, at, text, p.pool, history=history, kinds=p.kinds, categories=p.categories
+            )
+            out.append((False, statement))
+    if p.chunks:
+        out.append((True, store.asof_chunks_lexical(who, at, text, p.pool)))
+    return out
+
+
+def asof_dense_candidates(
+    who: Reader, p: QueryPlan, at: datetime, vector: list[float]
+) -> Candidates:
+    """The vector lists as of `at`: exact scans (no index holds a past state)."""
+    out: Candidates = []
+    if p.memory is not None:
+        for history in (False, True) if p.history else (False,):
+            statement = store.asof_vector(
+                who, at, vector, p.pool, history=history, kinds=p.kinds, categories=p.categories
+            )
+            out.append((False, statement))
+    if p.chunks:
+        out.append((True, store.asof_chunks_vector(who, at, vector, p.pool)))
     return out
 
 
@@ -177,10 +222,11 @@ async def run_query(
     require_storable(req.query, "query")
     if not req.query.strip():
         raise InvalidInput("query must not be empty", field="query")
+    at = parse_moment(req.as_of)
     text = or_query(req.query) if req.mode != "vector" else ""
     if not text and req.mode == "lexical":
         return QueryResponse(query=req.query, hits=[])
-    p = query_plan(who, req)
+    p = query_plan(who, req, at)
     sink = Bookings()  # a billed embedder's tokens for the query (a local one books none)
     embedding = asyncio.ensure_future(_vector(services, req, sink))
     chunk_ids: set[uuid.UUID] = set()
@@ -192,12 +238,12 @@ async def run_query(
         vector = await embedding
         dense: Candidates = []
         if vector is not None:
-            ann = await vector_plan(services, conn, who.context_id)
+            ann = await vector_plan(services, conn, who.context_id) if at is None else EXACT
             dense = dense_candidates(who, p, vector, ann)
         lists += await _rank(conn, lexical + dense, chunk_ids)
         top = fuse_ranks(lists)[: req.limit]
         record_ids = [i for i, _ in top if i not in chunk_ids]
-        records, chunks = await _read_hits(conn, who, req, top, record_ids)
+        records, chunks = await _read_hits(conn, who, req, top, record_ids, at)
         hits = [
             render_record(records[i], s) if i in records else render_chunk(chunks[i], s)
             for i, s in top
@@ -215,16 +261,19 @@ async def _read_hits(
     req: QueryInput,
     top: list[tuple[uuid.UUID, float]],
     record_ids: list[uuid.UUID],
+    at: datetime | None = None,
 ) -> tuple[dict[uuid.UUID, RecordRow], dict[uuid.UUID, ChunkRow]]:
-    """The winners' rows (gated again) and, after them, the traffic upsert: one round trip."""
+    """The winners' rows (gated again) and, after them, the traffic upsert: one round trip.
+    A read as of a past moment is not traffic: hygiene counts what is used now."""
     served = set(record_ids)
     chunk_ids = [i for i, _ in top if i not in served]
     reads = []
     if record_ids:
-        reads.append(store.record_rows(who, record_ids, req.include_superseded))
+        reads.append(store.record_rows(who, record_ids, req.include_superseded, at))
     if chunk_ids:
-        reads.append(store.chunk_rows(who, chunk_ids))
-    results = await run_all(conn, reads + traffic.statements(who.context_id, record_ids))
+        reads.append(store.chunk_rows(who, chunk_ids, at))
+    counted = traffic.statements(who.context_id, record_ids) if at is None else []
+    results = await run_all(conn, reads + counted)
     records = store.records_by_id(results.pop(0)) if record_ids else {}
     chunks = store.chunks_by_id(results.pop(0)) if chunk_ids else {}
     return records, chunks

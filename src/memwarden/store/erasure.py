@@ -22,6 +22,7 @@ from memwarden.store.rows import fetch_one
 # Tables an erasure changes: vacuumed after it, so dead row versions do not keep the bytes.
 TOUCHED_TABLES: tuple[str, ...] = (
     "memory_record",
+    "memory_record_past",  # states kept for as_of reads (0029): blanked by its trigger
     "memory_revision",
     "memory_embedding",
     "memory_link",

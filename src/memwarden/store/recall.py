@@ -112,14 +112,64 @@ def history_vector(
     return "recall_history_vector", params
 
 
-def record_rows(who: Reader, ids: Sequence[uuid.UUID], history: bool) -> Statement:
-    """The final hits' rows (run it only with ids)."""
+def record_rows(
+    who: Reader, ids: Sequence[uuid.UUID], history: bool, at: datetime | None = None
+) -> Statement:
+    """The final hits' rows (run it only with ids); with `at`, as they stood then."""
+    if at is not None:
+        return "recall_asof_record_rows", who.params(ids=list(ids), history=history, at=at)
     return "recall_record_rows", who.params(ids=list(ids), history=history)
 
 
-def chunk_rows(who: Reader, ids: Sequence[uuid.UUID]) -> Statement:
-    """The final chunk hits' rows (run it only with ids)."""
+def chunk_rows(who: Reader, ids: Sequence[uuid.UUID], at: datetime | None = None) -> Statement:
+    """The final chunk hits' rows (run it only with ids); with `at`, those served then."""
+    if at is not None:
+        return "recall_asof_chunk_rows", who.params(ids=list(ids), at=at)
     return "recall_chunk_rows", who.params(ids=list(ids))
+
+
+def asof_lexical(
+    who: Reader,
+    at: datetime,
+    query: str,
+    limit: int,
+    *,
+    history: bool,
+    kinds: Names = None,
+    categories: Names = None,
+) -> Statement:
+    """Records matching `query` as they stood at `at`: served then, or (history) superseded
+    or invalidated then."""
+    filters = _filters(kinds, categories)
+    params = who.params(
+        at=at, query=query, limit=limit, match_cap=MATCH_CAP, history=history, **filters
+    )
+    return "recall_asof_lexical", params
+
+
+def asof_vector(
+    who: Reader,
+    at: datetime,
+    vector: Sequence[float],
+    limit: int,
+    *,
+    history: bool,
+    kinds: Names = None,
+    categories: Names = None,
+) -> Statement:
+    """The nearest records as they stood at `at`, by the vector of the revision current then."""
+    filters = _filters(kinds, categories)
+    params = who.params(at=at, vector=Vector(list(vector)), limit=limit, history=history)
+    return "recall_asof_vector", {**params, **filters}
+
+
+def asof_chunks_lexical(who: Reader, at: datetime, query: str, limit: int) -> Statement:
+    params = who.params(at=at, query=query, limit=limit, match_cap=MATCH_CAP)
+    return "recall_asof_chunks_lexical", params
+
+
+def asof_chunks_vector(who: Reader, at: datetime, vector: Sequence[float], limit: int) -> Statement:
+    return "recall_asof_chunks_vector", who.params(at=at, vector=Vector(list(vector)), limit=limit)
 
 
 def candidate_ids(rows: Sequence[Row]) -> list[uuid.UUID]:
@@ -144,23 +194,36 @@ async def entities(
     norm_name: str | None,
     names: Sequence[str] = (),
     name_keys: Sequence[str] = (),
+    at: datetime | None = None,
 ) -> list[RecordRow]:
-    """By id or normalised name; `names` also find speakers' entities by a name they carry."""
+    """By id or normalised name; `names` also find speakers' entities by a name they carry.
+    With `at`: the entities served then, by the names they carried then."""
     params = who.params(
-        id=entity_id, norm_name=norm_name, names=list(names), name_keys=list(name_keys)
+        id=entity_id, norm_name=norm_name, names=list(names), name_keys=list(name_keys), at=at
     )
-    return await fetch_all(conn, "recall_entities", RecordRow, params)
+    name = "recall_entities" if at is None else "recall_asof_entities"
+    return await fetch_all(conn, name, RecordRow, params)
 
 
 async def profile_facts(
-    conn: Conn, who: Reader, ids: Sequence[uuid.UUID], history: bool, limit: int
+    conn: Conn,
+    who: Reader,
+    ids: Sequence[uuid.UUID],
+    history: bool,
+    limit: int,
+    at: datetime | None = None,
 ) -> list[RecordRow]:
-    params = who.params(ids=list(ids), history=history, limit=limit)
-    return await fetch_all(conn, "recall_profile_facts", RecordRow, params)
+    params = who.params(ids=list(ids), history=history, limit=limit, at=at)
+    name = "recall_profile_facts" if at is None else "recall_asof_profile_facts"
+    return await fetch_all(conn, name, RecordRow, params)
 
 
-async def newest(conn: Conn, who: Reader, kind: str, limit: int) -> list[RecordRow]:
-    return await fetch_all(conn, "recall_state", RecordRow, who.params(kind=kind, limit=limit))
+async def newest(
+    conn: Conn, who: Reader, kind: str, limit: int, at: datetime | None = None
+) -> list[RecordRow]:
+    params = who.params(kind=kind, limit=limit, at=at)
+    name = "recall_state" if at is None else "recall_asof_state"
+    return await fetch_all(conn, name, RecordRow, params)
 
 
 def count_recall(context_id: uuid.UUID, ids: Sequence[uuid.UUID]) -> list[Statement]:

@@ -65,6 +65,42 @@ CREATE FUNCTION public.context_words(context_id uuid, words tsquery) RETURNS tsq
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     RETURN CASE WHEN (numnode(words) > 0) THEN (words && (('_'::text || replace((context_id)::text, '-'::text, ''::text)))::tsquery) ELSE NULL::tsquery END;
 
+CREATE FUNCTION public.memory_as_of(ctx uuid, at timestamp with time zone) RETURNS TABLE(context_id uuid, id uuid, kind text, revision integer, memory_category text, content jsonb, body text, tsv tsvector, scope_path text, visibility text, owner_subject text, serving public.serving_state, review_disposition text, valid_from timestamp with time zone, valid_to timestamp with time zone, superseded_by uuid, expires_at timestamp with time zone, derived_from uuid[], entity_id uuid, object_entity_id uuid, attr_key text, norm_name text, source_kind text, source_ref uuid, created_at timestamp with time zone, known boolean)
+    LANGUAGE sql STABLE PARALLEL SAFE
+    AS $$
+    SELECT r.context_id, r.id, r.kind,
+           CASE WHEN p.seq IS NULL THEN r.revision ELSE p.revision END,
+           CASE WHEN p.seq IS NULL THEN r.memory_category ELSE p.memory_category END,
+           CASE WHEN p.seq IS NULL THEN r.content ELSE p.content END,
+           CASE WHEN p.seq IS NULL THEN r.body ELSE p.body END,
+           CASE WHEN p.seq IS NULL THEN r.tsv ELSE p.tsv END,
+           CASE WHEN p.seq IS NULL THEN r.scope_path ELSE p.scope_path END,
+           CASE WHEN p.seq IS NULL THEN r.visibility ELSE p.visibility END,
+           CASE WHEN p.seq IS NULL THEN r.owner_subject ELSE p.owner_subject END,
+           CASE WHEN p.seq IS NULL THEN r.serving ELSE p.serving END,
+           CASE WHEN p.seq IS NULL THEN r.review_disposition ELSE p.review_disposition END,
+           CASE WHEN p.seq IS NULL THEN r.valid_from ELSE p.valid_from END,
+           CASE WHEN p.seq IS NULL THEN r.valid_to ELSE p.valid_to END,
+           CASE WHEN p.seq IS NULL THEN r.superseded_by ELSE p.superseded_by END,
+           CASE WHEN p.seq IS NULL THEN r.expires_at ELSE p.expires_at END,
+           CASE WHEN p.seq IS NULL THEN r.derived_from ELSE p.derived_from END,
+           CASE WHEN p.seq IS NULL THEN r.entity_id ELSE p.entity_id END,
+           CASE WHEN p.seq IS NULL THEN r.object_entity_id ELSE p.object_entity_id END,
+           CASE WHEN p.seq IS NULL THEN r.attr_key ELSE p.attr_key END,
+           CASE WHEN p.seq IS NULL THEN r.norm_name ELSE p.norm_name END,
+           CASE WHEN p.seq IS NULL THEN r.source_kind ELSE p.source_kind END,
+           CASE WHEN p.seq IS NULL THEN r.source_ref ELSE p.source_ref END,
+           r.created_at,
+           coalesce(p.known, true)
+    FROM memory_record r
+    LEFT JOIN LATERAL (
+        SELECT * FROM memory_record_past p
+        WHERE p.context_id = r.context_id AND p.record_id = r.id AND p.sys_to > at
+        ORDER BY p.sys_to, p.seq
+        LIMIT 1) p ON true
+    WHERE r.context_id = ctx AND r.created_at <= at AND r.serving::text <> 'erased'
+$$;
+
 CREATE FUNCTION public.memory_block_reason(serving public.serving_state, review_disposition text, expires_at timestamp with time zone, valid_to timestamp with time zone, at timestamp with time zone) RETURNS text
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     AS $$
@@ -78,6 +114,15 @@ CREATE FUNCTION public.memory_block_reason(serving public.serving_state, review_
     END
 $$;
 
+CREATE FUNCTION public.memory_past_at(ctx uuid, serving public.serving_state, review_disposition text, expires_at timestamp with time zone, valid_to timestamp with time zone, derived_from uuid[], known boolean, at timestamp with time zone) RETURNS boolean
+    LANGUAGE sql STABLE PARALLEL SAFE
+    AS $$
+    SELECT known
+       AND memory_block_reason(serving, review_disposition, expires_at, valid_to, at)
+           IN ('superseded', 'invalidated')
+       AND (cardinality(derived_from) = 0 OR memory_sources_servable_at(ctx, derived_from, at))
+$$;
+
 CREATE FUNCTION public.memory_readable(scope_path text, visibility text, owner_subject text, prefixes text[], subject text) RETURNS boolean
     LANGUAGE sql STABLE PARALLEL SAFE
     AS $$
@@ -88,11 +133,80 @@ CREATE FUNCTION public.memory_readable(scope_path text, visibility text, owner_s
                 string_to_array(array_to_string(prefixes, E'/\x1f') || '/', E'\x1f')))
 $$;
 
+CREATE FUNCTION public.memory_record_keep_past() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    erasing boolean := NEW.serving::text = 'erased';
+BEGIN
+    IF erasing THEN
+        UPDATE memory_record_past
+        SET content = NULL, body = '', norm_name = NULL, attr_key = NULL
+        WHERE context_id = NEW.context_id AND record_id = NEW.id
+          AND (content IS NOT NULL OR body <> '');
+    END IF;
+    INSERT INTO memory_record_past (
+        context_id, record_id, sys_to, revision, memory_category, content, body, scope_path,
+        visibility, owner_subject, serving, review_disposition, valid_from, valid_to,
+        superseded_by, expires_at, derived_from, entity_id, object_entity_id, attr_key,
+        norm_name, source_kind, source_ref)
+    VALUES (
+        OLD.context_id, OLD.id, now(), OLD.revision, OLD.memory_category,
+        CASE WHEN erasing THEN NULL ELSE OLD.content END,
+        CASE WHEN erasing THEN '' ELSE OLD.body END,
+        OLD.scope_path, OLD.visibility, OLD.owner_subject, OLD.serving,
+        OLD.review_disposition, OLD.valid_from, OLD.valid_to, OLD.superseded_by,
+        OLD.expires_at, OLD.derived_from, OLD.entity_id, OLD.object_entity_id,
+        CASE WHEN erasing THEN NULL ELSE OLD.attr_key END,
+        CASE WHEN erasing THEN NULL ELSE OLD.norm_name END,
+        OLD.source_kind, OLD.source_ref);
+    RETURN NULL;
+END
+$$;
+
+CREATE FUNCTION public.memory_revision_cause_of(op text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    SELECT CASE op
+        WHEN 'create' THEN 'write'
+        WHEN 'update' THEN 'correction'
+        WHEN 'delete' THEN 'delete'
+        WHEN 'review' THEN 'review_decision'
+        WHEN 'release' THEN 'review_decision'
+        WHEN 'restore' THEN 'restore'
+        WHEN 'erase' THEN 'erasure'
+    END
+$$;
+
+CREATE FUNCTION public.memory_revision_fill() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    rec record;
+BEGIN
+    SELECT r.valid_from, r.valid_to, r.superseded_by INTO rec
+    FROM memory_record r WHERE r.context_id = NEW.context_id AND r.id = NEW.record_id;
+    NEW.cause := coalesce(NEW.cause, memory_revision_cause_of(NEW.op), 'unknown');
+    NEW.valid_from := coalesce(NEW.valid_from, rec.valid_from);
+    NEW.valid_to := coalesce(NEW.valid_to, rec.valid_to);
+    NEW.replaced_by := coalesce(NEW.replaced_by, rec.superseded_by);
+    RETURN NEW;
+END
+$$;
+
 CREATE FUNCTION public.memory_servable(ctx uuid, serving public.serving_state, review_disposition text, expires_at timestamp with time zone, valid_to timestamp with time zone, derived_from uuid[], at timestamp with time zone) RETURNS boolean
     LANGUAGE sql STABLE PARALLEL SAFE
     AS $$
     SELECT memory_block_reason(serving, review_disposition, expires_at, valid_to, at) IS NULL
        AND (cardinality(derived_from) = 0 OR memory_sources_servable(ctx, derived_from, at))
+$$;
+
+CREATE FUNCTION public.memory_servable_at(ctx uuid, serving public.serving_state, review_disposition text, expires_at timestamp with time zone, valid_to timestamp with time zone, derived_from uuid[], known boolean, at timestamp with time zone) RETURNS boolean
+    LANGUAGE sql STABLE PARALLEL SAFE
+    AS $$
+    SELECT known
+       AND memory_block_reason(serving, review_disposition, expires_at, valid_to, at) IS NULL
+       AND (cardinality(derived_from) = 0 OR memory_sources_servable_at(ctx, derived_from, at))
 $$;
 
 CREATE FUNCTION public.memory_sources_servable(ctx uuid, sources uuid[], at timestamp with time zone) RETURNS boolean
@@ -114,6 +228,47 @@ CREATE FUNCTION public.memory_sources_servable(ctx uuid, sources uuid[], at time
         WHERE memory_block_reason(r.serving, r.review_disposition, r.expires_at, r.valid_to, at)
               IS NOT NULL
     )
+$$;
+
+CREATE FUNCTION public.memory_sources_servable_at(ctx uuid, sources uuid[], at timestamp with time zone) RETURNS boolean
+    LANGUAGE sql STABLE PARALLEL SAFE
+    AS $$
+    WITH RECURSIVE walk(id, depth) AS (
+        SELECT s, 1 FROM unnest(sources) AS s
+        UNION
+        SELECT d, w.depth + 1
+        FROM walk w
+        CROSS JOIN LATERAL memory_state_at(ctx, w.id, at) st
+        CROSS JOIN LATERAL unnest(st.derived_from) AS d
+        WHERE w.depth < 16
+    )
+    SELECT NOT EXISTS (
+        SELECT 1
+        FROM walk w
+        LEFT JOIN LATERAL memory_state_at(ctx, w.id, at) st ON true
+        WHERE st.known IS NOT TRUE
+           OR memory_block_reason(st.serving, st.review_disposition, st.expires_at,
+                                  st.valid_to, at) IS NOT NULL
+    )
+$$;
+
+CREATE FUNCTION public.memory_state_at(ctx uuid, rid uuid, at timestamp with time zone) RETURNS TABLE(serving public.serving_state, review_disposition text, expires_at timestamp with time zone, valid_to timestamp with time zone, derived_from uuid[], known boolean)
+    LANGUAGE sql STABLE PARALLEL SAFE
+    AS $$
+    SELECT CASE WHEN r.serving::text = 'erased' THEN r.serving
+                WHEN p.seq IS NULL THEN r.serving ELSE p.serving END,
+           CASE WHEN p.seq IS NULL THEN r.review_disposition ELSE p.review_disposition END,
+           CASE WHEN p.seq IS NULL THEN r.expires_at ELSE p.expires_at END,
+           CASE WHEN p.seq IS NULL THEN r.valid_to ELSE p.valid_to END,
+           CASE WHEN p.seq IS NULL THEN r.derived_from ELSE p.derived_from END,
+           coalesce(p.known, true) AND r.created_at <= at
+    FROM memory_record r
+    LEFT JOIN LATERAL (
+        SELECT * FROM memory_record_past p
+        WHERE p.context_id = r.context_id AND p.record_id = r.id AND p.sys_to > at
+        ORDER BY p.sys_to, p.seq
+        LIMIT 1) p ON true
+    WHERE r.context_id = ctx AND r.id = rid
 $$;
 
 CREATE FUNCTION public.procrastinate_cancel_job_v1(job_id bigint, abort boolean, delete_job boolean) RETURNS bigint
@@ -1131,6 +1286,40 @@ CREATE TABLE public.hygiene_run (
     CONSTRAINT hygiene_run_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'done'::text, 'failed'::text])))
 );
 
+CREATE TABLE public.import_item (
+    context_id uuid NOT NULL,
+    import_id uuid NOT NULL,
+    seq integer NOT NULL,
+    item_key text NOT NULL,
+    payload jsonb,
+    outcome text,
+    detail text,
+    target_id uuid,
+    CONSTRAINT import_item_outcome_check CHECK ((outcome = ANY (ARRAY['imported'::text, 'held'::text, 'duplicate'::text, 'skipped'::text, 'refused'::text, 'invalid'::text])))
+);
+
+CREATE TABLE public.import_run (
+    context_id uuid NOT NULL,
+    id uuid NOT NULL,
+    format text NOT NULL,
+    source_dir text NOT NULL,
+    scope_path text DEFAULT ''::text NOT NULL,
+    visibility text DEFAULT 'shared'::text NOT NULL,
+    status text DEFAULT 'queued'::text NOT NULL,
+    total integer DEFAULT 0 NOT NULL,
+    processed integer DEFAULT 0 NOT NULL,
+    counts jsonb DEFAULT '{}'::jsonb NOT NULL,
+    error text,
+    requested_by text NOT NULL,
+    key_id uuid NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    started_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    CONSTRAINT import_run_format_check CHECK ((format = ANY (ARRAY['memwarden'::text, 'mem0'::text, 'texts'::text]))),
+    CONSTRAINT import_run_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'done'::text, 'failed'::text]))),
+    CONSTRAINT import_run_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
+);
+
 CREATE TABLE public.judgement (
     context_id uuid NOT NULL,
     id uuid NOT NULL,
@@ -1224,7 +1413,7 @@ CREATE TABLE public.memory_record (
     CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
     CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
     CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
-    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text, 'import'::text]))),
     CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 )
 PARTITION BY HASH (context_id);
@@ -1271,7 +1460,7 @@ CREATE TABLE public.memory_record_p00 (
     CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
     CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
     CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
-    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text, 'import'::text]))),
     CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 )
 WITH (toast_tuple_target='8160');
@@ -1318,7 +1507,7 @@ CREATE TABLE public.memory_record_p01 (
     CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
     CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
     CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
-    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text, 'import'::text]))),
     CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 )
 WITH (toast_tuple_target='8160');
@@ -1365,7 +1554,7 @@ CREATE TABLE public.memory_record_p02 (
     CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
     CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
     CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
-    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text, 'import'::text]))),
     CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 )
 WITH (toast_tuple_target='8160');
@@ -1412,7 +1601,7 @@ CREATE TABLE public.memory_record_p03 (
     CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
     CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
     CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
-    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text, 'import'::text]))),
     CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 )
 WITH (toast_tuple_target='8160');
@@ -1459,7 +1648,7 @@ CREATE TABLE public.memory_record_p04 (
     CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
     CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
     CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
-    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text, 'import'::text]))),
     CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 )
 WITH (toast_tuple_target='8160');
@@ -1506,7 +1695,7 @@ CREATE TABLE public.memory_record_p05 (
     CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
     CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
     CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
-    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text, 'import'::text]))),
     CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 )
 WITH (toast_tuple_target='8160');
@@ -1553,7 +1742,7 @@ CREATE TABLE public.memory_record_p06 (
     CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
     CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
     CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
-    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text, 'import'::text]))),
     CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 )
 WITH (toast_tuple_target='8160');
@@ -1600,7 +1789,7 @@ CREATE TABLE public.memory_record_p07 (
     CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
     CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
     CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
-    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text, 'import'::text]))),
     CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 )
 WITH (toast_tuple_target='8160');
@@ -1647,7 +1836,7 @@ CREATE TABLE public.memory_record_p08 (
     CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
     CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
     CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
-    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text, 'import'::text]))),
     CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 )
 WITH (toast_tuple_target='8160');
@@ -1694,7 +1883,7 @@ CREATE TABLE public.memory_record_p09 (
     CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
     CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
     CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
-    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text, 'import'::text]))),
     CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 )
 WITH (toast_tuple_target='8160');
@@ -1741,7 +1930,7 @@ CREATE TABLE public.memory_record_p10 (
     CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
     CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
     CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
-    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text, 'import'::text]))),
     CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 )
 WITH (toast_tuple_target='8160');
@@ -1788,7 +1977,7 @@ CREATE TABLE public.memory_record_p11 (
     CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
     CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
     CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
-    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text, 'import'::text]))),
     CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 )
 WITH (toast_tuple_target='8160');
@@ -1835,7 +2024,7 @@ CREATE TABLE public.memory_record_p12 (
     CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
     CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
     CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
-    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text, 'import'::text]))),
     CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 )
 WITH (toast_tuple_target='8160');
@@ -1882,7 +2071,7 @@ CREATE TABLE public.memory_record_p13 (
     CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
     CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
     CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
-    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text, 'import'::text]))),
     CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 )
 WITH (toast_tuple_target='8160');
@@ -1929,7 +2118,7 @@ CREATE TABLE public.memory_record_p14 (
     CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
     CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
     CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
-    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text, 'import'::text]))),
     CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 )
 WITH (toast_tuple_target='8160');
@@ -1976,11 +2165,49 @@ CREATE TABLE public.memory_record_p15 (
     CONSTRAINT memory_record_memory_category_check CHECK ((memory_category = ANY (ARRAY['identity'::text, 'knowledge'::text, 'context'::text]))),
     CONSTRAINT memory_record_review_disposition_check CHECK ((review_disposition = ANY (ARRAY['approved'::text, 'rejected'::text]))),
     CONSTRAINT memory_record_revision_check CHECK ((revision >= 1)),
-    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text]))),
+    CONSTRAINT memory_record_source_kind_check CHECK ((source_kind = ANY (ARRAY['turn'::text, 'document'::text, 'command'::text, 'reflection'::text, 'consolidation'::text, 'elaboration'::text, 'rollup'::text, 'gist'::text, 'judge'::text, 'import'::text]))),
     CONSTRAINT memory_record_visibility_check CHECK ((visibility = ANY (ARRAY['shared'::text, 'private'::text])))
 )
 WITH (toast_tuple_target='8160');
 ALTER TABLE ONLY public.memory_record_p15 ALTER COLUMN embedding SET STORAGE PLAIN;
+
+CREATE TABLE public.memory_record_past (
+    context_id uuid NOT NULL,
+    record_id uuid NOT NULL,
+    seq bigint NOT NULL,
+    sys_to timestamp with time zone NOT NULL,
+    known boolean DEFAULT true NOT NULL,
+    revision integer NOT NULL,
+    memory_category text NOT NULL,
+    content jsonb,
+    body text NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, body)) STORED,
+    scope_path text NOT NULL,
+    visibility text NOT NULL,
+    owner_subject text NOT NULL,
+    serving public.serving_state NOT NULL,
+    review_disposition text,
+    valid_from timestamp with time zone NOT NULL,
+    valid_to timestamp with time zone,
+    superseded_by uuid,
+    expires_at timestamp with time zone,
+    derived_from uuid[] NOT NULL,
+    entity_id uuid,
+    object_entity_id uuid,
+    attr_key text,
+    norm_name text,
+    source_kind text NOT NULL,
+    source_ref uuid
+);
+
+ALTER TABLE public.memory_record_past ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.memory_record_past_seq_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 
 CREATE TABLE public.memory_revision (
     context_id uuid NOT NULL,
@@ -1990,6 +2217,11 @@ CREATE TABLE public.memory_revision (
     content jsonb,
     actor_subject text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    cause text NOT NULL,
+    valid_from timestamp with time zone,
+    valid_to timestamp with time zone,
+    replaced_by uuid,
+    CONSTRAINT memory_revision_cause_check CHECK ((cause = ANY (ARRAY['write'::text, 'correction'::text, 'declared_supersede'::text, 'hygiene_resolution'::text, 'consolidation'::text, 'review_decision'::text, 'restore'::text, 'delete'::text, 'erasure'::text, 'unknown'::text]))),
     CONSTRAINT memory_revision_op_check CHECK ((op = ANY (ARRAY['create'::text, 'update'::text, 'delete'::text, 'review'::text, 'supersede'::text, 'hold'::text, 'release'::text, 'restore'::text, 'erase'::text])))
 );
 
@@ -2383,6 +2615,12 @@ ALTER TABLE ONLY public.hygiene_judged
 ALTER TABLE ONLY public.hygiene_run
     ADD CONSTRAINT hygiene_run_pkey PRIMARY KEY (context_id, id);
 
+ALTER TABLE ONLY public.import_item
+    ADD CONSTRAINT import_item_pkey PRIMARY KEY (context_id, import_id, seq);
+
+ALTER TABLE ONLY public.import_run
+    ADD CONSTRAINT import_run_pkey PRIMARY KEY (context_id, id);
+
 ALTER TABLE ONLY public.judgement
     ADD CONSTRAINT judgement_pkey PRIMARY KEY (context_id, id);
 
@@ -2442,6 +2680,9 @@ ALTER TABLE ONLY public.memory_record_p14
 
 ALTER TABLE ONLY public.memory_record_p15
     ADD CONSTRAINT memory_record_p15_pkey PRIMARY KEY (context_id, id);
+
+ALTER TABLE ONLY public.memory_record_past
+    ADD CONSTRAINT memory_record_past_pkey PRIMARY KEY (context_id, record_id, seq);
 
 ALTER TABLE ONLY public.memory_revision
     ADD CONSTRAINT memory_revision_pkey PRIMARY KEY (context_id, record_id, revision);
@@ -2671,6 +2912,10 @@ CREATE UNIQUE INDEX hygiene_run_one_full ON public.hygiene_run USING btree (cont
 CREATE INDEX idx_procrastinate_jobs_worker_not_null ON public.procrastinate_jobs USING btree (worker_id) WHERE ((worker_id IS NOT NULL) AND (status = 'doing'::public.procrastinate_job_status));
 
 CREATE INDEX idx_procrastinate_workers_last_heartbeat ON public.procrastinate_workers USING btree (last_heartbeat);
+
+CREATE INDEX import_item_pending ON public.import_item USING btree (context_id, import_id, seq) WHERE (outcome IS NULL);
+
+CREATE INDEX import_item_written ON public.import_item USING btree (context_id, item_key) WHERE (outcome = ANY (ARRAY['imported'::text, 'held'::text, 'duplicate'::text]));
 
 CREATE INDEX judgement_recent ON public.judgement USING btree (context_id, created_at DESC, id DESC);
 
@@ -3013,6 +3258,8 @@ CREATE INDEX memory_record_p15_context_id_object_entity_id_idx ON public.memory_
 CREATE INDEX memory_record_p15_context_id_source_kind_source_ref_idx ON public.memory_record_p15 USING btree (context_id, source_kind, source_ref);
 
 CREATE INDEX memory_record_p15_expr_idx ON public.memory_record_p15 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_past_until ON public.memory_record_past USING btree (context_id, record_id, sys_to);
 
 CREATE INDEX pass_run_recent ON public.pass_run USING btree (context_id, stage, created_at DESC);
 
@@ -3556,6 +3803,10 @@ ALTER INDEX public.memory_record_pkey ATTACH PARTITION public.memory_record_p15_
 
 CREATE TRIGGER audit_event_no_update BEFORE DELETE OR UPDATE ON public.audit_event FOR EACH ROW EXECUTE FUNCTION public.audit_event_append_only();
 
+CREATE TRIGGER memory_record_past AFTER UPDATE ON public.memory_record FOR EACH ROW WHEN (((((((((((((((((((((old.revision IS DISTINCT FROM new.revision) OR (old.memory_category IS DISTINCT FROM new.memory_category)) OR (old.content IS DISTINCT FROM new.content)) OR (old.body IS DISTINCT FROM new.body)) OR (old.scope_path IS DISTINCT FROM new.scope_path)) OR (old.visibility IS DISTINCT FROM new.visibility)) OR (old.owner_subject IS DISTINCT FROM new.owner_subject)) OR (old.serving IS DISTINCT FROM new.serving)) OR (old.review_disposition IS DISTINCT FROM new.review_disposition)) OR (old.valid_from IS DISTINCT FROM new.valid_from)) OR (old.valid_to IS DISTINCT FROM new.valid_to)) OR (old.superseded_by IS DISTINCT FROM new.superseded_by)) OR (old.expires_at IS DISTINCT FROM new.expires_at)) OR (old.derived_from IS DISTINCT FROM new.derived_from)) OR (old.entity_id IS DISTINCT FROM new.entity_id)) OR (old.object_entity_id IS DISTINCT FROM new.object_entity_id)) OR (old.attr_key IS DISTINCT FROM new.attr_key)) OR (old.norm_name IS DISTINCT FROM new.norm_name)) OR (old.source_kind IS DISTINCT FROM new.source_kind)) OR (old.source_ref IS DISTINCT FROM new.source_ref))) EXECUTE FUNCTION public.memory_record_keep_past();
+
+CREATE TRIGGER memory_revision_fill BEFORE INSERT ON public.memory_revision FOR EACH ROW EXECUTE FUNCTION public.memory_revision_fill();
+
 CREATE TRIGGER procrastinate_jobs_notify_queue_job_aborted_v1 AFTER UPDATE OF abort_requested ON public.procrastinate_jobs FOR EACH ROW WHEN (((old.abort_requested = false) AND (new.abort_requested = true) AND (new.status = 'doing'::public.procrastinate_job_status))) EXECUTE FUNCTION public.procrastinate_notify_queue_abort_job_v1();
 
 CREATE TRIGGER procrastinate_jobs_notify_queue_job_inserted_v1 AFTER INSERT ON public.procrastinate_jobs FOR EACH ROW WHEN ((new.status = 'todo'::public.procrastinate_job_status)) EXECUTE FUNCTION public.procrastinate_notify_queue_job_inserted_v1();
@@ -3600,6 +3851,12 @@ ALTER TABLE ONLY public.hygiene_judged
 ALTER TABLE ONLY public.hygiene_run
     ADD CONSTRAINT hygiene_run_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.import_item
+    ADD CONSTRAINT import_item_context_id_import_id_fkey FOREIGN KEY (context_id, import_id) REFERENCES public.import_run(context_id, id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.import_run
+    ADD CONSTRAINT import_run_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.judgement
     ADD CONSTRAINT judgement_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
 
@@ -3611,6 +3868,9 @@ ALTER TABLE ONLY public.memory_link
 
 ALTER TABLE public.memory_record
     ADD CONSTRAINT memory_record_context_id_fkey FOREIGN KEY (context_id) REFERENCES public.context(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.memory_record_past
+    ADD CONSTRAINT memory_record_past_context_id_record_id_fkey FOREIGN KEY (context_id, record_id) REFERENCES public.memory_record(context_id, id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.memory_revision
     ADD CONSTRAINT memory_revision_context_id_record_id_fkey FOREIGN KEY (context_id, record_id) REFERENCES public.memory_record(context_id, id) ON DELETE CASCADE;

@@ -242,3 +242,183 @@ COMMIT
 INSERT INTO recall_event (context_id, record_id, day, hits)
 SELECT %(context_id)s, id, current_date, 1 FROM unnest(%(ids)s::uuid[]) AS id
 ON CONFLICT (context_id, record_id, day) DO UPDATE SET hits = recall_event.hits + 1
+
+-- Reads as of a moment (`at`, migration 0029): the same lists and rows as above over
+-- memory_as_of, each record as it stood then, behind the serving gate as it stood then
+-- (memory_servable_at; history: memory_past_at) and the caller's present read access.
+-- Exact scans of the Context's rows (no index knows a past state); `at` is never later
+-- than now (retrieval/as_of.py).
+
+-- recall_asof_lexical --
+-- The live list (history false) or the superseded-then list (history true) at `at`.
+WITH query AS (SELECT websearch_to_tsquery('english', %(query)s) AS tsq),
+matches AS (
+    SELECT r.id, r.tsv
+    FROM memory_as_of(%(context_id)s, %(at)s) r, query
+    WHERE numnode(query.tsq) > 0 AND r.tsv @@ query.tsq
+      AND CASE WHEN %(history)s
+               THEN memory_past_at(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                                   r.valid_to, r.derived_from, r.known, %(at)s)
+               ELSE memory_servable_at(r.context_id, r.serving, r.review_disposition,
+                                       r.expires_at, r.valid_to, r.derived_from, r.known,
+                                       %(at)s) END
+      AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                          %(subject)s)
+      AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
+      AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
+    LIMIT %(match_cap)s
+)
+SELECT m.id, ts_rank(m.tsv, query.tsq, 32) AS score
+FROM matches m, query
+ORDER BY score DESC, m.id
+LIMIT %(limit)s
+
+-- recall_asof_vector --
+-- The vector of the revision current then, if it had been attached by then.
+SELECT r.id, 1 - (e.embedding <=> %(vector)s) AS score
+FROM memory_as_of(%(context_id)s, %(at)s) r
+JOIN memory_embedding e ON e.context_id = r.context_id AND e.record_id = r.id
+                       AND e.revision = r.revision AND e.created_at <= %(at)s
+WHERE CASE WHEN %(history)s
+           THEN memory_past_at(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                               r.valid_to, r.derived_from, r.known, %(at)s)
+           ELSE memory_servable_at(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                                   r.valid_to, r.derived_from, r.known, %(at)s) END
+  AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
+  AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
+  AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
+ORDER BY e.embedding <=> %(vector)s, r.id
+LIMIT %(limit)s
+
+-- recall_asof_chunks_lexical --
+-- Chunks written by then and served then: a chunk's only change is a hold's release
+-- (release_held_chunks), dated by its judgement's decision; an erased chunk is gone.
+WITH query AS (
+    SELECT tsq, context_words(%(context_id)s, tsq) AS in_context
+    FROM websearch_to_tsquery('english', %(query)s) AS tsq
+),
+matches AS (
+    SELECT c.id, c.tsv
+    FROM chunk c, query
+    WHERE c.context_id = %(context_id)s
+      AND (c.tsv || context_lexeme(c.context_id)) @@ query.in_context
+      AND c.created_at <= %(at)s
+      AND memory_block_reason(c.serving, NULL, NULL, NULL, %(at)s) IS NULL
+      AND NOT EXISTS (SELECT 1 FROM judgement j
+                      WHERE j.context_id = c.context_id AND j.id = c.hold_judgement_id
+                        AND j.held AND (j.hold_decided_at IS NULL OR j.hold_decided_at > %(at)s))
+      AND memory_readable(c.scope_path, c.visibility, c.owner_subject, %(prefixes)s::text[],
+                          %(subject)s)
+    LIMIT %(match_cap)s
+)
+SELECT m.id, ts_rank(m.tsv, query.tsq, 32) AS score
+FROM matches m, query
+ORDER BY score DESC, m.id
+LIMIT %(limit)s
+
+-- recall_asof_chunks_vector --
+SELECT c.id, 1 - (c.embedding <=> %(vector)s) AS score
+FROM chunk c
+WHERE c.context_id = %(context_id)s AND c.embedding IS NOT NULL
+  AND c.created_at <= %(at)s
+  AND memory_block_reason(c.serving, NULL, NULL, NULL, %(at)s) IS NULL
+  AND NOT EXISTS (SELECT 1 FROM judgement j
+                  WHERE j.context_id = c.context_id AND j.id = c.hold_judgement_id
+                    AND j.held AND (j.hold_decided_at IS NULL OR j.hold_decided_at > %(at)s))
+  AND memory_readable(c.scope_path, c.visibility, c.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
+ORDER BY c.embedding <=> %(vector)s, c.id
+LIMIT %(limit)s
+
+-- recall_asof_record_rows --
+-- The final hits as they stood at `at`, gated again at `at`.
+SELECT r.id, r.kind, r.revision, r.memory_category, r.body, r.content, r.scope_path,
+       r.visibility, r.source_kind, r.source_ref, r.valid_from, r.valid_to, r.serving,
+       r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at,
+       r.derived_from, d.gist AS source_gist
+FROM memory_as_of(%(context_id)s, %(at)s) r
+LEFT JOIN document d ON r.source_kind = 'document' AND d.context_id = r.context_id
+                    AND d.id = r.source_ref
+WHERE r.id = ANY(%(ids)s::uuid[])
+  AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
+  AND (memory_servable_at(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                          r.valid_to, r.derived_from, r.known, %(at)s)
+       OR (%(history)s
+           AND memory_past_at(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                              r.valid_to, r.derived_from, r.known, %(at)s)))
+
+-- recall_asof_chunk_rows --
+SELECT c.id, c.turn_id, c.document_id, c.text, c.scope_path, c.visibility, c.created_at,
+       d.gist AS source_gist
+FROM chunk c
+LEFT JOIN document d ON d.context_id = c.context_id AND d.id = c.document_id
+WHERE c.context_id = %(context_id)s AND c.id = ANY(%(ids)s::uuid[])
+  AND c.created_at <= %(at)s
+  AND memory_block_reason(c.serving, NULL, NULL, NULL, %(at)s) IS NULL
+  AND NOT EXISTS (SELECT 1 FROM judgement j
+                  WHERE j.context_id = c.context_id AND j.id = c.hold_judgement_id
+                    AND j.held AND (j.hold_decided_at IS NULL OR j.hold_decided_at > %(at)s))
+  AND memory_readable(c.scope_path, c.visibility, c.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
+
+-- recall_asof_entities --
+-- recall_entities at `at`: names and name attributes as they stood then.
+SELECT r.id, r.kind, r.revision, r.memory_category, r.body, r.content, r.scope_path,
+       r.visibility, r.source_kind, r.source_ref, r.valid_from, r.valid_to, r.serving,
+       r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at,
+       r.derived_from
+FROM memory_as_of(%(context_id)s, %(at)s) r
+WHERE r.kind = 'entity'
+  AND (r.id = %(id)s::uuid OR r.norm_name = %(norm_name)s::text
+       OR (r.norm_name LIKE 'speaker:%%'
+           AND (lower(r.content->>'name') = ANY(%(names)s::text[])
+                OR EXISTS (
+                    SELECT 1 FROM memory_as_of(%(context_id)s, %(at)s) a
+                    WHERE a.entity_id = r.id
+                      AND a.kind = 'attribute' AND a.attr_key = ANY(%(name_keys)s::text[])
+                      AND a.norm_name = ANY(%(names)s::text[])
+                      AND memory_readable(a.scope_path, a.visibility, a.owner_subject,
+                                          %(prefixes)s::text[], %(subject)s)
+                      AND memory_servable_at(a.context_id, a.serving, a.review_disposition,
+                                             a.expires_at, a.valid_to, a.derived_from,
+                                             a.known, %(at)s)))))
+  AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
+  AND memory_servable_at(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                         r.valid_to, r.derived_from, r.known, %(at)s)
+ORDER BY r.created_at, r.id
+LIMIT 20
+
+-- recall_asof_profile_facts --
+SELECT r.id, r.kind, r.revision, r.memory_category, r.body, r.content, r.scope_path,
+       r.visibility, r.source_kind, r.source_ref, r.valid_from, r.valid_to, r.serving,
+       r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at,
+       r.derived_from
+FROM memory_as_of(%(context_id)s, %(at)s) r
+WHERE (r.entity_id = ANY(%(ids)s::uuid[]) OR r.object_entity_id = ANY(%(ids)s::uuid[]))
+  AND r.kind IN ('attribute', 'relation', 'action')
+  AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
+  AND (memory_servable_at(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                          r.valid_to, r.derived_from, r.known, %(at)s)
+       OR (%(history)s
+           AND memory_past_at(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                              r.valid_to, r.derived_from, r.known, %(at)s)))
+ORDER BY r.valid_from DESC, r.id DESC
+LIMIT %(limit)s
+
+-- recall_asof_state --
+SELECT r.id, r.kind, r.revision, r.memory_category, r.body, r.content, r.scope_path,
+       r.visibility, r.source_kind, r.source_ref, r.valid_from, r.valid_to, r.serving,
+       r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at,
+       r.derived_from
+FROM memory_as_of(%(context_id)s, %(at)s) r
+WHERE r.kind = %(kind)s
+  AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
+                      %(subject)s)
+  AND memory_servable_at(r.context_id, r.serving, r.review_disposition, r.expires_at,
+                         r.valid_to, r.derived_from, r.known, %(at)s)
+ORDER BY r.created_at DESC, r.id DESC
+LIMIT %(limit)s
