@@ -42,10 +42,22 @@ class _Cue:
     name: str
     weight: float
     pattern: re.Pattern[str]
+    # The same pattern without IGNORECASE, for the case-folded text: case-insensitive matching
+    # costs sre almost twice as much, and every write is scanned. None where the pattern spells
+    # a capital (`[INST]`, `[A-Z]`) or a letter folding changes (`ß`), which folded text could
+    # never match.
+    folded: re.Pattern[str] | None = None
+
+
+_ESCAPE: Final = re.compile(r"\\.")
 
 
 def _cue(name: str, weight: float, pattern: str, flags: int = _I) -> _Cue:
-    return _Cue(name, weight, re.compile(pattern, flags))
+    folded = None
+    letters = _ESCAPE.sub("", pattern)  # `\S`, `\W`, `\B` are escapes, not capitals
+    if flags & re.IGNORECASE and letters.casefold() == letters:
+        folded = re.compile(pattern, flags & ~re.IGNORECASE)
+    return _Cue(name, weight, re.compile(pattern, flags), folded)
 
 
 _CUES: Final[tuple[_Cue, ...]] = (
@@ -510,12 +522,21 @@ class InjectionResult:
 def scan_injection(text: str) -> InjectionResult:
     """Score `text` for prompt-injection cues."""
     hits: list[tuple[_Cue, int, int]] = []
-    gate = " ".join(text.lower().split())
+    low = text.lower()
+    folded = text.casefold()
+    # Offsets in `folded` are offsets in `text` only while folding keeps every length ("ß"
+    # becomes "ss"); otherwise the case-insensitive patterns read `text` itself. Folding, not
+    # lowercasing, so "previouſ" (long s) and the Kelvin sign still match as IGNORECASE would.
+    same_offsets = len(folded) == len(text)
+    gate = " ".join(low.split())
     for cue in _CUES:
         anchors = _ANCHORS.get(cue.name)
         if anchors is not None and not any(anchor in gate for anchor in anchors):
             continue
-        match = cue.pattern.search(text)
+        if cue.folded is not None and same_offsets:
+            match = cue.folded.search(folded)
+        else:
+            match = cue.pattern.search(text)
         if match is not None:
             hits.append((cue, match.start(), match.end()))
     if _spaced_letters(gate):
