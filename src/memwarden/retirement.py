@@ -17,6 +17,7 @@ from typing import Any
 
 from memwarden.domain.provenance import Rank, rank_for
 from memwarden.domain.replacement import Holder, Refusal, refusal
+from memwarden.domain.revision_cause import SupersedeCause
 from memwarden.store import ingest as ingest_store
 from memwarden.store import replacement as store
 from memwarden.store.db import Conn
@@ -75,17 +76,19 @@ async def retire(
     new_id: uuid.UUID | None,
     actor: str,
     *,
+    cause: SupersedeCause,
     by_person: bool = False,
     restating: bool = False,
 ) -> Retirement:
     """Supersede `old_id` by `new_id` if the replacement rule allows it. `new_id` None ends
     a fact without a replacement (a writer's own correction in its own scope: nothing is
-    served in its place, and nothing is hidden from a reader that another reader sees)."""
+    served in its place, and nothing is hidden from a reader that another reader sees).
+    `cause` is what the record's history shows for the supersede."""
     if new_id is not None:
         reason = await check(
             conn, context_id, old_id, new_id, by_person=by_person, restating=restating
         )
         if reason is not None:
             return Retirement(refused=reason)
-    event = await ingest_store.supersede_recorded(conn, context_id, old_id, new_id, actor)
+    event = await ingest_store.supersede_recorded(conn, context_id, old_id, new_id, actor, cause)
     return Retirement(event=event)

@@ -29,6 +29,7 @@ from memwarden.api.routes import (
     passes,
     recall,
     webhooks,
+    whoami,
 )
 from memwarden.api.shedding import LoadShedding
 from memwarden.bootstrap import build_services
@@ -103,6 +104,7 @@ def create_app(
     for module in (
         health,
         admin,
+        whoami,
         feed,
         memory,
         judgements,

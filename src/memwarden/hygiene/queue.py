@@ -179,7 +179,15 @@ async def resolve(
                 if resolution == "keep_a"
                 else (locked.record_b, locked.record_a)
             )
-            done = await retire(conn, context_id, loser, winner, caller.subject, by_person=True)
+            done = await retire(
+                conn,
+                context_id,
+                loser,
+                winner,
+                caller.subject,
+                cause="hygiene_resolution",
+                by_person=True,
+            )
             if done.refused is not None:
                 raise Conflict(
                     f"{resolution} cannot be applied: {MESSAGES[done.refused]}",
@@ -269,9 +277,19 @@ async def _retire_merge_output(
     replacement."""
     events = []
     for record, restated in plan.output.items():
-        done = await retire(conn, context_id, record, restated, caller.subject, by_person=True)
+        done = await retire(
+            conn,
+            context_id,
+            record,
+            restated,
+            caller.subject,
+            cause="hygiene_resolution",
+            by_person=True,
+        )
         if done.refused is not None:
-            done = await retire(conn, context_id, record, None, caller.subject)
+            done = await retire(
+                conn, context_id, record, None, caller.subject, cause="hygiene_resolution"
+            )
         if done.event is not None:
             events.append(done.event)
     await ingest_store.change_events(conn, context_id, events)

@@ -408,7 +408,7 @@ async def _auto_resolve(
     if not room and await check(conn, cid, loser, winner) is not None:
         # Refused, and no room to hand it to a person: left for a later run.
         return "unrecorded" if await _person_could(conn, cid, loser, winner) else "recorded"
-    done = await retire(conn, cid, loser, winner, ACTOR)
+    done = await retire(conn, cid, loser, winner, ACTOR, cause="hygiene_resolution")
     if done.refused is not None:
         if await _person_could(conn, cid, loser, winner):
             await _queue(conn, cycle, subject, item, verdict, reason=done.refused)

@@ -204,7 +204,9 @@ async def _superseded(
     otherwise, which rolls the unit back), with its history revision, a `superseded` feed
     entry and the merge kept as an automatic resolution (nothing when it was no longer
     live)."""
-    done = await retire(conn, run.context_id, gone["id"], kept["id"], f"pass:{run.stage}")
+    done = await retire(
+        conn, run.context_id, gone["id"], kept["id"], f"pass:{run.stage}", cause="consolidation"
+    )
     if done.refused is not None:
         raise _Refused(done.refused)
     if done.event is None:

@@ -344,7 +344,7 @@ async def supersede_declared(
                 continue
         same = next((r.id for r in facts if r.kind == kinds.get(record_id)), None)
         new = same or next((r.id for r in facts), served[0].id)
-        done = await retire(conn, cid, record_id, new, caller.subject)
+        done = await retire(conn, cid, record_id, new, caller.subject, cause="declared_supersede")
         outcomes.append({"id": str(record_id), "applied": done.applied, "reason": done.refused})
         if done.event is None:
             continue
@@ -381,7 +381,9 @@ async def supersede_replaced(conn: Conn, write: Write, plan: Plan) -> None:
         new = by_row.get(row_id)
         # A restatement in the survivor's scope (the fact moves): the rule refuses it only
         # when a reader of the original could not read it (then both stay served).
-        done = await retire(conn, cid, old_id, new, write.meta.author, restating=True)
+        done = await retire(
+            conn, cid, old_id, new, write.meta.author, cause="consolidation", restating=True
+        )
         if done.event is not None:
             events.append(done.event)
     await ingest_store.change_events(conn, cid, events)

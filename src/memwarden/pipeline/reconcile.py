@@ -232,7 +232,7 @@ async def write_plan(
     for s in p.supersedes:
         # The planner asked the replacement rule already; asked again on the rows as this
         # transaction sees them (the one rule every supersede obeys: retirement.py).
-        done = await retire(conn, cid, s.old_id, s.new_id, meta.author)
+        done = await retire(conn, cid, s.old_id, s.new_id, meta.author, cause="correction")
         if done.event is not None:
             events.append(done.event)
     await store.change_events(conn, cid, events)

@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from memwarden.answers import Answer
+from memwarden.domain.revision_cause import RevisionCause
 
 
 class CommandResult(Answer):
@@ -144,3 +145,40 @@ class EligibilityAnswer(Answer):
     record_id: str
     servable: bool
     blocking: BlockingRecord | None = Field(description="The first record that blocks it.")
+
+
+class HistoryRevision(Answer):
+    """One revision of a record, content-free (`review.timeline.record_history`)."""
+
+    revision: int
+    op: str = Field(
+        description="What changed: `create`, `update`, `delete`, `review`, `supersede`, "
+        "`release`, `restore`, `erase`."
+    )
+    cause: RevisionCause = Field(
+        description="Why: `write`, `correction` (a write's new value of a key, a stated "
+        "correction, a command's edit), `declared_supersede`, `hygiene_resolution`, "
+        "`consolidation`, `review_decision`, `restore`, `delete`, `erasure`; `unknown` for "
+        "a supersede from before causes were stored."
+    )
+    author: str = Field(description="The principal whose request made this revision.")
+    recorded_at: str
+    until: str | None = Field(description="When the next revision replaced it; null: current.")
+    valid_from: str | None = Field(description="The record's validity as this revision left it.")
+    valid_to: str | None
+    replaced_by: str | None = Field(description="The record that took this one's place.")
+    tombstone: bool = Field(description="Its content is erased (ids, kinds and times stay).")
+
+
+class RecordHistory(Answer):
+    """GET /{context_id}/memories/{record_id}/history: newest revision first."""
+
+    record_id: str
+    kind: str
+    serving: str = Field(description="Now: live, held, superseded, deleted or erased.")
+    author: str = Field(description="The principal that wrote the record.")
+    speaker: str | None = Field(description="Who said the turn it came from (`user:<id>` ...).")
+    source_kind: str
+    created_at: str
+    revisions: list[HistoryRevision]
+    next_cursor: str | None = Field(description="Pass as `cursor` for older revisions.")

@@ -14,6 +14,7 @@ from typing import Any
 from pgvector import Vector
 from psycopg.types.json import Jsonb
 
+from memwarden.domain.revision_cause import SupersedeCause
 from memwarden.store.db import Conn
 from memwarden.store.queries import q
 
@@ -116,7 +117,8 @@ async def insert_records(conn: Conn, rows: Sequence[Row]) -> None:
 
 
 async def insert_revisions(conn: Conn, rows: Sequence[Row]) -> None:
-    await _many(conn, "insert_memory_revision", rows)
+    """A row without `cause` gets the one its op implies (migration 0028)."""
+    await _many(conn, "insert_memory_revision", [{"cause": None, **r} for r in rows])
 
 
 async def insert_embeddings(conn: Conn, rows: Sequence[Row]) -> None:
@@ -135,11 +137,17 @@ async def supersede(
 
 
 async def supersede_recorded(
-    conn: Conn, context_id: uuid.UUID, old_id: uuid.UUID, new_id: uuid.UUID | None, actor: str
+    conn: Conn,
+    context_id: uuid.UUID,
+    old_id: uuid.UUID,
+    new_id: uuid.UUID | None,
+    actor: str,
+    cause: SupersedeCause,
 ) -> Row | None:
     """The one way a live record is superseded (a write's plan, a declared supersede, a
-    hygiene resolution): its validity closes, a `supersede` revision keeps its content,
-    and the feed entry to append comes back (None when the record was no longer live)."""
+    hygiene resolution, a consolidation): its validity closes, a `supersede` revision keeps
+    its content and says why, and the feed entry to append comes back (None when the record
+    was no longer live)."""
     row = await supersede(conn, context_id, old_id, new_id)
     if row is None:
         return None
@@ -153,6 +161,7 @@ async def supersede_recorded(
                 "op": "supersede",
                 "content": Jsonb(row["content"]),
                 "actor_subject": actor,
+                "cause": cause,
             }
         ],
     )

@@ -11,6 +11,7 @@ from pgvector import Vector
 from psycopg.types.json import Jsonb
 
 from memwarden.domain.eligibility import Disposition, Serving
+from memwarden.domain.revision_cause import RevisionCause
 from memwarden.domain.scope import Visibility
 from memwarden.store.db import Conn
 from memwarden.store.queries import q
@@ -289,7 +290,9 @@ async def insert_revision(
     op: str,
     content: dict[str, Any] | None,
     actor_subject: str,
+    cause: RevisionCause | None = None,
 ) -> None:
+    """`cause` None: the one `op` implies (every op but `supersede` has one)."""
     await conn.execute(
         q("insert_memory_revision"),
         {
@@ -299,6 +302,7 @@ async def insert_revision(
             "op": op,
             "content": Jsonb(content) if content is not None else None,
             "actor_subject": actor_subject,
+            "cause": cause,
         },
     )
 

@@ -83,8 +83,11 @@ WHERE context_id = %(context_id)s AND id = %(id)s AND revision = %(expected_revi
 RETURNING revision, content
 
 -- insert_memory_revision --
-INSERT INTO memory_revision (context_id, record_id, revision, op, content, actor_subject)
-VALUES (%(context_id)s, %(record_id)s, %(revision)s, %(op)s, %(content)s, %(actor_subject)s)
+-- `cause` NULL: the one the op implies (migration 0028's trigger, which also keeps the
+-- record's validity and replacement as this revision left them).
+INSERT INTO memory_revision (context_id, record_id, revision, op, content, actor_subject, cause)
+VALUES (%(context_id)s, %(record_id)s, %(revision)s, %(op)s, %(content)s, %(actor_subject)s,
+        %(cause)s)
 
 -- memory_revision_op --
 SELECT op FROM memory_revision
