@@ -12,8 +12,9 @@ from tests.conftest import ADMIN_TOKEN
 from tests.support.live import LiveServer
 
 # Opaque tokens: their format is checked in code (a cursor of the right length may still
-# be one the service never issued), so only their length limit is walked past.
-OPAQUE = {"cursor"}
+# be one the service never issued; no string of as_of's length is a timestamp), so only
+# their length limit is walked past.
+OPAQUE = {"cursor", "as_of"}
 
 
 def _limited(schema: dict[str, Any]) -> dict[str, Any]:

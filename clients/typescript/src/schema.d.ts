@@ -147,6 +147,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{context_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Route
+         * @description A Context's memories as JSON Lines: records with every revision, validity,
+         *     provenance, review state and receipts, links; sessions and turns with `sessions=true`.
+         *     Only what the key may read, unless it holds grant:manage over the whole Context.
+         */
+        get: operations["export_route_api_v1__context_id__export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{context_id}/facts": {
         parameters: {
             query?: never;
@@ -287,6 +309,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{context_id}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Route
+         * @description Import a file as a job: every item passes the judge's gates and reconciliation,
+         *     keeps `source_kind: import`, its original times and `source_dir`. Poll
+         *     GET /imports/{import_id}.
+         */
+        post: operations["import_route_api_v1__context_id__imports_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{context_id}/imports/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Import Status */
+        get: operations["import_status_api_v1__context_id__imports__import_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{context_id}/judgements": {
         parameters: {
             query?: never;
@@ -383,6 +444,28 @@ export interface paths {
         put?: never;
         /** Dry Run */
         post: operations["dry_run_api_v1__context_id__judgements_dry_run_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{context_id}/memories/{record_id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Record History
+         * @description Every revision of a record, newest first, content-free: why it was made, who made
+         *     it, the validity it left and the record that replaced it. Needs memory_read covering
+         *     the record (404 for a record the key may not read, as the record reads answer).
+         */
+        get: operations["record_history_api_v1__context_id__memories__record_id__history_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -855,6 +938,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/whoami": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whoami
+         * @description Any valid Context key may ask, whatever its grants; the admin token gets 400
+         *     `context_key_required` (it belongs to no Context).
+         */
+        get: operations["whoami_api_v1_whoami_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1200,6 +1304,29 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * CommandJudgement
+         * @description What the ingest judge decided about a command's content (a refusal is an error).
+         */
+        CommandJudgement: {
+            /**
+             * Judgement Id
+             * @description The review-log entry, when one was recorded (a held write always has one).
+             */
+            judgement_id: string | null;
+            /**
+             * Reasons
+             * @description Reason codes of a warn; never content.
+             */
+            reasons: string[];
+            /**
+             * Verdict
+             * @description None when the Context's judge (or its input gate) is off, or the judge failed under on_error=allow and the detectors found nothing.
+             */
+            verdict: ("pass" | "warn") | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** CommandRequest */
         CommandRequest: {
             command: components["schemas"]["MemoryCommand"];
@@ -1209,6 +1336,14 @@ export interface components {
         CommandResult: {
             /** Contract Version */
             contract_version: number;
+            /**
+             * Held
+             * @description The judge held the content: stored hidden from every read until a reviewer approves the judgement (`judgement.judgement_id`).
+             * @default false
+             */
+            held?: boolean;
+            /** @description Only on a command that carries content. */
+            judgement?: components["schemas"]["CommandJudgement"] | null;
             /** Record Id */
             record_id: string;
             /**
@@ -1953,6 +2088,56 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * HistoryRevision
+         * @description One revision of a record, content-free (`review.timeline.record_history`).
+         */
+        HistoryRevision: {
+            /**
+             * Author
+             * @description The principal whose request made this revision.
+             */
+            author: string;
+            /**
+             * Cause
+             * @description Why: `write`, `correction` (a write's new value of a key, a stated correction, a command's edit), `declared_supersede`, `hygiene_resolution`, `consolidation`, `review_decision`, `restore`, `delete`, `erasure`; `unknown` for a supersede from before causes were stored.
+             * @enum {string}
+             */
+            cause: "write" | "correction" | "declared_supersede" | "hygiene_resolution" | "consolidation" | "review_decision" | "restore" | "delete" | "erasure" | "unknown";
+            /**
+             * Op
+             * @description What changed: `create`, `update`, `delete`, `review`, `supersede`, `release`, `restore`, `erase`.
+             */
+            op: string;
+            /** Recorded At */
+            recorded_at: string;
+            /**
+             * Replaced By
+             * @description The record that took this one's place.
+             */
+            replaced_by: string | null;
+            /** Revision */
+            revision: number;
+            /**
+             * Tombstone
+             * @description Its content is erased (ids, kinds and times stay).
+             */
+            tombstone: boolean;
+            /**
+             * Until
+             * @description When the next revision replaced it; null: current.
+             */
+            until: string | null;
+            /**
+             * Valid From
+             * @description The record's validity as this revision left it.
+             */
+            valid_from: string | null;
+            /** Valid To */
+            valid_to: string | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** HitScope */
         HitScope: {
             /**
@@ -2085,6 +2270,74 @@ export interface components {
             started_at: string | null;
             /** Status */
             status: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** ImportJob */
+        ImportJob: {
+            /**
+             * Counts
+             * @description Items per outcome: imported, held, duplicate, skipped, refused, invalid
+             */
+            counts: {
+                [key: string]: number;
+            };
+            /** Createdat */
+            createdAt: string;
+            /** Error */
+            error: string | null;
+            /** Finishedat */
+            finishedAt: string | null;
+            /** Format */
+            format: string;
+            /** Importid */
+            importId: string;
+            /**
+             * Processed
+             * @description Items done so far (progress).
+             */
+            processed: number;
+            /** Requestedby */
+            requestedBy: string;
+            /**
+             * Sourcedir
+             * @description The directory the items are pinned to.
+             */
+            sourceDir: string;
+            /** Startedat */
+            startedAt: string | null;
+            /**
+             * Status
+             * @description queued, running, done or failed.
+             */
+            status: string;
+            /** Total */
+            total: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** ImportStarted */
+        ImportStarted: {
+            /**
+             * Format
+             * @description memwarden, mem0 or texts (as read).
+             */
+            format: string;
+            /**
+             * Importid
+             * @description Poll GET /imports/{import_id}.
+             */
+            importId: string;
+            /**
+             * Status
+             * @description `queued`.
+             */
+            status: string;
+            /**
+             * Total
+             * @description Items the file holds.
+             */
+            total: number;
         } & {
             [key: string]: unknown;
         };
@@ -2625,6 +2878,12 @@ export interface components {
         };
         /** QueryBody */
         QueryBody: {
+            /**
+             * As Of
+             * Format: date-time
+             * @description An ISO-8601 timestamp with a timezone: answer as this key would have been served at that moment (records, revisions, holds, review decisions and deletes as they stood then; erased content never). Not later than now; omitted: now.
+             */
+            as_of?: string | null;
             /** Categories */
             categories?: ("identity" | "knowledge" | "context")[] | null;
             /**
@@ -2854,6 +3113,44 @@ export interface components {
             /** Revision */
             revision: number;
             scope: components["schemas"]["ScopeIn"];
+        };
+        /**
+         * RecordHistory
+         * @description GET /{context_id}/memories/{record_id}/history: newest revision first.
+         */
+        RecordHistory: {
+            /**
+             * Author
+             * @description The principal that wrote the record.
+             */
+            author: string;
+            /** Created At */
+            created_at: string;
+            /** Kind */
+            kind: string;
+            /**
+             * Next Cursor
+             * @description Pass as `cursor` for older revisions.
+             */
+            next_cursor: string | null;
+            /** Record Id */
+            record_id: string;
+            /** Revisions */
+            revisions: components["schemas"]["HistoryRevision"][];
+            /**
+             * Serving
+             * @description Now: live, held, superseded, deleted or erased.
+             */
+            serving: string;
+            /** Source Kind */
+            source_kind: string;
+            /**
+             * Speaker
+             * @description Who said the turn it came from (`user:<id>` ...).
+             */
+            speaker: string | null;
+        } & {
+            [key: string]: unknown;
         };
         /** RecordState */
         RecordState: {
@@ -3308,6 +3605,48 @@ export interface components {
             next_cursor: string | null;
             /** Webhooks */
             webhooks: components["schemas"]["Webhook"][];
+        };
+        /**
+         * WhoAmI
+         * @description The key's Context, principal and effective grants; never its secret.
+         */
+        WhoAmI: {
+            /** Context Id */
+            context_id: string;
+            /** Context Name */
+            context_name: string;
+            /** Created At */
+            created_at: string;
+            /** Expires At */
+            expires_at: string | null;
+            /**
+             * Grants
+             * @description Each capability the key holds in effect, with the scope prefixes it covers (`""` is the whole Context). A capability that is absent is not held.
+             */
+            grants: {
+                [key: string]: string[];
+            };
+            /**
+             * Key Grants
+             * @description The capabilities the key was issued with.
+             */
+            key_grants: string[];
+            /** Key Id */
+            key_id: string;
+            /**
+             * Key Scope
+             * @description The scope prefix the key is bound to, if any.
+             */
+            key_scope: string | null;
+            /** Principal Id */
+            principal_id: string;
+            /**
+             * Subject
+             * @description The principal the key acts for.
+             */
+            subject: string;
+        } & {
+            [key: string]: unknown;
         };
         /** WorkerHealth */
         WorkerHealth: {
@@ -4204,6 +4543,78 @@ export interface operations {
             };
         };
     };
+    export_route_api_v1__context_id__export_get: {
+        parameters: {
+            query?: {
+                include?: ("keys" | "judgements")[] | null;
+                scope?: string | null;
+                sessions?: boolean;
+                subject?: string | null;
+            };
+            header?: never;
+            path: {
+                context_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON Lines: a `header` line (format `memwarden-export`, version 1), then one object per line with a `kind` (record, link, session, turn, principal, judgement), then an `end` line with the counts (docs/portability.md). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Invalid request: malformed JSON, a missing, unknown or invalid field (`field` names it), or text the database cannot store. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credential, or one that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this, or the Context is not its own. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The Context's token budget is spent for this period (on routes that call a model), or the Context has as many requests in flight as it may (`context_busy`, with `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The process is at its budget: requests in flight (`overloaded`), database connections or the database's lock table (`database_busy`) or statement time (`statement_timeout`); `Retry-After` says when to send the same request again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     facts_api_v1__context_id__facts_post: {
         parameters: {
             query?: never;
@@ -4908,6 +5319,170 @@ export interface operations {
             };
         };
     };
+    import_route_api_v1__context_id__imports_post: {
+        parameters: {
+            query: {
+                format?: "auto" | "memwarden" | "mem0" | "texts";
+                scope?: string | null;
+                source_dir: string;
+                visibility?: "shared" | "private";
+            };
+            header?: never;
+            path: {
+                context_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The file: a memwarden export, a mem0 export (get_all's JSON or one memory per line) or JSON Lines of texts. At most 33,554,432 bytes (413 `payload_too_large` past it). */
+        requestBody: {
+            content: {
+                "application/json": string;
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportStarted"];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a missing, unknown or invalid field (`field` names it), or text the database cannot store. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credential, or one that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this, or the Context is not its own. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than the route's limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The Context's token budget is spent for this period (on routes that call a model), or the Context has as many requests in flight as it may (`context_busy`, with `Retry-After`). A request body is counted against the Context's bytes in flight: past that budget `context_bytes_busy`, with `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The process is at its budget: requests in flight (`overloaded`), database connections or the database's lock table (`database_busy`) or statement time (`statement_timeout`); `Retry-After` says when to send the same request again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    import_status_api_v1__context_id__imports__import_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                context_id: string;
+                import_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportJob"];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a missing, unknown or invalid field (`field` names it), or text the database cannot store. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credential, or one that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this, or the Context is not its own. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource (in the caller's Context). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The Context's token budget is spent for this period (on routes that call a model), or the Context has as many requests in flight as it may (`context_busy`, with `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The process is at its budget: requests in flight (`overloaded`), database connections or the database's lock table (`database_busy`) or statement time (`statement_timeout`); `Retry-After` says when to send the same request again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     list_judgements_api_v1__context_id__judgements_get: {
         parameters: {
             query?: {
@@ -5413,6 +5988,87 @@ export interface operations {
             };
         };
     };
+    record_history_api_v1__context_id__memories__record_id__history_get: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the last page */
+                cursor?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                context_id: string;
+                record_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecordHistory"];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a missing, unknown or invalid field (`field` names it), or text the database cannot store. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credential, or one that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The credential may not do this, or the Context is not its own. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No such resource (in the caller's Context). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The Context's token budget is spent for this period (on routes that call a model), or the Context has as many requests in flight as it may (`context_busy`, with `Retry-After`). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The process is at its budget: requests in flight (`overloaded`), database connections or the database's lock table (`database_busy`) or statement time (`statement_timeout`); `Retry-After` says when to send the same request again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     run_pass_api_v1__context_id__passes__stage__run_post: {
         parameters: {
             query?: never;
@@ -5579,6 +6235,8 @@ export interface operations {
     profile_api_v1__context_id__profile_get: {
         parameters: {
             query?: {
+                /** @description An ISO-8601 timestamp with a timezone: answer as this key would have been served at that moment (records, revisions, holds, review decisions and deletes as they stood then; erased content never). Not later than now; omitted: now. */
+                as_of?: string | null;
                 entity?: string | null;
                 history?: boolean;
                 scope?: string[] | null;
@@ -5660,6 +6318,8 @@ export interface operations {
     query_get_api_v1__context_id__query_get: {
         parameters: {
             query: {
+                /** @description An ISO-8601 timestamp with a timezone: answer as this key would have been served at that moment (records, revisions, holds, review decisions and deletes as they stood then; erased content never). Not later than now; omitted: now. */
+                as_of?: string | null;
                 categories?: ("identity" | "knowledge" | "context")[] | null;
                 includeSuperseded?: boolean;
                 kinds?: ("entity" | "attribute" | "relation" | "action" | "instruction" | "uncertainty" | "note" | "chunk")[] | null;
@@ -5906,6 +6566,8 @@ export interface operations {
     state_api_v1__context_id__state_get: {
         parameters: {
             query?: {
+                /** @description An ISO-8601 timestamp with a timezone: answer as this key would have been served at that moment (records, revisions, holds, review decisions and deletes as they stood then; erased content never). Not later than now; omitted: now. */
+                as_of?: string | null;
                 scope?: string[] | null;
             };
             header?: never;
@@ -8093,6 +8755,62 @@ export interface operations {
                 };
             };
             /** @description The Context's token budget is spent for this period (on routes that call a model), or the Context has as many requests in flight as it may (`context_busy`, with `Retry-After`). A request body is counted against the Context's bytes in flight: past that budget `context_bytes_busy`, with `Retry-After`. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The process is at its budget: requests in flight (`overloaded`), database connections or the database's lock table (`database_busy`) or statement time (`statement_timeout`); `Retry-After` says when to send the same request again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    whoami_api_v1_whoami_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WhoAmI"];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a missing, unknown or invalid field (`field` names it), or text the database cannot store. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credential, or one that is not valid. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The Context's token budget is spent for this period (on routes that call a model), or the Context has as many requests in flight as it may (`context_busy`, with `Retry-After`). */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -7,6 +7,7 @@ parameters, and are validated by the same request models before the use case run
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -24,7 +25,7 @@ from memwarden.passes.runs import get_run, request_run
 from memwarden.pipeline.contract import FactsBody
 from memwarden.pipeline.ingest import write_facts
 from memwarden.pipeline.reprocess import reprocess_turn
-from memwarden.retrieval.contract import Category, Kind, Mode, ProfileQuery, QueryBody
+from memwarden.retrieval.contract import AsOf, Category, Kind, Mode, ProfileQuery, QueryBody
 from memwarden.retrieval.profile import get_profile
 from memwarden.retrieval.query import run_query
 from memwarden.retrieval.state import get_state
@@ -87,8 +88,11 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         kinds: Kinds = None,
         includeSuperseded: bool = False,
         mode: Mode = default(QueryBody, "mode"),
+        as_of: AsOf = None,
     ) -> dict[str, Any]:
-        """Find memories relevant to a query (hybrid full-text + vector). Same as /query."""
+        """Find memories relevant to a query (hybrid full-text + vector). Same as /query.
+
+        `as_of` (ISO-8601 with a timezone): what you would have been served at that moment."""
         svc, who, context_id = await rt.begin_own(ctx)
         body = QueryBody(
             query=query,
@@ -99,7 +103,8 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
             includeSuperseded=includeSuperseded,
             mode=mode,
         )
-        return wire(await run_query(svc, who, context_id, body.to_input()))
+        req = replace(body.to_input(), as_of=as_of)  # checked by the use case (field as_of)
+        return wire(await run_query(svc, who, context_id, req))
 
     @server.tool(annotations=READ)
     async def profile(
@@ -108,17 +113,21 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         history: bool = False,
         scope: ReadScope = None,
         speaker: Speaker = None,
+        as_of: AsOf = None,
     ) -> dict[str, Any]:
         """What is known about one entity (by name or id; omitted or "me": the speaker's own,
-        see `speaker`); history adds past values. Same as GET /profile."""
+        see `speaker`); history adds past values; `as_of`: as served then. Same as GET
+        /profile."""
         svc, who, context_id = await rt.begin_own(ctx)
-        return wire(await get_profile(svc, who, context_id, entity, history, scope, speaker))
+        found = get_profile(svc, who, context_id, entity, history, scope, speaker, as_of)
+        return wire(await found)
 
     @server.tool(annotations=READ)
-    async def state(ctx: Context, scope: ReadScope = None) -> dict[str, Any]:
-        """The standing instructions, open uncertainties and recent actions. Same as /state."""
+    async def state(ctx: Context, scope: ReadScope = None, as_of: AsOf = None) -> dict[str, Any]:
+        """The standing instructions, open uncertainties and recent actions (`as_of`: as
+        served then). Same as /state."""
         svc, who, context_id = await rt.begin_own(ctx)
-        return wire(await get_state(svc, who, context_id, list(scope) if scope else None))
+        return wire(await get_state(svc, who, context_id, list(scope) if scope else None, as_of))
 
     @server.tool(annotations=WRITE)
     async def chat(

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -18,7 +18,19 @@ Kind = Literal[
     "entity", "attribute", "relation", "action", "instruction", "uncertainty", "note", "chunk"
 ]
 Category = Literal["identity", "knowledge", "context"]
-__all__ = ["Category", "Kind", "Mode", "ProfileQuery", "QueryBody"]
+__all__ = ["AS_OF", "AsOf", "Category", "Kind", "Mode", "ProfileQuery", "QueryBody"]
+
+AS_OF = (
+    "An ISO-8601 timestamp with a timezone: answer as this key would have been served at that "
+    "moment (records, revisions, holds, review decisions and deletes as they stood then; "
+    "erased content never). Not later than now; omitted: now."
+)
+# Text, read by retrieval/as_of.py in the use case: every interface refuses a bad moment
+# with the same 400 naming `as_of` (a bare number or a local time is no ISO-8601 instant).
+AsOf = Annotated[
+    str | None,
+    Field(max_length=64, description=AS_OF, json_schema_extra={"format": "date-time"}),
+]
 
 
 class QueryBody(BaseModel):
@@ -31,6 +43,7 @@ class QueryBody(BaseModel):
     kinds: list[Kind] | None = None
     include_superseded: bool = Field(default=False, alias="includeSuperseded")
     mode: Mode = "hybrid"
+    as_of: AsOf = None
 
     def to_input(self) -> QueryInput:
         return QueryInput(
@@ -41,6 +54,7 @@ class QueryBody(BaseModel):
             self.kinds,
             self.include_superseded,
             self.mode,
+            as_of=self.as_of,
         )
 
 
@@ -60,3 +74,4 @@ class ProfileQuery(BaseModel):
         description="With no entity (or `me`): the end user whose own entity to read; "
         "omitted: the `user/<id>` pair of a single scope path, else the key's principal.",
     )
+    as_of: AsOf = None

@@ -206,12 +206,44 @@ class ChatStreamUsage(BaseModel):
     prompt_tokens: int = Field(..., alias="promptTokens", title="Prompttokens")
 
 
+class CommandJudgement(BaseModel):
+    """
+    What the ingest judge decided about a command's content (a refusal is an error).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    judgement_id: str | None = Field(
+        ...,
+        description="The review-log entry, when one was recorded (a held write always has one).",
+        title="Judgement Id",
+    )
+    reasons: list[str] = Field(
+        ..., description="Reason codes of a warn; never content.", title="Reasons"
+    )
+    verdict: Literal["pass", "warn"] | None = Field(
+        ...,
+        description="None when the Context's judge (or its input gate) is off, or the judge failed under on_error=allow and the detectors found nothing.",
+        title="Verdict",
+    )
+
+
 class CommandResult(BaseModel):
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
     )
     contract_version: int = Field(..., title="Contract Version")
+    held: bool | None = Field(
+        False,
+        description="The judge held the content: stored hidden from every read until a reviewer approves the judgement (`judgement.judgement_id`).",
+        title="Held",
+    )
+    judgement: CommandJudgement | None = Field(
+        None, description="Only on a command that carries content."
+    )
     record_id: str = Field(..., title="Record Id")
     revision: int = Field(
         ..., description="The record's revision after the command.", title="Revision"
@@ -735,6 +767,56 @@ class FactsResponse(BaseModel):
     turn_id: str = Field(..., alias="turnId", title="Turnid")
 
 
+class HistoryRevision(BaseModel):
+    """
+    One revision of a record, content-free (`review.timeline.record_history`).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    author: str = Field(
+        ..., description="The principal whose request made this revision.", title="Author"
+    )
+    cause: Literal[
+        "write",
+        "correction",
+        "declared_supersede",
+        "hygiene_resolution",
+        "consolidation",
+        "review_decision",
+        "restore",
+        "delete",
+        "erasure",
+        "unknown",
+    ] = Field(
+        ...,
+        description="Why: `write`, `correction` (a write's new value of a key, a stated correction, a command's edit), `declared_supersede`, `hygiene_resolution`, `consolidation`, `review_decision`, `restore`, `delete`, `erasure`; `unknown` for a supersede from before causes were stored.",
+        title="Cause",
+    )
+    op: str = Field(
+        ...,
+        description="What changed: `create`, `update`, `delete`, `review`, `supersede`, `release`, `restore`, `erase`.",
+        title="Op",
+    )
+    recorded_at: str = Field(..., title="Recorded At")
+    replaced_by: str | None = Field(
+        ..., description="The record that took this one's place.", title="Replaced By"
+    )
+    revision: int = Field(..., title="Revision")
+    tombstone: bool = Field(
+        ..., description="Its content is erased (ids, kinds and times stay).", title="Tombstone"
+    )
+    until: str | None = Field(
+        ..., description="When the next revision replaced it; null: current.", title="Until"
+    )
+    valid_from: str | None = Field(
+        ..., description="The record's validity as this revision left it.", title="Valid From"
+    )
+    valid_to: str | None = Field(..., title="Valid To")
+
+
 class HitScope(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -801,6 +883,47 @@ class HygieneRun(BaseModel):
     run_id: str = Field(..., alias="runId", title="Runid")
     started_at: str | None = Field(..., title="Started At")
     status: str = Field(..., title="Status")
+
+
+class ImportJob(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    counts: dict[str, int] = Field(
+        ...,
+        description="Items per outcome: imported, held, duplicate, skipped, refused, invalid",
+        title="Counts",
+    )
+    created_at: str = Field(..., alias="createdAt", title="Createdat")
+    error: str | None = Field(..., title="Error")
+    finished_at: str | None = Field(..., alias="finishedAt", title="Finishedat")
+    format: str = Field(..., title="Format")
+    import_id: str = Field(..., alias="importId", title="Importid")
+    processed: int = Field(..., description="Items done so far (progress).", title="Processed")
+    requested_by: str = Field(..., alias="requestedBy", title="Requestedby")
+    source_dir: str = Field(
+        ...,
+        alias="sourceDir",
+        description="The directory the items are pinned to.",
+        title="Sourcedir",
+    )
+    started_at: str | None = Field(..., alias="startedAt", title="Startedat")
+    status: str = Field(..., description="queued, running, done or failed.", title="Status")
+    total: int = Field(..., title="Total")
+
+
+class ImportStarted(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    format: str = Field(..., description="memwarden, mem0 or texts (as read).", title="Format")
+    import_id: str = Field(
+        ..., alias="importId", description="Poll GET /imports/{import_id}.", title="Importid"
+    )
+    status: str = Field(..., description="`queued`.", title="Status")
+    total: int = Field(..., description="Items the file holds.", title="Total")
 
 
 class InactiveSetting(BaseModel):
@@ -1149,10 +1272,23 @@ class PromptAddendums(BaseModel):
     rollup: str | None = Field(..., title="Rollup")
 
 
+class AsOf(RootModel[AwareDatetime]):
+    root: AwareDatetime = Field(
+        ...,
+        description="An ISO-8601 timestamp with a timezone: answer as this key would have been served at that moment (records, revisions, holds, review decisions and deletes as they stood then; erased content never). Not later than now; omitted: now.",
+        title="As Of",
+    )
+
+
 class QueryBody(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
         populate_by_name=True,
+    )
+    as_of: AsOf | None = Field(
+        None,
+        description="An ISO-8601 timestamp with a timezone: answer as this key would have been served at that moment (records, revisions, holds, review decisions and deletes as they stood then; erased content never). Not later than now; omitted: now.",
+        title="As Of",
     )
     categories: list[Literal["identity", "knowledge", "context"]] | None = Field(
         None, title="Categories"
@@ -1244,6 +1380,32 @@ class ReceiptAnswer(BaseModel):
     )
     contract_version: int = Field(..., title="Contract Version")
     receipt: Receipt
+
+
+class RecordHistory(BaseModel):
+    """
+    GET /{context_id}/memories/{record_id}/history: newest revision first.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    author: str = Field(..., description="The principal that wrote the record.", title="Author")
+    created_at: str = Field(..., title="Created At")
+    kind: str = Field(..., title="Kind")
+    next_cursor: str | None = Field(
+        ..., description="Pass as `cursor` for older revisions.", title="Next Cursor"
+    )
+    record_id: str = Field(..., title="Record Id")
+    revisions: list[HistoryRevision] = Field(..., title="Revisions")
+    serving: str = Field(
+        ..., description="Now: live, held, superseded, deleted or erased.", title="Serving"
+    )
+    source_kind: str = Field(..., title="Source Kind")
+    speaker: str | None = Field(
+        ..., description="Who said the turn it came from (`user:<id>` ...).", title="Speaker"
+    )
 
 
 class ReflectBody(BaseModel):
@@ -1561,6 +1723,35 @@ class WebhookList(BaseModel):
     )
     next_cursor: str | None = Field(..., title="Next Cursor")
     webhooks: list[Webhook] = Field(..., title="Webhooks")
+
+
+class WhoAmI(BaseModel):
+    """
+    The key's Context, principal and effective grants; never its secret.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    context_id: str = Field(..., title="Context Id")
+    context_name: str = Field(..., title="Context Name")
+    created_at: str = Field(..., title="Created At")
+    expires_at: str | None = Field(..., title="Expires At")
+    grants: dict[str, list[str]] = Field(
+        ...,
+        description='Each capability the key holds in effect, with the scope prefixes it covers (`""` is the whole Context). A capability that is absent is not held.',
+        title="Grants",
+    )
+    key_grants: list[str] = Field(
+        ..., description="The capabilities the key was issued with.", title="Key Grants"
+    )
+    key_id: str = Field(..., title="Key Id")
+    key_scope: str | None = Field(
+        ..., description="The scope prefix the key is bound to, if any.", title="Key Scope"
+    )
+    principal_id: str = Field(..., title="Principal Id")
+    subject: str = Field(..., description="The principal the key acts for.", title="Subject")
 
 
 class WorkerHealth(BaseModel):
