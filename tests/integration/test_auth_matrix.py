@@ -30,6 +30,7 @@ ROUTES: list[Route] = [
     ("POST", "/api/v1/contexts", {"name": "x"}, "admin"),
     ("GET", "/api/v1/contexts", None, "admin"),
     ("GET", "/api/v1/contexts/{cid}", None, "any"),
+    ("GET", "/api/v1/whoami", None, "any"),
     (
         "POST",
         "/api/v1/contexts/{cid}/keys",

@@ -2,7 +2,7 @@
 writes its turns through /facts.
 
     pip install 'memwarden-client[langchain]'
-    MEMWARDEN_URL=http://127.0.0.1:8420 MEMWARDEN_KEY=mwk_... MEMWARDEN_CONTEXT=... \
+    MEMWARDEN_URL=http://127.0.0.1:8420 MEMWARDEN_KEY=mwk_... \
         python clients/python/examples/langchain_quickstart.py
 """
 
@@ -21,7 +21,6 @@ from memwarden_client.integrations.langchain import (
 mw = Memwarden(
     os.environ["MEMWARDEN_URL"],
     os.environ["MEMWARDEN_KEY"],
-    context_id=os.environ["MEMWARDEN_CONTEXT"],
 )
 with mw:
     # Tools for an agent: bind them to your chat model (model.bind_tools(tools)).

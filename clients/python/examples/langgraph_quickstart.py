@@ -2,7 +2,7 @@
 what another thread recalls, and memwarden's remember/recall tools in a ToolNode.
 
     pip install 'memwarden-client[langgraph,langchain]'
-    MEMWARDEN_URL=http://127.0.0.1:8420 MEMWARDEN_KEY=mwk_... MEMWARDEN_CONTEXT=... \
+    MEMWARDEN_URL=http://127.0.0.1:8420 MEMWARDEN_KEY=mwk_... \
         python clients/python/examples/langgraph_quickstart.py
 """
 
@@ -43,7 +43,6 @@ def memory_node(state: State, *, store: BaseStore) -> dict[str, Any]:
 mw = Memwarden(
     os.environ["MEMWARDEN_URL"],
     os.environ["MEMWARDEN_KEY"],
-    context_id=os.environ["MEMWARDEN_CONTEXT"],
 )
 with mw:
     builder = StateGraph(State)

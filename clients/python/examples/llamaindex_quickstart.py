@@ -1,7 +1,7 @@
 """LlamaIndex with memwarden as a long-term memory block of `Memory`.
 
     pip install 'memwarden-client[llamaindex]'
-    MEMWARDEN_URL=http://127.0.0.1:8420 MEMWARDEN_KEY=mwk_... MEMWARDEN_CONTEXT=... \
+    MEMWARDEN_URL=http://127.0.0.1:8420 MEMWARDEN_KEY=mwk_... \
         python clients/python/examples/llamaindex_quickstart.py
 """
 
@@ -30,7 +30,6 @@ async def main() -> None:
     async with AsyncMemwarden(
         os.environ["MEMWARDEN_URL"],
         os.environ["MEMWARDEN_KEY"],
-        context_id=os.environ["MEMWARDEN_CONTEXT"],
     ) as mw:
         block = MemwardenMemoryBlock(client=mw, scope="user/alice")
         # The short-term history lives in any SQLAlchemy database (here SQLite in memory);

@@ -1,6 +1,6 @@
 """mem0 code on memwarden: the same verbs through `memwarden_client.mem0.Memory`.
 
-    MEMWARDEN_URL=http://127.0.0.1:8420 MEMWARDEN_KEY=mwk_... MEMWARDEN_CONTEXT=... \
+    MEMWARDEN_URL=http://127.0.0.1:8420 MEMWARDEN_KEY=mwk_... \
         python clients/python/examples/mem0_migration.py
 """
 
@@ -14,7 +14,6 @@ from memwarden_client.mem0 import Memory
 client = Memwarden(
     os.environ["MEMWARDEN_URL"],
     os.environ["MEMWARDEN_KEY"],
-    context_id=os.environ["MEMWARDEN_CONTEXT"],
 )
 memory = Memory(client)  # was: memory = mem0.Memory()
 

@@ -2,7 +2,7 @@
 remember/recall function tools.
 
     pip install 'memwarden-client[openai-agents]'
-    MEMWARDEN_URL=http://127.0.0.1:8420 MEMWARDEN_KEY=mwk_... MEMWARDEN_CONTEXT=... \
+    MEMWARDEN_URL=http://127.0.0.1:8420 MEMWARDEN_KEY=mwk_... \
     OPENAI_BASE_URL=... OPENAI_API_KEY=... AGENT_MODEL=gpt-4.1-mini \
         python clients/python/examples/openai_agents_quickstart.py
 
@@ -31,7 +31,6 @@ async def main() -> None:
     async with AsyncMemwarden(
         os.environ["MEMWARDEN_URL"],
         os.environ["MEMWARDEN_KEY"],
-        context_id=os.environ["MEMWARDEN_CONTEXT"],
     ) as mw:
         agent = Agent(
             name="assistant",

@@ -1,6 +1,6 @@
 """memwarden from Python in a few lines: remember, recall, errors, pages, documents, streaming.
 
-    MEMWARDEN_URL=http://127.0.0.1:8420 MEMWARDEN_KEY=mwk_... MEMWARDEN_CONTEXT=... \
+    MEMWARDEN_URL=http://127.0.0.1:8420 MEMWARDEN_KEY=mwk_... \
         python clients/python/examples/quickstart.py
 """
 
@@ -12,7 +12,7 @@ from memwarden_client import InvalidRequest, Memwarden, models
 
 url, key = os.environ["MEMWARDEN_URL"], os.environ["MEMWARDEN_KEY"]
 
-with Memwarden(url, key, context_id=os.environ["MEMWARDEN_CONTEXT"]) as mw:
+with Memwarden(url, key) as mw:
     # Remember a turn, then recall it.
     written = mw.remember("I am Alice. I work at Acme and I drink green tea.", scope="user/alice")
     print("held:", written.held, "chunk only:", written.extraction.chunk_only)

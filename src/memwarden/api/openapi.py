@@ -150,8 +150,12 @@ _SCHEMAS: dict[str, Any] = {
 }
 
 
+# Routes any valid Context key may use whatever its grants: nothing there answers 403.
+_UNGRANTED_ROUTES = frozenset({"/api/v1/whoami"})
+
+
 def _error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[str]:
-    statuses = ["400", "401", "403"]
+    statuses = ["400", "401"] if path in _UNGRANTED_ROUTES else ["400", "401", "403"]
     # Keys are issued to a Context that must exist; listing them finds none.
     if _NOT_FOUND_ROUTE.search(path) or (method == "post" and path.endswith("}/keys")):
         statuses.append("404")

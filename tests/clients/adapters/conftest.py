@@ -28,10 +28,11 @@ class Ctx:
     key: str
 
     def client(self) -> Memwarden:
-        return Memwarden(self.url, self.key, context_id=self.id, max_retries=0)
+        """No context_id: the adapters' clients learn it from /whoami, as users' do."""
+        return Memwarden(self.url, self.key, max_retries=0)
 
     def async_client(self) -> AsyncMemwarden:
-        return AsyncMemwarden(self.url, self.key, context_id=self.id, max_retries=0)
+        return AsyncMemwarden(self.url, self.key, max_retries=0)
 
 
 @pytest.fixture

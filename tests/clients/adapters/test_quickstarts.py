@@ -25,7 +25,7 @@ def run_example(
 ) -> list[str]:
     monkeypatch.setenv("MEMWARDEN_URL", ctx.url)
     monkeypatch.setenv("MEMWARDEN_KEY", ctx.key)
-    monkeypatch.setenv("MEMWARDEN_CONTEXT", ctx.id)
+    monkeypatch.delenv("MEMWARDEN_CONTEXT", raising=False)  # the client asks /whoami
     if scripted is not None:
         monkeypatch.setenv("OPENAI_BASE_URL", scripted.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", "scripted")

@@ -96,9 +96,77 @@ def test_error_answers_are_exceptions_with_status_code_message_and_field(
     assert unknown.value.status == 401 and unknown.value.code == "unauthorized"
 
 
-def test_a_call_without_a_context_id_says_how_to_give_one(live: LiveServer) -> None:
-    with Memwarden(live.url, "mwk_x") as client, pytest.raises(ValueError, match="context_id"):
-        client.remember("I am Alice.")
+class _Counting(httpx.HTTPTransport):
+    """The real transport, counting the paths it sends (to see /whoami asked once)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.paths: list[str] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self.paths.append(request.url.path)
+        return super().handle_request(request)
+
+
+def test_a_client_without_a_context_id_learns_it_once_from_whoami(
+    live: LiveServer, ctx: dict[str, Any]
+) -> None:
+    sent = _Counting()
+    with Memwarden(live.url, ctx["key"], transport=sent) as client:
+        assert client.context_id is None
+        client.memory.search(query="anything")  # the contract names no Context: no whoami
+        assert "/api/v1/whoami" not in sent.paths
+        written = client.remember("I am Alice. I work at Acme.", scope="user/alice")
+        assert client.context_id == ctx["id"]
+        found = client.query("Where does Alice work?", scope="user/alice")
+        assert [d.id for d in client.documents.list()] == []
+        stream = [type(e).__name__ for e in client.chat_stream("hi", remember=False)]
+    assert written.held is False and any("Acme" in str(h.content) for h in found.hits)
+    assert stream[0] == "ChatStreamMemories" and stream[-1] == "ChatStreamDone"
+    assert sent.paths.count("/api/v1/whoami") == 1
+    assert sent.paths.index("/api/v1/whoami") < sent.paths.index(f"/api/v1/{ctx['id']}/facts")
+
+
+def test_whoami_answers_the_keys_context_principal_and_grants(
+    live: LiveServer, ctx: dict[str, Any], make_key: Callable[..., str]
+) -> None:
+    reader = make_key(ctx["id"], ["memory_read"], subject="bob", scope="user/bob")
+    with Memwarden(live.url, reader) as client:
+        me = client.whoami()
+        assert client.context_id == ctx["id"]
+    assert isinstance(me, models.WhoAmI)
+    assert (me.context_id, me.subject, me.key_scope) == (ctx["id"], "bob", "user/bob")
+    assert me.grants == {"memory_read": ["user/bob"]} and me.key_grants == ["memory_read"]
+
+
+def test_without_a_context_id_a_bad_key_or_the_admin_token_fails_with_the_servers_error(
+    live: LiveServer,
+) -> None:
+    bad_key = "mwk_" + "0" * 32 + "_nope"
+    with Memwarden(live.url, bad_key) as stranger, pytest.raises(AuthenticationError) as unknown:
+        stranger.remember("I am Alice.")
+    assert unknown.value.status == 401
+    with Memwarden(live.url, ADMIN_TOKEN) as admin_as_key, pytest.raises(InvalidRequest) as no_ctx:
+        admin_as_key.query("anything")
+    assert (no_ctx.value.status, no_ctx.value.code) == (400, "context_key_required")
+
+
+def test_the_async_client_without_a_context_id_learns_it_for_calls_lists_and_streams(
+    live: LiveServer, ctx: dict[str, Any]
+) -> None:
+    async def scenario() -> tuple[str | None, list[Any], list[str], models.WhoAmI]:
+        async with AsyncMemwarden(live.url, ctx["key"]) as client:
+            pages = [d async for d in client.documents.list()]  # an async list first
+            learnt = client.context_id
+            stream = client.chat_stream("hi", remember=False)
+            events = [type(e).__name__ async for e in stream]
+            me = await client.whoami()
+            return learnt, pages, events, me
+
+    learnt, pages, events, me = asyncio.run(scenario())
+    assert learnt == ctx["id"] and pages == []
+    assert events[0] == "ChatStreamMemories" and events[-1] == "ChatStreamDone"
+    assert me.context_id == ctx["id"] and me.subject == "alice"
 
 
 def _hold_records(db_url: str, locked: threading.Event, release: threading.Event) -> None:

@@ -28,7 +28,6 @@ def run_example(name: str, live: LiveServer, ctx: dict[str, Any]) -> str:
         "PYTHONPATH": str(CLIENT_SRC),
         "MEMWARDEN_URL": live.url,
         "MEMWARDEN_KEY": ctx["key"],
-        "MEMWARDEN_CONTEXT": ctx["id"],
     }
     done = subprocess.run(
         [sys.executable, str(ROOT / "clients" / "python" / "examples" / name)],
@@ -98,7 +97,7 @@ def test_a_note_is_updated_in_place_at_its_revision(mw: Memwarden) -> None:
 
 def test_the_async_facade_adds_and_searches(live: LiveServer, ctx: dict[str, Any]) -> None:
     async def scenario() -> list[str]:
-        async with AsyncMemwarden(live.url, ctx["key"], context_id=ctx["id"]) as client:
+        async with AsyncMemwarden(live.url, ctx["key"]) as client:  # no context_id
             memory = AsyncMemory(client)
             await memory.add("I love jazz.", user_id="alice", run_id="r1")
             found = await memory.search("jazz", user_id="alice")

@@ -616,6 +616,11 @@ def context_read_by_its_key(w: World) -> httpx.Response:
     return w.send("GET", f"/api/v1/contexts/{w.a.id}", w.a.key)
 
 
+@recipe("GET", "/api/v1/whoami", 400, "context_key_required")
+def whoami_with_the_admin_token(w: World) -> httpx.Response:
+    return w.send("GET", "/api/v1/whoami", ADMIN_TOKEN)
+
+
 @recipe("DELETE", "/api/v1/contexts/{context_id}/keys/{key_id}", 200)
 def key_revoked(w: World) -> httpx.Response:
     body = {"subject": "short-lived", "grants": ["memory_read"]}

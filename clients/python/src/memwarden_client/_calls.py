@@ -701,6 +701,12 @@ def eligibility(
 # Contexts, keys, configuration, health (a key with grant:manage, or the admin token) --
 
 
+def whoami(c: Ctx | None = None) -> Call[m.WhoAmI]:
+    """The key's Context, principal and effective grants (`GET /whoami`): how a client
+    created without `context_id` learns it. The admin token gets 400."""
+    return Call("GET", f"{API}/whoami", model(m.WhoAmI), idempotent=True)
+
+
 def context(c: Ctx) -> Call[m.ContextInfo]:
     """The Context's id, name and creation time."""
     return Call("GET", f"{API}/contexts/{c.cid()}", model(m.ContextInfo), idempotent=True)

@@ -39,19 +39,28 @@ RETRYABLE_STATUSES = frozenset({429, 503})
 CHUNK = 64 * 1024
 
 
-@dataclass(frozen=True)
+class ContextUnresolved(Exception):
+    """A builder needed the Context id before the client learnt it: the method binding
+    asks `GET /whoami` once and builds the call again (never seen by a caller)."""
+
+
+@dataclass
 class Ctx:
-    """What a call builder may read from its client: the Context the key belongs to."""
+    """What a call builder may read from its client: the Context the key belongs to.
+
+    Given to the client, or learnt from `GET /whoami` by the first call that names it
+    (`learn`); the memory contract and the change feed never need it.
+    """
 
     context_id: str | None
 
     def cid(self) -> str:
         if not self.context_id:
-            raise ValueError(
-                "this call names a Context: create the client with context_id=... "
-                "(the id the Context was created with; a key does not reveal it)"
-            )
+            raise ContextUnresolved
         return seg(self.context_id)
+
+    def learn(self, context_id: str) -> None:
+        self.context_id = str(context_id)
 
 
 def seg(value: object) -> str:
@@ -397,6 +406,36 @@ class _HasAsync(Protocol):
     _runner: AsyncRunner
 
 
+def whoami_call() -> Call[Any]:
+    """`GET /whoami` (the key's Context, principal and grants), from `_calls`."""
+    from memwarden_client._calls import whoami
+
+    return whoami()
+
+
+def build_sync(
+    obj: _HasSync, build: Callable[Concatenate[Ctx, P], T], *args: P.args, **kwargs: P.kwargs
+) -> T:
+    """`build(obj._ctx, ...)`, asking the server for the key's Context first if the
+    builder needs it and the client was not given it."""
+    try:
+        return build(obj._ctx, *args, **kwargs)
+    except ContextUnresolved:
+        obj._ctx.learn(obj._runner.run(whoami_call()).context_id)
+        return build(obj._ctx, *args, **kwargs)
+
+
+async def build_async(
+    obj: _HasAsync, build: Callable[Concatenate[Ctx, P], T], *args: P.args, **kwargs: P.kwargs
+) -> T:
+    """The same for the async client (concurrent first calls may each ask; same answer)."""
+    try:
+        return build(obj._ctx, *args, **kwargs)
+    except ContextUnresolved:
+        obj._ctx.learn((await obj._runner.run(whoami_call())).context_id)
+        return build(obj._ctx, *args, **kwargs)
+
+
 class op(Generic[P, T]):
     """A sync method from a Call builder: `remember = op(calls.remember)`."""
 
@@ -416,7 +455,7 @@ class op(Generic[P, T]):
         build = self.build
 
         def method(*args: P.args, **kwargs: P.kwargs) -> T:
-            return obj._runner.run(build(obj._ctx, *args, **kwargs))
+            return obj._runner.run(build_sync(obj, build, *args, **kwargs))
 
         method.__doc__ = build.__doc__
         method.__name__ = build.__name__
@@ -444,7 +483,7 @@ class aop(Generic[P, T]):
         build = self.build
 
         async def method(*args: P.args, **kwargs: P.kwargs) -> T:
-            return await obj._runner.run(build(obj._ctx, *args, **kwargs))
+            return await obj._runner.run(await build_async(obj, build, *args, **kwargs))
 
         method.__doc__ = build.__doc__
         method.__name__ = build.__name__
@@ -472,7 +511,7 @@ class pages(Generic[P, T]):
         build = self.build
 
         def method(*args: P.args, **kwargs: P.kwargs) -> Iterator[T]:
-            return obj._runner.pages(build(obj._ctx, *args, **kwargs))
+            return obj._runner.pages(build_sync(obj, build, *args, **kwargs))
 
         method.__doc__ = build.__doc__
         method.__name__ = build.__name__
@@ -501,8 +540,10 @@ class apages(Generic[P, T]):
             return self
         build = self.build
 
-        def method(*args: P.args, **kwargs: P.kwargs) -> AsyncIterator[T]:
-            return obj._runner.pages(build(obj._ctx, *args, **kwargs))
+        async def method(*args: P.args, **kwargs: P.kwargs) -> AsyncIterator[T]:
+            paged = await build_async(obj, build, *args, **kwargs)
+            async for item in obj._runner.pages(paged):
+                yield item
 
         method.__doc__ = build.__doc__
         method.__name__ = build.__name__

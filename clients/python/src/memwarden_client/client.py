@@ -4,10 +4,11 @@ Both bind the same Call builders (`_calls.py`) over the same request layer
 (`_core.py`), so their verbs, arguments, answers, errors and retries are the same; the
 async one's methods are awaited and its lists are async iterators.
 
-A key does not reveal its Context (it reads `mwk_<key id>_<secret>`), and no route says
-which Context a key belongs to, so routes under `/api/v1/{context_id}/` need the id the
-Context was created with: `Memwarden(url, key, context_id=...)`. The memory contract
-(`client.memory`) and the change feed need none.
+A key does not reveal its Context (it reads `mwk_<key id>_<secret>`), and routes under
+`/api/v1/{context_id}/` name it. Given `Memwarden(url, key, context_id=...)`, the client
+uses it; without it, the first call that names the Context asks `GET /whoami` once and the
+client keeps the answer (`client.context_id`). The memory contract (`client.memory`) and
+the change feed never need it.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from memwarden_client._core import (
     SyncRunner,
     aop,
     apages,
+    build_async,
+    build_sync,
     op,
     pages,
 )
@@ -238,7 +241,15 @@ class Memwarden:
 
     @property
     def context_id(self) -> str | None:
+        """The key's Context: as given, or as learnt from `/whoami`; None until then."""
         return self._ctx.context_id
+
+    def whoami(self) -> m.WhoAmI:
+        """The key's Context, principal and effective grants (`GET /whoami`); the client
+        keeps the Context id it answers."""
+        me = self._runner.run(_calls.whoami())
+        self._ctx.learn(me.context_id)
+        return me
 
     remember = op(_calls.remember)
     remember_batch = op(_calls.remember_batch)
@@ -266,8 +277,9 @@ class Memwarden:
         """The answer as it is written: `ChatStreamMemories`, `ChatStreamToken`s, then
         `ChatStreamDone` (or `ChatStreamError` when it failed after starting). The
         request is sent when iteration starts; a refusal raises there."""
-        call = _calls.chat_stream(
-            self._ctx,
+        call = build_sync(
+            self,
+            _calls.chat_stream,
             message,
             scope=scope,
             session_id=session_id,
@@ -443,7 +455,14 @@ class AsyncMemwarden:
 
     @property
     def context_id(self) -> str | None:
+        """The key's Context: as given, or as learnt from `/whoami`; None until then."""
         return self._ctx.context_id
+
+    async def whoami(self) -> m.WhoAmI:
+        """The key's Context, principal and effective grants (`GET /whoami`)."""
+        me = await self._runner.run(_calls.whoami())
+        self._ctx.learn(me.context_id)
+        return me
 
     remember = aop(_calls.remember)
     remember_batch = aop(_calls.remember_batch)
@@ -469,16 +488,22 @@ class AsyncMemwarden:
         limit: int | None = None,
     ) -> AsyncIterator[ChatEvent]:
         """`async for event in client.chat_stream(...)`: as `Memwarden.chat_stream`."""
-        call = _calls.chat_stream(
-            self._ctx,
-            message,
-            scope=scope,
-            session_id=session_id,
-            visibility=visibility,
-            remember=remember,
-            limit=limit,
-        )
-        return aevents(self._runner.lines(call))
+
+        async def stream() -> AsyncIterator[ChatEvent]:
+            call = await build_async(
+                self,
+                _calls.chat_stream,
+                message,
+                scope=scope,
+                session_id=session_id,
+                visibility=visibility,
+                remember=remember,
+                limit=limit,
+            )
+            async for event in aevents(self._runner.lines(call)):
+                yield event
+
+        return stream()
 
     async def aclose(self) -> None:
         await self._runner.close()
