@@ -15,6 +15,8 @@ DEFAULT_BODY_LIMIT = 64 * KiB
 FACTS_BODY_LIMIT = 2 * MiB
 BATCH_BODY_LIMIT = 8 * MiB
 DOCUMENT_BODY_LIMIT = 25 * MiB
+# An import file (POST /imports): a larger export goes in several imports (the CLI splits).
+IMPORT_BODY_LIMIT = 32 * MiB
 # The /mcp transport admits the largest tool call (remember = /facts); each tool then holds
 # its arguments to its HTTP route's limit (`mcp/server.py`).
 MCP_TRANSPORT_LIMIT = FACTS_BODY_LIMIT

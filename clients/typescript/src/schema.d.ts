@@ -2277,7 +2277,7 @@ export interface components {
         ImportJob: {
             /**
              * Counts
-             * @description Items per outcome: imported, held, duplicate, skipped, refused, invalid
+             * @description Items per outcome: imported, held, duplicate, skipped, refused
              */
             counts: {
                 [key: string]: number;

@@ -27,6 +27,7 @@ from memwarden.api.routes import (
     judgements,
     memory,
     passes,
+    portability,
     recall,
     webhooks,
     whoami,
@@ -116,6 +117,7 @@ def create_app(
         passes,
         webhooks,
         erasures,
+        portability,
     ):
         app.include_router(module.router)
     mount_dashboard(app, services.settings if services else settings or get_settings())  # /ui

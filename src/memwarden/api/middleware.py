@@ -19,6 +19,7 @@ from memwarden.limits import (
     DEFAULT_BODY_LIMIT,
     DOCUMENT_BODY_LIMIT,
     FACTS_BODY_LIMIT,
+    IMPORT_BODY_LIMIT,
     MCP_TRANSPORT_LIMIT,
 )
 from memwarden.request_trace import open_trace
@@ -43,6 +44,7 @@ def route_limits() -> list[BodyLimit]:
         BodyLimit("POST", re.compile(rf"^{ctx}/facts$"), FACTS_BODY_LIMIT),
         BodyLimit("POST", re.compile(rf"^{ctx}/facts/batch$"), BATCH_BODY_LIMIT),
         BodyLimit("POST", re.compile(rf"^{ctx}/documents$"), DOCUMENT_BODY_LIMIT),
+        BodyLimit("POST", re.compile(rf"^{ctx}/imports$"), IMPORT_BODY_LIMIT),
         BodyLimit("POST", re.compile(r"^/mcp"), MCP_TRANSPORT_LIMIT),
         BodyLimit("POST", re.compile(r"^/ui/c/[^/]+/documents$"), DOCUMENT_BODY_LIMIT),
     ]

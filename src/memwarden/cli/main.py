@@ -20,10 +20,12 @@ from memwarden.admin import settings_service
 from memwarden.answers import wire
 from memwarden.cli.erase import erase_cmd
 from memwarden.cli.evaluate import eval_app
+from memwarden.cli.history import history_cmd
 from memwarden.cli.hygiene import hygiene_app
 from memwarden.cli.judgements import judgements_app
 from memwarden.cli.mcp_cmd import mcp_stdio
 from memwarden.cli.passes import passes_app
+from memwarden.cli.portability import export_cmd, import_cmd
 from memwarden.cli.reprocess import reprocess_app
 from memwarden.cli.review import review_app
 from memwarden.cli.runner import (
@@ -52,6 +54,9 @@ app.add_typer(passes_app, name="passes")
 app.add_typer(eval_app, name="eval")
 app.command("mcp")(mcp_stdio)
 app.command("erase")(erase_cmd)
+app.command("history")(history_cmd)
+app.command("export")(export_cmd)
+app.command("import")(import_cmd)
 
 
 @contextmanager

@@ -25,6 +25,7 @@ SOURCE_RANKS: Final[dict[str, Rank]] = {
     "command": Rank.AUTHORITATIVE,
     "turn": Rank.PROVISIONAL,
     "document": Rank.PROVISIONAL,
+    "import": Rank.PROVISIONAL,  # an imported memory: a capture made elsewhere
     "reflection": Rank.DERIVED,
     "consolidation": Rank.DERIVED,
     "elaboration": Rank.DERIVED,

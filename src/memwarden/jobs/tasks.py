@@ -24,6 +24,9 @@ from memwarden.passes.runs import QUEUE as PASS_QUEUE
 from memwarden.passes.runs import RUN_TASK as PASS_TASK
 from memwarden.passes.runs import execute as execute_pass
 from memwarden.pipeline.commit import WRITE_SCAN_TASK
+from memwarden.portability import run as import_run
+from memwarden.portability.service import QUEUE as IMPORT_QUEUE
+from memwarden.portability.service import RUN_TASK as IMPORT_TASK
 from memwarden.retrieval.indexing import index_large_contexts
 from memwarden.services import Services
 from memwarden.webhooks import delivery as webhooks
@@ -90,6 +93,10 @@ def register(app: App, services: Services) -> None:
         """Erasures whose job was lost are queued again (erasure/run.py)."""
         return await erasure_run.resume_open(services)
 
+    async def import_items(context_id: str, import_id: str) -> str:
+        return await import_run.execute(services, uuid.UUID(context_id), uuid.UUID(import_id))
+
+    app.task(name=IMPORT_TASK, queue=IMPORT_QUEUE)(import_items)
     app.task(name=ERASURE_TASK, queue=ERASURE_QUEUE)(erasure)
     resume = app.task(
         name=f"{NAMESPACE}:erasures_resume", queue="maintenance", queueing_lock="erasures_resume"

@@ -28,6 +28,7 @@ from memwarden.mcp import (
     tools_hygiene,
     tools_judge,
     tools_memory,
+    tools_portability,
     tools_review,
 )
 from memwarden.mcp.auth import CredentialSource, Runtime, counted_call
@@ -120,6 +121,13 @@ def build_server(services: Callable[[], Services], credential: CredentialSource)
         log_level="WARNING",
     )
     runtime = Runtime(services=services, credential=credential)
-    for module in (tools_memory, tools_review, tools_judge, tools_hygiene, tools_erasure):
+    for module in (
+        tools_memory,
+        tools_review,
+        tools_judge,
+        tools_hygiene,
+        tools_erasure,
+        tools_portability,
+    ):
         module.register(server, runtime)
     return server

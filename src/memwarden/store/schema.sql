@@ -1295,7 +1295,7 @@ CREATE TABLE public.import_item (
     outcome text,
     detail text,
     target_id uuid,
-    CONSTRAINT import_item_outcome_check CHECK ((outcome = ANY (ARRAY['imported'::text, 'held'::text, 'duplicate'::text, 'skipped'::text, 'refused'::text, 'invalid'::text])))
+    CONSTRAINT import_item_outcome_check CHECK ((outcome = ANY (ARRAY['imported'::text, 'held'::text, 'duplicate'::text, 'skipped'::text, 'refused'::text])))
 );
 
 CREATE TABLE public.import_run (

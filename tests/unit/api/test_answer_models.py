@@ -25,6 +25,7 @@ NOT_A_MODEL = {
     ("GET", "/health"): "200 or 503 with the same report: a JSONResponse",
     ("GET", "/metrics"): "Prometheus text",
     ("POST", "/api/v1/{context_id}/chat/stream"): "server-sent events, each from its model",
+    ("GET", "/api/v1/{context_id}/export"): "JSON Lines, each line from portability/lines.py",
     # The configuration is answered as the model that validates it (config.ContextConfig,
     # documented with `responses=`): every field, defaults included, as stored.
     ("GET", "/api/v1/contexts/{context_id}/config"): "config.ContextConfig, dumped whole",

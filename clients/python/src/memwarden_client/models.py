@@ -892,7 +892,7 @@ class ImportJob(BaseModel):
     )
     counts: dict[str, int] = Field(
         ...,
-        description="Items per outcome: imported, held, duplicate, skipped, refused, invalid",
+        description="Items per outcome: imported, held, duplicate, skipped, refused",
         title="Counts",
     )
     created_at: str = Field(..., alias="createdAt", title="Createdat")

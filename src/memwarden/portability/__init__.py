@@ -1,0 +1,1 @@
+"""Export and import of a Context's memories (issue 25, docs/portability.md)."""
