@@ -86,7 +86,25 @@ def measure(name: str, rng: random.Random) -> tuple[tuple[int, ...], float, int,
     if not shapes:  # no example and no random digit string passes: nothing to measure
         return (), 0.0, 0, 2
     accepted = sum(valid(module, randomised(shapes[i % len(shapes)], rng)) for i in range(SAMPLES))
-    return tuple(sorted(lengths)), round(1 - accepted / SAMPLES, 4), len(shapes), letters(shapes)
+    kind = letters(shapes)
+    if kind == 0 and check_letter_x(module, shapes):
+        kind = 2
+    return tuple(sorted(lengths)), round(1 - accepted / SAMPLES, 4), len(shapes), kind
+
+
+def check_letter_x(module: object, shapes: list[str]) -> bool:
+    """True when a mod-11 check character `X` can end the number, though no example shows one
+    (a Chinese RIC ending in X): each example's two digits before its check digit are varied
+    (a serial, not a date) and `X` put last. Deterministic, and no draw from the random
+    generator above, so the rejection rates do not move."""
+    for shape in shapes:
+        compact = _squeeze(shape)
+        if len(compact) < 4 or not compact[-3:].isdigit():
+            continue
+        for serial in range(100):
+            if valid(module, f"{compact[:-3]}{serial:02d}X"):
+                return True
+    return False
 
 
 def main() -> int:

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from stdnum import luhn
+from stdnum.cn import ric
 from stdnum.es import dni
 from stdnum.it import codicefiscale
 from stdnum.nl import bsn
@@ -179,3 +180,24 @@ def test_a_value_with_a_check_letter_is_found_bare_when_its_check_is_strong_enou
     value = number + dni.calc_check_digit(number)  # one check letter in 23: rejects ~96%
     assert _spans(f"mi número {value}") == [value]
     assert not _spans(f"mi número {number}{'TRWAGMYFPDXBNJZSQVHLCKE'[(int(number) + 1) % 23]}")
+
+
+def _ric_ending_in_x() -> str:
+    """A Chinese resident id whose mod-11 check character is X (a region, a date, a serial)."""
+    for serial in range(1000):
+        body = f"11010519491231{serial:03d}"
+        if ric.calc_check_digit(body + "0") == "X":  # it skips the last character
+            return body + "X"
+    raise AssertionError("no serial gives X")
+
+
+@pytest.mark.parametrize("case", [str.upper, str.lower])
+def test_a_chinese_resident_id_whose_check_character_is_x_is_found_bare(case: object) -> None:
+    value = case(_ric_ending_in_x())  # type: ignore[operator]
+    assert [(s, e, m) for s, e, m, _ in find_national_ids(f"id {value} ok")] == [(3, 21, "cn.ric")]
+
+
+def test_an_eighteen_character_run_ending_in_x_with_a_wrong_check_is_not_an_id() -> None:
+    value = _ric_ending_in_x()
+    wrong = value[:-2] + str((int(value[-2]) + 1) % 10) + "X"
+    assert list(find_national_ids(wrong)) == []
