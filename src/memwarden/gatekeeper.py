@@ -42,6 +42,7 @@ Source = Literal[
     "elaboration",
     "rollup",
     "gist",
+    "memory_command",  # a memory-contract create or update that carries content
 ]
 DENY_MESSAGE = "the request could not be processed"
 

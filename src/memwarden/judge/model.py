@@ -25,7 +25,9 @@ from memwarden.models.contracts import JudgeOutput, RowJudgeOutput
 from memwarden.models.prompts import system_prompt
 from memwarden.models.registry import Models
 
-REQUEST_PATH_SOURCES: Final = frozenset({"facts", "facts_batch", "chat", "reflection"})
+REQUEST_PATH_SOURCES: Final = frozenset(
+    {"facts", "facts_batch", "chat", "reflection", "memory_command"}
+)
 JUDGE_MAX_TOKENS: Final = 200
 ROW_TOKENS_EACH: Final = 40
 ROW_BATCH: Final = 200  # the row-judge contract's cap on rows per reply

@@ -72,9 +72,17 @@ def combine(parts: Iterable[tuple[str, Iterable[object]]]) -> tuple[Verdict, tup
 
 
 def is_holdable_source(source: str) -> bool:
-    """/facts, /facts/batch and the background passes' writes can be held; chat and
-    documents are flagged."""
-    return source in ("facts", "facts_batch", "consolidation", "elaboration", "rollup", "gist")
+    """/facts, /facts/batch, memory-contract writes and the background passes' writes can
+    be held; chat and documents are flagged."""
+    return source in (
+        "facts",
+        "facts_batch",
+        "memory_command",
+        "consolidation",
+        "elaboration",
+        "rollup",
+        "gist",
+    )
 
 
 def is_replayable_source(source: str) -> bool:

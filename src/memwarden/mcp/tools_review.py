@@ -50,7 +50,7 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
         """
         svc, who = await rt.begin(ctx)
         return wire(
-            await commands.run_command(svc.db, who, CommandRequest(scope=scope, command=command))
+            await commands.run_command(svc, who, CommandRequest(scope=scope, command=command))
         )
 
     @server.tool(annotations=READ)

@@ -12,10 +12,31 @@ from memwarden.answers import Answer
 from memwarden.domain.revision_cause import RevisionCause
 
 
+class CommandJudgement(Answer):
+    """What the ingest judge decided about a command's content (a refusal is an error)."""
+
+    verdict: Literal["pass", "warn"] | None = Field(
+        description="None when the Context's judge (or its input gate) is off, or the judge "
+        "failed under on_error=allow and the detectors found nothing."
+    )
+    reasons: list[str] = Field(description="Reason codes of a warn; never content.")
+    judgement_id: str | None = Field(
+        description="The review-log entry, when one was recorded (a held write always has one)."
+    )
+
+
 class CommandResult(Answer):
     contract_version: int
     record_id: str
     revision: int = Field(description="The record's revision after the command.")
+    held: bool = Field(
+        default=False,
+        description="The judge held the content: stored hidden from every read until a "
+        "reviewer approves the judgement (`judgement.judgement_id`).",
+    )
+    judgement: CommandJudgement | None = Field(
+        default=None, description="Only on a command that carries content."
+    )
 
 
 class Receipt(Answer):

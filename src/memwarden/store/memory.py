@@ -161,8 +161,10 @@ async def insert_note(
     body: str,
     expires_at: datetime | None,
     provenance_rank: int,
+    hold_judgement_id: uuid.UUID | None = None,
 ) -> NewRecord | None:
-    """None when the id is taken."""
+    """None when the id is taken; held (hidden until a reviewer decides) under
+    `hold_judgement_id` when one is given."""
     return await fetch_one(
         conn,
         "insert_memory_record",
@@ -180,6 +182,7 @@ async def insert_note(
             "body": body,
             "expires_at": expires_at,
             "provenance_rank": provenance_rank,
+            "hold_judgement_id": hold_judgement_id,
         },
     )
 

@@ -43,6 +43,11 @@ class Who:
         request = model.model_validate_json(json.dumps(body))  # as the route parses it
         return as_json(self.h.run(use_case(self.h.services.db, self.caller, request)))
 
+    def command(self, body: dict[str, Any]) -> Any:
+        """A memory command (it takes the Services: content passes the ingest judge)."""
+        request = CommandRequest.model_validate_json(json.dumps(body))
+        return as_json(self.h.run(commands.run_command(self.h.services, self.caller, request)))
+
 
 def create(
     who: Who, text: str, scope: dict[str, Any] | None = None, **command: Any
@@ -51,13 +56,13 @@ def create(
         "scope": dict(scope or SCOPE),
         "command": {"contract_version": 1, "op": "create", "content": text, **command},
     }
-    out = who.call(commands.run_command, CommandRequest, body)
+    out = who.command(body)
     return out["record_id"], out["revision"]
 
 
 def command(who: Who, op: str, scope: dict[str, Any] | None = None, **fields: Any) -> Any:
     body = {"scope": dict(scope or SCOPE), "command": {"contract_version": 1, "op": op, **fields}}
-    return who.call(commands.run_command, CommandRequest, body)
+    return who.command(body)
 
 
 def decide(who: Who, record_id: str, revision: int, **kw: Any) -> Any:

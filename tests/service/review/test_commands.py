@@ -33,7 +33,13 @@ def test_an_update_bumps_the_revision_and_clears_the_review(alice: Who) -> None:
     rid, rev = create(alice, "draft")
     rev = decide(alice, rid, rev, disposition="approved")["receipt"]["revision"]
     out = command(alice, "update", record_id=rid, expected_revision=rev, content="final")
-    assert out == {"contract_version": 1, "record_id": rid, "revision": rev + 1}
+    assert out == {
+        "contract_version": 1,
+        "record_id": rid,
+        "revision": rev + 1,
+        "held": False,
+        "judgement": {"verdict": None, "reasons": [], "judgement_id": None},  # judge off
+    }
     record = read(alice, rid)["record"]
     assert record["content"] == {"text": "final"} and record["review"] is None
     assert state(alice, rid)["state"]["review"] is None

@@ -38,7 +38,7 @@ router = APIRouter(prefix="/api/v1/memory", tags=["memory"], route_class=AnswerR
 async def memory_command(
     body: CommandRequest, svc: Services = Depends(services), who: Caller = Depends(caller)
 ) -> CommandResult:
-    return await commands.run_command(svc.db, who, body)
+    return await commands.run_command(svc, who, body)
 
 
 @router.post("/read")

@@ -2,12 +2,15 @@
 -- Every read that serves content applies memory_servable() (0002_review.sql).
 
 -- insert_memory_record --
+-- A record the judge holds is written held, under the review-log entry that holds it.
 INSERT INTO memory_record (context_id, id, kind, memory_category, scope_path, visibility,
                            owner_subject, content, body, source_kind, author_subject,
-                           expires_at, provenance_rank)
+                           expires_at, provenance_rank, serving, hold_judgement_id)
 VALUES (%(context_id)s, %(id)s, %(kind)s, %(memory_category)s, %(scope_path)s,
         %(visibility)s, %(owner_subject)s, %(content)s, %(body)s, 'command',
-        %(author_subject)s, %(expires_at)s, %(provenance_rank)s)
+        %(author_subject)s, %(expires_at)s, %(provenance_rank)s,
+        CASE WHEN %(hold_judgement_id)s::uuid IS NULL THEN 'live' ELSE 'held' END::serving_state,
+        %(hold_judgement_id)s)
 ON CONFLICT (context_id, id) DO NOTHING
 RETURNING id, revision, kind, created_at
 

@@ -189,7 +189,8 @@ class MemwardenStore(BaseStore):
             except NotFound:
                 pass  # expired or deleted since it was read: create it anew
             else:
-                if op.index is not False and self.embeddings is not None:
+                # A held note is hidden until a reviewer approves it: no vector attaches.
+                if op.index is not False and self.embeddings is not None and not result.held:
                     text_to_embed = self._text(op.value, op.index)
                     yield from self._attach(scope, result.record_id, result.revision, text_to_embed)
                 return None
