@@ -11,6 +11,7 @@ import mimetypes
 import os
 import uuid
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import IO, Any, Literal, TypeVar
 
@@ -38,6 +39,12 @@ def scopes(scope: Scope) -> list[str] | None:
     if scope is None:
         return None
     return [scope] if isinstance(scope, str) else [str(s) for s in scope]
+
+
+def moment(value: datetime | str | None) -> str | None:
+    """An `as_of` as the server reads it: ISO-8601 text (a naive datetime is sent as it
+    is, and the server refuses it naming `as_of`)."""
+    return value.isoformat() if isinstance(value, datetime) else value
 
 
 def body(**values: Any) -> dict[str, Any]:
@@ -140,8 +147,10 @@ def query(
     kinds: Sequence[str] | None = None,
     include_superseded: bool | None = None,
     mode: Literal["hybrid", "lexical", "vector"] | None = None,
+    as_of: datetime | str | None = None,
 ) -> Call[m.QueryResponse]:
-    """Hybrid recall (`POST /query`): the hits, best first."""
+    """Hybrid recall (`POST /query`): the hits, best first; `as_of` (a timezone-aware
+    moment): the hits this key would have been served then."""
     payload = body(
         query=query,
         limit=limit,
@@ -150,6 +159,7 @@ def query(
         kinds=list(kinds) if kinds is not None else None,
         includeSuperseded=include_superseded,
         mode=mode,
+        as_of=moment(as_of),
     )
     return Call(
         "POST", f"{API}/{c.cid()}/query", model(m.QueryResponse), json=payload, idempotent=True
@@ -163,10 +173,16 @@ def profile(
     history: bool = False,
     scope: Scope = None,
     speaker: str | None = None,
+    as_of: datetime | str | None = None,
 ) -> Call[m.ProfileResponse]:
-    """What is known about one entity; without `entity` (or `"me"`), the caller's own."""
+    """What is known about one entity; without `entity` (or `"me"`), the caller's own;
+    `as_of`: as it would have been served then."""
     query_params = params(
-        entity=entity, history=history or None, scope=scopes(scope), speaker=speaker
+        entity=entity,
+        history=history or None,
+        scope=scopes(scope),
+        speaker=speaker,
+        as_of=moment(as_of),
     )
     return Call(
         "GET",
@@ -177,13 +193,15 @@ def profile(
     )
 
 
-def state(c: Ctx, *, scope: Scope = None) -> Call[m.StateResponse]:
-    """Standing instructions, open uncertainties and recent actions."""
+def state(
+    c: Ctx, *, scope: Scope = None, as_of: datetime | str | None = None
+) -> Call[m.StateResponse]:
+    """Standing instructions, open uncertainties and recent actions (`as_of`: then)."""
     return Call(
         "GET",
         f"{API}/{c.cid()}/state",
         model(m.StateResponse),
-        params=params(scope=scopes(scope)),
+        params=params(scope=scopes(scope), as_of=moment(as_of)),
         idempotent=True,
     )
 
