@@ -163,3 +163,138 @@ def test_no_longer_working_somewhere_is_a_correction_of_the_workplace() -> None:
 def test_objects_are_cut_to_a_few_words() -> None:
     (_, _, value) = attrs("I love " + "very " * 20 + "long things")[0]
     assert len(value.split()) == 8
+
+
+def acts(text: str) -> list[tuple[str, str, str]]:
+    return [(a["actor"], a["label"], a["object"]) for a in facts(text)["actions"]]
+
+
+def test_a_plain_introduction_gives_name_role_employer_its_city_and_pets() -> None:
+    text = (
+        "Hi, I am Maria Lopez. I work as a nurse at St. Mary Hospital in Boston and I have "
+        "two cats."
+    )
+    assert attrs(text) == [
+        ("user", "name", "Maria Lopez"),
+        ("user", "role", "nurse"),
+        ("user", "pets", "two cats"),
+    ]
+    assert rels(text) == [
+        ("user", "works_at", "St. Mary Hospital"),
+        ("St. Mary Hospital", "based_in", "Boston"),
+    ]
+
+
+def test_a_named_relative_becomes_a_person_with_their_own_facts() -> None:
+    text = "My sister Ana lives in Madrid and works as a lawyer."
+    assert rels(text) == [("user", "sister", "Ana"), ("Ana", "lives_in", "Madrid")]
+    assert attrs(text) == [("Ana", "role", "lawyer")]
+    assert {"name": "Ana", "entityType": "person", "memoryCategory": "identity"} in facts(text)[
+        "entities"
+    ]
+
+
+def test_a_spouse_is_the_single_valued_married_to_relation() -> None:
+    assert rels("My wife Jane is a teacher.") == [("user", "married_to", "Jane")]
+    assert attrs("My wife Jane is a teacher.") == [("Jane", "role", "teacher")]
+
+
+def test_he_and_she_resolve_to_the_last_person_named_in_the_text() -> None:
+    text = "My colleague Tom is a data scientist. He loves hiking."
+    assert ("Tom", "loves", "hiking") in attrs(text)
+    # With nobody named, a pronoun's clause is not guessed at.
+    assert facts("He loves hiking.")["attributes"] == []
+
+
+def test_a_third_person_statement_about_a_named_person_is_theirs() -> None:
+    assert rels("Ana works at Globex in Lisbon.") == [
+        ("Ana", "works_at", "Globex"),
+        ("Globex", "based_in", "Lisbon"),
+    ]
+    assert attrs("Priya is allergic to peanuts.") == [("Priya", "allergies", "peanuts")]
+
+
+def test_moving_and_no_longer_living_somewhere_fold_into_one_correction() -> None:
+    for text in (
+        "Actually I moved to Chicago last month, I no longer live in Boston.",
+        "I no longer live in Boston. I moved to Chicago.",
+    ):
+        out = facts(text)
+        assert out["corrections"] == [
+            {"entity": "user", "key": "lives_in", "oldValue": "Boston", "newValue": "Chicago"}
+        ], text
+        assert out["relations"] == []
+
+
+def test_moving_alone_states_the_new_residence() -> None:
+    assert rels("We just moved to Denver last week!") == [("user", "lives_in", "Denver")]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        ("I am allergic to penicillin", "allergies", "penicillin"),
+        ("I have a severe allergy to shellfish.", "allergies", "shellfish"),
+        ("I'm lactose intolerant", "allergies", "lactose (intolerant)"),
+        ("I'm vegetarian.", "diet", "vegetarian"),
+        ("I have a dog named Rex.", "pets", "a dog named Rex"),
+        ("I've got three kids.", "children", "three kids"),
+    ],
+)
+def test_health_diet_pets_and_children_are_attributes(text: str, key: str, value: str) -> None:
+    assert attrs(text) == [("user", key, value)]
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "obj"),
+    [
+        (
+            "I went to a support group yesterday and it was so powerful.",
+            "went_to",
+            "a support group",
+        ),
+        ("Last year I took a solo trip to Spain.", "took", "a solo trip to Spain"),
+        ("Just got back from a family road trip!", "got_back_from", "a family road trip"),
+        ("I adopted a puppy last month.", "adopted", "a puppy"),
+        ("I've been taking pottery classes.", "taking", "pottery classes"),
+        ("I play the violin in an orchestra.", "plays", "the violin in an orchestra"),
+        ("I was diagnosed with asthma.", "diagnosed_with", "asthma"),
+        ("I have a car.", "owns", "a car"),
+    ],
+)
+def test_events_activities_and_possessions_become_actions(text: str, label: str, obj: str) -> None:
+    assert acts(text) == [("user", label, obj)]
+
+
+@pytest.mark.parametrize(
+    ("text", "obj"),
+    [
+        ("I'm planning to continue my education.", "continue my education"),
+        ("I am going to visit Kyoto next spring.", "visit Kyoto next spring"),
+        ("I plan to run a marathon.", "run a marathon"),
+    ],
+)
+def test_plans_are_actions_the_speaker_means_to_take(text: str, obj: str) -> None:
+    assert acts(text) == [("user", "plans_to", obj)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I had a blast!",
+        "I was so inspired by that.",
+        "Moments like this really motivate me.",
+        "Interacting like that cheers me up.",
+        "I'm a bit tired today.",
+        "I'm getting there.",
+        "Thanks, Maria! Sounds great.",
+        "I need a break.",
+    ],
+)
+def test_moods_and_small_talk_leave_nothing(text: str) -> None:
+    out = facts(text)
+    assert not (out["attributes"] or out["relations"] or out["actions"]), out
+
+
+def test_a_transcript_prefix_is_not_read_as_a_statement() -> None:
+    assert acts("[8 May, 2023] Maria: I adopted a kitten.") == [("user", "adopted", "a kitten")]
