@@ -13,6 +13,7 @@ docstring ("BSN", "Burgerservicenummer", "PESEL", "codice fiscale"), or a generi
 
 from __future__ import annotations
 
+import datetime
 import importlib
 import re
 from collections.abc import Iterator
@@ -302,12 +303,32 @@ def _has_cue(text: str, start: int, end: int) -> bool:
 
 # Redaction scans its own output again and the judge scans a text more than once: the same
 # value reaches the same validator several times.
+# Oldest age a living person's number is taken to show; older or future birth dates are not ids.
+_OLDEST_AGE_YEARS: Final = 130
+
+
 @lru_cache(maxsize=8192)
 def _valid(name: str, value: str) -> bool:
+    """The module's check, and a birth date in a lifetime where the number holds one.
+
+    stdnum accepts a Slovenian EMSO born in 2600 or a Belgian number born next year: the check
+    digit is right, the date merely well-formed. A random run of digits that passes a checksum
+    often lands on such a date, a person's number never does.
+    """
+    module = _modules()[name]
     try:
-        return bool(_modules()[name].is_valid(value))
+        if not module.is_valid(value):
+            return False
     except Exception:
         return False
+    try:
+        born = module.get_birth_date(value) if hasattr(module, "get_birth_date") else None
+    except Exception:
+        born = None  # valid, but no date stdnum can read (a number without one)
+    if not isinstance(born, datetime.date):
+        return True
+    today = datetime.date.today()
+    return today.year - _OLDEST_AGE_YEARS <= born.year and born <= today
 
 
 def _candidates(token: str) -> Iterator[tuple[int, int]]:

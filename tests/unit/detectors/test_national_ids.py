@@ -5,10 +5,11 @@ Test values are made here: check digits come from stdnum's own functions, bodies
 
 from __future__ import annotations
 
+import datetime
 import importlib
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from stdnum import luhn
 from stdnum.cn import ric
@@ -17,6 +18,7 @@ from stdnum.it import codicefiscale
 from stdnum.nl import bsn
 from stdnum.pl import pesel
 from stdnum.ro import cnp
+from stdnum.si import emso
 
 from memwarden.detectors import national_ids
 from memwarden.detectors.national_ids import (
@@ -201,3 +203,29 @@ def test_an_eighteen_character_run_ending_in_x_with_a_wrong_check_is_not_an_id()
     value = _ric_ending_in_x()
     wrong = value[:-2] + str((int(value[-2]) + 1) % 10) + "X"
     assert list(find_national_ids(wrong)) == []
+
+
+def _emso(born: datetime.date, region: str = "50", serial: str = "500") -> str:
+    """A Slovenian EMSO: day, month, the year's last three digits, region, serial, check."""
+    body = f"{born:%d%m}{born.year % 1000:03d}{region}{serial}"
+    return body + emso.calc_check_digit(body)
+
+
+@settings(max_examples=60)
+@given(st.dates(min_value=datetime.date(1801, 1, 1), max_value=datetime.date(2799, 12, 31)))
+def test_an_id_is_found_only_where_its_birth_date_falls_in_a_lifetime(born: datetime.date) -> None:
+    value = _emso(born)
+    assume(emso.is_valid(value))  # stdnum reads years 800-999 as 1800-1999, the rest as 2000s
+    today = datetime.date.today()
+    in_a_lifetime = today.year - 130 <= emso.get_birth_date(value).year and (
+        emso.get_birth_date(value) <= today
+    )
+    found = [m for _, _, m, _ in find_national_ids(f"EMSO {value}")]
+    assert ("si.emso" in found) == in_a_lifetime
+
+
+def test_a_checksum_valid_number_born_in_the_future_is_not_an_id() -> None:
+    value = _emso(datetime.date(2600, 8, 10))
+    assert emso.is_valid(value)
+    assert list(find_national_ids(value)) == []
+    assert list(find_national_ids(_emso(datetime.date(1980, 8, 10))))
