@@ -116,6 +116,7 @@ class Chunk(Line):
     id: uuid.UUID
     ordinal: int = Field(ge=0)
     text: str = Field(max_length=MAX_TURN_CHARS)
+    embedded: bool = True
 
 
 class TurnLine(Line):

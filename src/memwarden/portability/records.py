@@ -110,7 +110,8 @@ def vector_revisions(payload: dict[str, Any], model: str) -> list[int]:
 
 async def embed(services: Services, items: Sequence[Judged], sink: Bookings) -> None:
     """Vectors for the served records and the turns' chunks about to be written, in one
-    call (a held one gets its vector on approval, as any held write)."""
+    call: those that had one where they came from (a held one gets its vector on approval,
+    as any held write)."""
     model = embedder_name(services)
     wanted = [
         i
@@ -129,7 +130,7 @@ async def embed(services: Services, items: Sequence[Judged], sink: Bookings) -> 
             p = i.payload
             texts.append(text_for(p["recordKind"], p["content"], p["body"]))
         elif i.payload["kind"] == "turn":
-            texts.extend(c["text"] for c in i.payload["chunks"])
+            texts.extend(c["text"] for c in i.payload["chunks"] if c["embedded"])
     if not texts:
         return
     vectors = iter(await embed_texts(services, texts, sink))
@@ -137,7 +138,7 @@ async def embed(services: Services, items: Sequence[Judged], sink: Bookings) -> 
         if i.payload["kind"] == "record":
             i.vector = next(vectors)
         elif i.payload["kind"] == "turn":
-            i.vector = [next(vectors) for _ in i.payload["chunks"]]
+            i.vector = [next(vectors) if c["embedded"] else None for c in i.payload["chunks"]]
 
 
 def _row(
@@ -190,25 +191,98 @@ class Batch:
     source_dir: str
     model: str
     remap: dict[str, str] = field(default_factory=dict)
+    looked_up: set[str] = field(default_factory=set)
 
 
-async def _remap(conn: Conn, batch: Batch, p: dict[str, Any]) -> None:
-    """Facts naming an entity an earlier item matched to one already here name that one."""
-    names = [p.get("entityId"), p.get("objectEntityId")]
-    unknown = [f"memwarden:{n}" for n in names if n and n not in batch.remap]
+Outcome = tuple[str, str | None, uuid.UUID | None]
+Key = tuple[Any, ...]
+
+
+def _same_key(kind: str, norm: Any, entity: Any, attr: Any, body: Any, where: Key) -> Key:
+    """What makes two served records the same: an entity's name, a fact's entity, key and
+    text, each in one scope, visibility and owner."""
+    return ("entity", norm, *where) if kind == "entity" else (kind, entity, attr, body, *where)
+
+
+@dataclass
+class Writes:
+    """What a batch writes, in bulk at its end (in its transaction)."""
+
+    records: list[dict[str, Any]] = field(default_factory=list)
+    revisions: list[dict[str, Any]] = field(default_factory=list)
+    receipts: list[dict[str, Any]] = field(default_factory=list)
+    embeddings: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    chunks: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class Known:
+    """What the Context holds that a batch's items may meet, read once per batch."""
+
+    records: set[uuid.UUID]
+    turns: set[uuid.UUID]
+    sessions: set[uuid.UUID]
+    same: dict[Key, uuid.UUID]
+
+
+async def _prefetch(conn: Conn, batch: Batch, items: Sequence[Judged]) -> Known:
+    cid = batch.context_id
+    kept = [i.payload for i in items if i.outcome is None]
+    recs = [p for p in kept if p["kind"] == "record"]
+    turns = [p for p in kept if p["kind"] == "turn"]
+    entities = {n for p in recs for n in (p.get("entityId"), p.get("objectEntityId")) if n}
+    unknown = [f"memwarden:{n}" for n in entities - set(batch.remap) - batch.looked_up]
+    batch.looked_up.update(n.removeprefix("memwarden:") for n in unknown)
     if unknown:
-        for item_key, target in (await store.seen_keys(conn, batch.context_id, unknown)).items():
+        for item_key, target in (await store.seen_keys(conn, cid, unknown)).items():
             if target is not None:
                 batch.remap[item_key.removeprefix("memwarden:")] = str(target)
-    for name in ("entityId", "objectEntityId"):
-        if p.get(name) in batch.remap:
-            p[name] = batch.remap[p[name]]
+    live = await store.live_like(
+        conn, cid, [p["body"] for p in recs], [p["normName"] for p in recs if p["normName"]]
+    )
+    same: dict[Key, uuid.UUID] = {}
+    for r in live:
+        where = (r["scope_path"], r["visibility"], r["owner_subject"])
+        key = _same_key(
+            r["kind"], r["norm_name"], _s(r["entity_id"]), r["attr_key"], r["body"], where
+        )
+        same.setdefault(key, r["id"])
+    return Known(
+        records=await store.existing_ids(conn, cid, [uuid.UUID(p["id"]) for p in recs]),
+        turns=await store.existing_turns(conn, cid, [uuid.UUID(p["id"]) for p in turns]),
+        sessions=await store.existing_sessions(
+            conn, cid, list({uuid.UUID(p["sessionId"]) for p in turns})
+        ),
+        same=same,
+    )
 
 
-async def write(
-    conn: Conn, services: Services, batch: Batch, item: Judged
-) -> tuple[str, str | None, uuid.UUID | None]:
-    """One judged item in the batch's transaction: its outcome, detail and record."""
+def _s(value: Any) -> str | None:
+    return str(value) if value is not None else None
+
+
+async def write_batch(
+    conn: Conn, services: Services, batch: Batch, items: Sequence[Judged]
+) -> list[Outcome]:
+    """A batch of judged items in its transaction: each item's outcome, detail and record."""
+    known = await _prefetch(conn, batch, items)
+    writes = Writes()
+    outcomes = [await _one(conn, services, batch, known, writes, item) for item in items]
+    await store.insert_records(conn, writes.records)
+    await store.insert_revisions(conn, writes.revisions)
+    await store.insert_receipts(conn, writes.receipts)
+    await ingest_store.insert_embeddings(conn, writes.embeddings)
+    await store.insert_turns(conn, writes.turns)
+    await store.insert_chunks(conn, writes.chunks)
+    await ingest_store.change_events(conn, batch.context_id, writes.events)
+    return outcomes
+
+
+async def _one(
+    conn: Conn, services: Services, batch: Batch, known: Known, writes: Writes, item: Judged
+) -> Outcome:
     p = item.payload
     if item.outcome is not None:
         return item.outcome, item.detail, None
@@ -223,6 +297,8 @@ async def write(
             "judge_model": p["judgeModel"],
             "created_at": p["createdAt"],
         }
+        await store.insert_records(conn, writes.records)  # the link's records may be new
+        writes.records.clear()
         done = await store.insert_link(conn, row)
         return ("imported", None, None) if done else ("skipped", "records_missing", None)
     if p["kind"] == "session":
@@ -235,42 +311,37 @@ async def write(
             "created_at": p["createdAt"],
         }
         done = await store.insert_session(conn, session)
+        known.sessions.add(session["id"])
         return ("imported", None, None) if done else ("skipped", "id_exists", None)
     if p["kind"] == "turn":
-        return await _turn(conn, services, item, cid)
+        return await _turn(conn, services, known, writes, item, cid)
     if p["kind"] != "record":
         return "skipped", "not_imported", None
+    return await _record(conn, services, batch, known, writes, item)
+
+
+async def _record(
+    conn: Conn, services: Services, batch: Batch, known: Known, writes: Writes, item: Judged
+) -> Outcome:
+    p, cid = item.payload, batch.context_id
     record_id = uuid.UUID(p["id"])
-    if await store.existing_ids(conn, cid, [record_id]):
+    if record_id in known.records:
         return "skipped", "id_exists", record_id
-    await _remap(conn, batch, p)
-    where = {
-        "context_id": cid,
-        "scope_path": p["scope"],
-        "visibility": p["visibility"],
-        "owner_subject": p["owner"],
-    }
+    for name in ("entityId", "objectEntityId"):
+        if p.get(name) in batch.remap:
+            p[name] = batch.remap[p[name]]
+    where = (p["scope"], p["visibility"], p["owner"])
+    key = _same_key(p["recordKind"], p["normName"], p["entityId"], p["attrKey"], p["body"], where)
     if p["serving"] == "live":
-        if p["recordKind"] == "entity":
-            same = await store.same_entity(conn, {**where, "norm_name": p["normName"]})
-            if same is not None:
+        same = known.same.get(key)
+        if same is not None:
+            if p["recordKind"] == "entity":
                 batch.remap[p["id"]] = str(same)
-                return "duplicate", "same_entity", same
-        else:
-            same = await store.same_fact(
-                conn,
-                {
-                    **where,
-                    "kind": p["recordKind"],
-                    "entity_id": p["entityId"],
-                    "attr_key": p["attrKey"],
-                    "body": p["body"],
-                },
-            )
-            if same is not None:
-                return "duplicate", "same_fact", same
+            return "duplicate", "same_entity" if p["recordKind"] == "entity" else "same_fact", same
+        known.same[key] = record_id  # a later line saying the same is a duplicate of this
+    known.records.add(record_id)
     assert item.request is not None
-    ids = await services.gatekeeper.record(conn, item.request, item.pending)
+    ids = await services.gatekeeper.record(conn, item.request, item.pending) if item.pending else []
     row = _row(cid, batch.import_id, batch.source_dir, p)
     if item.held:
         row["serving"] = "held"
@@ -278,79 +349,71 @@ async def write(
             (i for i, pj in zip(ids, item.pending, strict=False) if pj.held),
             ids[0] if ids else None,
         )
-    if not await store.insert_record(conn, row):
-        return "skipped", "id_exists", record_id
-    await store.insert_revisions(
-        conn,
-        [
-            {
-                "context_id": cid,
-                "record_id": record_id,
-                "revision": r["revision"],
-                "op": r["op"],
-                "content": r["content"],
-                "actor_subject": r["actor"],
-                "created_at": r["at"],
-            }
-            for r in p["revisions"]
-        ],
+    writes.records.append(row)
+    writes.revisions.extend(
+        {
+            "context_id": cid,
+            "record_id": record_id,
+            "revision": r["revision"],
+            "op": r["op"],
+            "content": r["content"],
+            "actor_subject": r["actor"],
+            "created_at": r["at"],
+        }
+        for r in p["revisions"]
     )
-    await store.insert_receipts(
-        conn,
-        [
-            {
-                "context_id": cid,
-                "id": uuid.UUID(r["id"]),
-                "record_id": record_id,
-                "revision": r["revision"],
-                "disposition": r["disposition"],
-                "reviewer_subject": r["reviewer"],
-                "key_id": uuid.UUID(r["keyId"]),
-                "evidence_ref": r["evidenceRef"],
-                "idempotency_key": r["idempotencyKey"],
-                "command_digest": r["commandDigest"],
-                "scope": r["scope"],
-                "decided_at": r["decidedAt"],
-            }
-            for r in p["receipts"]
-        ],
+    writes.receipts.extend(
+        {
+            "context_id": cid,
+            "id": uuid.UUID(r["id"]),
+            "record_id": record_id,
+            "revision": r["revision"],
+            "disposition": r["disposition"],
+            "reviewer_subject": r["reviewer"],
+            "key_id": uuid.UUID(r["keyId"]),
+            "evidence_ref": r["evidenceRef"],
+            "idempotency_key": r["idempotencyKey"],
+            "command_digest": r["commandDigest"],
+            "scope": r["scope"],
+            "decided_at": r["decidedAt"],
+        }
+        for r in p["receipts"]
     )
     if item.vector is not None and not item.held:
-        await ingest_store.insert_embeddings(
-            conn,
-            [
-                {
-                    "context_id": cid,
-                    "record_id": record_id,
-                    "revision": revision,
-                    "embedding": item.vector,
-                    "model": batch.model,
-                }
-                for revision in vector_revisions(p, batch.model)
-            ],
-        )
-    await ingest_store.change_events(
-        conn,
-        cid,
-        [
+        writes.embeddings.extend(
             {
+                "context_id": cid,
                 "record_id": record_id,
-                "revision": p["revision"],
-                "kind": p["recordKind"],
-                "entry_type": "created",
+                "revision": revision,
+                "embedding": item.vector,
+                "model": batch.model,
             }
-        ],
+            for revision in vector_revisions(p, batch.model)
+        )
+    writes.events.append(
+        {
+            "record_id": record_id,
+            "revision": p["revision"],
+            "kind": p["recordKind"],
+            "entry_type": "created",
+        }
     )
     return ("held" if item.held else "imported"), None, record_id
 
 
 async def _turn(
-    conn: Conn, services: Services, item: Judged, cid: uuid.UUID
-) -> tuple[str, str | None, uuid.UUID | None]:
+    conn: Conn, services: Services, known: Known, writes: Writes, item: Judged, cid: uuid.UUID
+) -> Outcome:
     """A turn as exported, with its chunks (their ids kept, their vectors new)."""
     p = item.payload
+    turn_id, session_id = uuid.UUID(p["id"]), uuid.UUID(p["sessionId"])
+    if turn_id in known.turns:
+        return "skipped", "id_exists", None
+    if session_id not in known.sessions:
+        return "skipped", "no_session", None
+    known.turns.add(turn_id)
     assert item.request is not None
-    ids = await services.gatekeeper.record(conn, item.request, item.pending)
+    ids = await services.gatekeeper.record(conn, item.request, item.pending) if item.pending else []
     hold = next((i for i, pj in zip(ids, item.pending, strict=False) if pj.held), None)
     common = {
         "context_id": cid,
@@ -361,27 +424,27 @@ async def _turn(
         "hold_judgement_id": hold if item.held else None,
         "created_at": p["createdAt"],
     }
-    row = {
-        **common,
-        "id": uuid.UUID(p["id"]),
-        "session_id": uuid.UUID(p["sessionId"]),
-        "text": p["text"],
-        "speaker": p["speaker"],
-    }
+    writes.turns.append(
+        {
+            **common,
+            "id": turn_id,
+            "session_id": session_id,
+            "text": p["text"],
+            "speaker": p["speaker"],
+        }
+    )
     vectors = item.vector or [None] * len(p["chunks"])
-    chunks = [
+    writes.chunks.extend(
         {
             **common,
             "id": uuid.UUID(c["id"]),
-            "turn_id": row["id"],
+            "turn_id": turn_id,
             "ordinal": c["ordinal"],
             "text": c["text"],
             "embedding": v,
         }
         for c, v in zip(p["chunks"], vectors, strict=True)
-    ]
-    if not await store.insert_turn(conn, row, chunks):
-        return "skipped", "id_exists_or_no_session", None
+    )
     return ("held" if item.held else "imported"), None, None
 
 

@@ -92,10 +92,12 @@ async def _records(services: Services, caller: Caller, row: store.ImportRow) -> 
         await records.embed(services, judged, sink)
         counts: Counter[str] = Counter()
         async with services.db.transaction() as conn:
-            for j in judged:
-                outcome, detail, target = await records.write(conn, services, batch, j)
-                await store.item_done(conn, cid, row.id, j.seq, outcome, detail, target)
+            outcomes = await records.write_batch(conn, services, batch, judged)
+            done = []
+            for j, (outcome, detail, target) in zip(judged, outcomes, strict=True):
+                done.append((j.seq, outcome, detail, target))
                 counts[outcome] += 1
+            await store.items_done(conn, cid, row.id, done)
             await sink.write(conn, cid)
             await store.advance(conn, cid, row.id, len(judged), dict(counts))
 

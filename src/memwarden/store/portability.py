@@ -199,6 +199,27 @@ async def item_done(
     )
 
 
+async def items_done(
+    conn: Conn,
+    context_id: uuid.UUID,
+    import_id: uuid.UUID,
+    done: Sequence[tuple[int, str, str | None, uuid.UUID | None]],
+) -> None:
+    """Many items' outcomes (seq, outcome, detail, record) at once."""
+    rows = [
+        {
+            "context_id": context_id,
+            "import_id": import_id,
+            "seq": seq,
+            "outcome": outcome,
+            "detail": detail,
+            "target_id": target,
+        }
+        for seq, outcome, detail, target in done
+    ]
+    await _many(conn, "portability_item_done", rows)
+
+
 async def advance(
     conn: Conn, context_id: uuid.UUID, import_id: uuid.UUID, processed: int, add: dict[str, int]
 ) -> None:
@@ -227,38 +248,52 @@ async def existing_ids(
     return {r["id"] for r in rows}
 
 
-async def same_entity(conn: Conn, params: dict[str, Any]) -> uuid.UUID | None:
-    rows = await _rows(conn, "portability_same_entity", params)
-    return rows[0]["id"] if rows else None
+async def live_like(
+    conn: Conn, context_id: uuid.UUID, bodies: Sequence[str], norms: Sequence[str]
+) -> list[dict[str, Any]]:
+    params = {"context_id": context_id, "bodies": list(bodies), "norms": list(norms)}
+    return await _rows(conn, "portability_live_like", params)
 
 
-async def same_fact(conn: Conn, params: dict[str, Any]) -> uuid.UUID | None:
-    rows = await _rows(conn, "portability_same_fact", params)
-    return rows[0]["id"] if rows else None
+async def existing_turns(
+    conn: Conn, context_id: uuid.UUID, ids: Sequence[uuid.UUID]
+) -> set[uuid.UUID]:
+    rows = await _rows(conn, "portability_existing_turns", {"context_id": context_id, "ids": ids})
+    return {r["id"] for r in rows}
 
 
-async def insert_record(conn: Conn, row: dict[str, Any]) -> bool:
-    """The record as exported; False when its id is already taken (nothing written)."""
-    params = {**row, "content": Jsonb(row["content"])}
-    cur = await conn.execute(q("portability_insert_record"), params)
-    return await cur.fetchone() is not None
+async def existing_sessions(
+    conn: Conn, context_id: uuid.UUID, ids: Sequence[uuid.UUID]
+) -> set[uuid.UUID]:
+    params = {"context_id": context_id, "ids": ids}
+    rows = await _rows(conn, "portability_existing_sessions", params)
+    return {r["id"] for r in rows}
+
+
+async def _many(conn: Conn, name: str, rows: Sequence[dict[str, Any]]) -> None:
+    if rows:
+        async with conn.cursor() as cur:
+            await cur.executemany(q(name), rows)
+
+
+async def insert_records(conn: Conn, rows: Sequence[dict[str, Any]]) -> None:
+    """Records as exported (their ids checked free before, in the same transaction)."""
+    await _many(
+        conn, "portability_insert_record", [{**r, "content": Jsonb(r["content"])} for r in rows]
+    )
 
 
 async def insert_revisions(conn: Conn, rows: Sequence[dict[str, Any]]) -> None:
-    if rows:
-        params = [
-            {**r, "content": Jsonb(r["content"]) if r["content"] is not None else None}
-            for r in rows
-        ]
-        async with conn.cursor() as cur:
-            await cur.executemany(q("portability_insert_revision"), params)
+    params = [
+        {**r, "content": Jsonb(r["content"]) if r["content"] is not None else None} for r in rows
+    ]
+    await _many(conn, "portability_insert_revision", params)
 
 
 async def insert_receipts(conn: Conn, rows: Sequence[dict[str, Any]]) -> None:
-    if rows:
-        params = [{**r, "scope": Jsonb(r["scope"])} for r in rows]
-        async with conn.cursor() as cur:
-            await cur.executemany(q("portability_insert_receipt"), params)
+    await _many(
+        conn, "portability_insert_receipt", [{**r, "scope": Jsonb(r["scope"])} for r in rows]
+    )
 
 
 async def insert_link(conn: Conn, row: dict[str, Any]) -> bool:
@@ -288,17 +323,14 @@ async def insert_session(conn: Conn, row: dict[str, Any]) -> bool:
     return await cur.fetchone() is not None
 
 
-async def insert_turn(conn: Conn, row: dict[str, Any], chunks: Sequence[dict[str, Any]]) -> bool:
-    """The turn as exported and its chunks; False when its id is taken or its session is
-    not here (nothing written)."""
-    cur = await conn.execute(q("portability_insert_turn"), row)
-    if await cur.fetchone() is None:
-        return False
-    if chunks:
-        params = [
-            {**c, "embedding": Vector(c["embedding"]) if c["embedding"] is not None else None}
-            for c in chunks
-        ]
-        async with conn.cursor() as many:
-            await many.executemany(q("portability_insert_chunk"), params)
-    return True
+async def insert_turns(conn: Conn, rows: Sequence[dict[str, Any]]) -> None:
+    """Turns as exported (ids checked free, sessions checked in, before)."""
+    await _many(conn, "portability_insert_turn", rows)
+
+
+async def insert_chunks(conn: Conn, rows: Sequence[dict[str, Any]]) -> None:
+    params = [
+        {**c, "embedding": Vector(c["embedding"]) if c["embedding"] is not None else None}
+        for c in rows
+    ]
+    await _many(conn, "portability_insert_chunk", params)

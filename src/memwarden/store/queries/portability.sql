@@ -82,7 +82,8 @@ SELECT t.id, t.session_id, p.subject AS principal_subject, t.text, t.scope_path,
        t.visibility, t.owner_subject, t.serving::text AS serving, t.speaker, t.created_at,
        s.scope_path AS session_scope, s.created_at AS session_created_at,
        (SELECT coalesce(jsonb_agg(jsonb_build_object(
-                   'id', c.id, 'ordinal', c.ordinal, 'text', c.text) ORDER BY c.ordinal), '[]')
+                   'id', c.id, 'ordinal', c.ordinal, 'text', c.text,
+                   'embedded', c.embedding IS NOT NULL) ORDER BY c.ordinal), '[]')
         FROM chunk c
         WHERE c.context_id = t.context_id AND c.turn_id = t.id) AS chunks
 FROM turn t
@@ -195,26 +196,21 @@ WHERE context_id = %(context_id)s AND item_key = ANY(%(keys)s)
 -- portability_existing_ids --
 SELECT id FROM memory_record WHERE context_id = %(context_id)s AND id = ANY(%(ids)s)
 
--- portability_same_entity --
--- A served entity of the same normalised name in the same scope, visibility and owner: an
--- imported entity is that one (its facts are attached to it).
-SELECT id FROM memory_record
-WHERE context_id = %(context_id)s AND kind = 'entity' AND serving = 'live'
-  AND norm_name = %(norm_name)s AND scope_path = %(scope_path)s
-  AND visibility = %(visibility)s AND owner_subject = %(owner_subject)s
+-- portability_live_like --
+-- Served records a batch's records may be the same as: the same text, or for an entity the
+-- same normalised name (portability/records.py matches kind, entity, key, scope,
+-- visibility and owner).
+SELECT id, kind, norm_name, entity_id, attr_key, body, scope_path, visibility, owner_subject
+FROM memory_record
+WHERE context_id = %(context_id)s AND serving = 'live'
+  AND (body = ANY(%(bodies)s) OR (kind = 'entity' AND norm_name = ANY(%(norms)s)))
 ORDER BY id
-LIMIT 1
 
--- portability_same_fact --
--- A served record saying the same (kind, entity, key and text) in the same scope,
--- visibility and owner: an imported fact is a duplicate of it.
-SELECT id FROM memory_record
-WHERE context_id = %(context_id)s AND kind = %(kind)s AND serving = 'live'
-  AND entity_id IS NOT DISTINCT FROM %(entity_id)s AND attr_key IS NOT DISTINCT FROM %(attr_key)s
-  AND body = %(body)s AND scope_path = %(scope_path)s AND visibility = %(visibility)s
-  AND owner_subject = %(owner_subject)s
-ORDER BY id
-LIMIT 1
+-- portability_existing_turns --
+SELECT id FROM turn WHERE context_id = %(context_id)s AND id = ANY(%(ids)s)
+
+-- portability_existing_sessions --
+SELECT id FROM session WHERE context_id = %(context_id)s AND id = ANY(%(ids)s)
 
 -- portability_insert_record --
 -- A record as exported (its id, content, validity, serving and review state), with
@@ -235,7 +231,6 @@ VALUES (%(context_id)s, %(id)s, %(kind)s, %(memory_category)s, %(scope_path)s,
         %(valid_from)s, %(valid_to)s, %(superseded_by)s, %(expires_at)s, %(deleted_at)s,
         %(created_at)s, %(modified_at)s)
 ON CONFLICT DO NOTHING
-RETURNING id
 
 -- portability_insert_revision --
 INSERT INTO memory_revision (context_id, record_id, revision, op, content, actor_subject,
@@ -299,6 +294,8 @@ ON CONFLICT DO NOTHING
 RETURNING id
 
 -- portability_insert_turn --
+-- Its session is in (portability_existing_sessions, checked before): the principal is
+-- the session's.
 INSERT INTO turn (context_id, id, session_id, principal_id, text, scope_path, visibility,
                   owner_subject, serving, hold_judgement_id, speaker, created_at)
 SELECT %(context_id)s, %(id)s, %(session_id)s, s.principal_id, %(text)s, %(scope_path)s,
@@ -307,7 +304,6 @@ SELECT %(context_id)s, %(id)s, %(session_id)s, s.principal_id, %(text)s, %(scope
 FROM session s
 WHERE s.context_id = %(context_id)s AND s.id = %(session_id)s
 ON CONFLICT DO NOTHING
-RETURNING id
 
 -- portability_insert_chunk --
 INSERT INTO chunk (context_id, id, turn_id, ordinal, text, embedding, scope_path, visibility,
