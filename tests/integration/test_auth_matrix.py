@@ -139,6 +139,7 @@ ROUTES: list[Route] = [
     ("GET", "/api/v1/{cid}/passes/runs/" + ZERO, None, "memory_write"),
     ("POST", "/api/v1/{cid}/erasures", {"scopePrefix": "p"}, "grant:manage"),
     ("GET", "/api/v1/{cid}/erasures/" + ZERO, None, "grant:manage"),
+    ("GET", "/api/v1/{cid}/memories/" + ZERO + "/history", None, "memory_read"),
 ]
 
 OTHER_GRANT = {

@@ -25,6 +25,7 @@ from memwarden.limits import DEFAULT_BODY_LIMIT, FACTS_BODY_LIMIT
 from memwarden.mcp import (
     errors,
     tools_erasure,
+    tools_history,
     tools_hygiene,
     tools_judge,
     tools_memory,
@@ -127,6 +128,7 @@ def build_server(services: Callable[[], Services], credential: CredentialSource)
         tools_judge,
         tools_hygiene,
         tools_erasure,
+        tools_history,
         tools_portability,
     ):
         module.register(server, runtime)

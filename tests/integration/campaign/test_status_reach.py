@@ -1010,6 +1010,14 @@ def erasure_read(w: World) -> httpx.Response:
     return w.send("GET", f"/api/v1/{w.a.id}/erasures/{started['erasureId']}", w.a.key)
 
 
+@recipe("GET", f"{CTX}/memories/{{record_id}}/history", 200)
+def record_history_read(w: World) -> httpx.Response:
+    command = {"contract_version": 1, "op": "create", "content": "A note with a history."}
+    body = {"scope": SCOPE, "command": command}
+    made = w.ok(w.send("POST", "/api/v1/memory/commands", w.a.key, json=body))
+    return w.send("GET", f"/api/v1/{w.a.id}/memories/{made['record_id']}/history", w.a.key)
+
+
 def _webhook(w: World) -> str:
     body = {"url": "http://127.0.0.1:9/hook", "events": ["created"]}
     return str(w.ok(w.send("POST", f"/api/v1/{w.a.id}/webhooks", w.a.key, json=body), 201)["id"])
