@@ -318,7 +318,11 @@ def main() -> None:
     parser.add_argument("--before", metavar="REV", help="also score the rules at git REV")
     parser.add_argument("--spacy", action="store_true", help="also score a spaCy baseline")
     parser.add_argument(
-        "--draw-sample", type=int, default=0, metavar="N", help="print N items to judge by hand"
+        "--draw-sample",
+        type=int,
+        default=0,
+        metavar="N",
+        help="print N records and pairs to judge by hand (of the --before rules, if given)",
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -336,7 +340,8 @@ def main() -> None:
     for result in results.values():
         result.update(hand_checked(result))
     if args.draw_sample:
-        print(json.dumps(draw_sample(results["rules (this tree)"], args.draw_sample), indent=1))
+        drawn = results[f"rules at {args.before}" if args.before else "rules (this tree)"]
+        print(json.dumps(draw_sample(drawn, args.draw_sample), indent=1))
         return
     public = {
         name: {k: v for k, v in r.items() if not k.startswith("_")} for name, r in results.items()

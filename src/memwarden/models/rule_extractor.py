@@ -30,6 +30,7 @@ from memwarden.models.rule_lexicon import (
     NOT_EVENT_VERBS,
     NOT_NAMES,
     NOT_ONGOING,
+    NOT_PLANS,
     NOT_ROLES,
     PETS,
     POSSESSIONS,
@@ -259,7 +260,7 @@ def _is_name(value: str) -> bool:
     words = value.split()
     return (
         bool(words)
-        and words[0] not in NOT_NAMES
+        and re.sub(r"'\w+$", "", words[0]) not in NOT_NAMES
         and words[0].casefold() not in {"i", "my"}
         and not any(w.endswith("ing") for w in words)
     )
@@ -370,7 +371,7 @@ def _preference(facts: _Facts, subject: str, match: re.Match[str]) -> None:
     if verb.endswith("es") and verb.removesuffix("es") in ("prefer", "hat", "ador"):
         key = _PREFERENCE_KEYS.get(verb[:-1], key)
     value = _head(match.group(2))
-    if value.casefold() in ("it", "that", "this", "them", "you", "to", "the", "this one"):
+    if _vague(value) or value.casefold() in ("to", "the"):
         return
     facts.attr(subject, key, value, "knowledge")
 
@@ -382,26 +383,37 @@ _PARTICLE = re.compile(
 NOT_HAD = ("a blast", "fun", "a great", "a good time", "a lot of fun", "no ", "a feeling", "to ")
 
 
+_DEICTIC = frozenset({"this", "that", "these", "those", "it", "them", "something", "one"})
+_EMPTY = frozenset(
+    {"it", "out", "through", "up", "so", "you", "myself", "a", "lot", "there", "here", "again"}
+)
+
+
+def _vague(obj: str) -> bool:
+    """An object that means nothing without the conversation: "this pic", "them myself",
+    "it", "through", "something"; or one that starts with a verb ("is so expressive")."""
+    words = [w.strip(".,!?\"'").casefold() for w in obj.split()]
+    if not words or words[0] in ("is", "are", "was", "were", "so", "really", "you"):
+        return True
+    content = [w for w in words if w not in _EMPTY and w not in _DEICTIC]
+    if not content:
+        return True
+    return words[0] in _DEICTIC and len(content) < 2
+
+
 def _event(facts: _Facts, subject: str, verb: str, raw: str) -> bool:
     """A past event: `went to a support group`, `adopted a puppy`, `painted a sunrise`."""
     verb = verb.casefold()
     if verb in NOT_EVENT_VERBS or verb.endswith("eed"):
         return False
-    particle = re.match(
-        r"^(back from|back to|back|to|on|for|with|into|up|out|in|at|off|from)\s+(.+)$", raw, re.I
-    )
+    if verb == "got" and raw.casefold().startswith("to "):
+        return False  # "I've got to share ...": an obligation, not an event
+    particle = _PARTICLE.match(raw)
     label, rest = (
-        (f"{verb}_{_snake(particle.group(1))}", particle.group(2))
-        if particle
-        else (
-            verb,
-            raw,
-        )
+        (f"{verb}_{_snake(particle.group(1))}", particle.group(2)) if particle else (verb, raw)
     )
     obj = _head(rest)
-    if not obj or obj.casefold() in ("it", "that", "this", "them", "so", "a lot", "you"):
-        return False
-    if verb == "had" and obj.casefold().startswith(NOT_HAD):
+    if _vague(obj) or (verb == "had" and obj.casefold().startswith(NOT_HAD)):
         return False
     facts.act(subject, label, obj, "context")
     return True
@@ -451,7 +463,7 @@ def _predicate(facts: _Facts, subject: str, rest: str) -> bool:
         return _role(facts, subject, m.group(1))
     elif m := _LIKE.match(rest):
         _preference(facts, subject, m)
-    elif m := _ACTIVITY.match(rest):
+    elif (m := _ACTIVITY.match(rest)) and (first or rest.split()[0].casefold().endswith("s")):
         return _event(facts, subject, m.group(1).lower().removesuffix("s") + "s", m.group(2))
     elif (m := _EVENT.match(rest)) or (
         (m := _ONGOING.match(rest)) and m.group(1).casefold() not in NOT_ONGOING
@@ -465,7 +477,7 @@ def _predicate(facts: _Facts, subject: str, rest: str) -> bool:
 def _plan(facts: _Facts, subject: str, raw: str) -> bool:
     obj = _head(raw)
     words = obj.casefold().split()
-    if not words or words[0] in ("be", "try", "see", "have", "do", "need", "it", "that"):
+    if not words or words[0] in NOT_PLANS or _vague(obj) or " you" in f" {obj.casefold()} ":
         return False
     facts.act(subject, "plans_to", obj, "context")
     return True
@@ -496,12 +508,11 @@ def _relative(facts: _Facts, match: re.Match[str]) -> bool:
     before = len(facts.actions) + len(facts.attributes) + len(facts.relations)
     scratch = _Facts()
     if _predicate(scratch, "x", rest):
-        for _, key, value, category in scratch.attributes:
-            facts.act(USER, f"{_snake(kind)}_{key}", value, category)
-        for _, label, obj, category in scratch.relations:
-            facts.act(USER, f"{_snake(kind)}_{label}", obj, category)
-        for _, label, obj, category in scratch.actions:
-            facts.act(USER, f"{_snake(kind)}_{label}", obj, category)
+        said = [(k, v, c) for _, k, v, c in scratch.attributes + scratch.relations]
+        said += [(k, v, c) for _, k, v, c in scratch.actions]
+        for key, value, category in said:
+            if len(value.split()) >= 2 or key in ("lives_in", "works_at", "role", "from"):
+                facts.act(USER, f"{_snake(kind)}_{key}", value, category)
     return len(facts.actions) + len(facts.attributes) + len(facts.relations) > before
 
 

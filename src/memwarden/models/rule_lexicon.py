@@ -33,6 +33,7 @@ NOT_NAMES: Final = _words(
     Could Would Should Will Must Might Please Sounds Seems Life Family Being Having Getting
     Took Went Made Got Had Saw Love Like Enjoy Hope Plus Anyway Actually Honestly Seriously
     Speaking Talking Sometimes Often Always Never Usually Lately Recently Already
+    Even Once Then Soon Later Luckily Hopefully Unfortunately Fortunately Guess Check Look
     """
 )
 
@@ -187,5 +188,13 @@ NOT_ONGOING: Final = _words(
     """
     feeling thinking doing going looking wondering hoping trying kidding joking saying
     telling asking being having loving liking enjoying missing getting
+    """
+)
+
+# "I will ...": words that start a promise to the listener or a mood, not a plan.
+NOT_PLANS: Final = _words(
+    """
+    be try see have do need it that let definitely always never keep check tell talk think
+    get make miss ask send show give take we i they he she
     """
 )

@@ -289,6 +289,13 @@ def test_plans_are_actions_the_speaker_means_to_take(text: str, obj: str) -> Non
         "I'm getting there.",
         "Thanks, Maria! Sounds great.",
         "I need a break.",
+        "I'll let you know.",
+        "We've got some cool projects in the works.",
+        "Thanks! I made them myself.",
+        "Contemporary dance is so expressive.",
+        "Once I read a book there.",
+        "I'm hoping we can find something nice.",
+        "I've got to share these snacks.",
     ],
 )
 def test_moods_and_small_talk_leave_nothing(text: str) -> None:
