@@ -96,7 +96,15 @@ def register(app: App, services: Services) -> None:
     async def import_items(context_id: str, import_id: str) -> str:
         return await import_run.execute(services, uuid.UUID(context_id), uuid.UUID(import_id))
 
+    async def imports_resume(timestamp: int) -> int:
+        """Imports whose job was lost are queued again (portability/run.py)."""
+        return await import_run.resume_open(services)
+
     app.task(name=IMPORT_TASK, queue=IMPORT_QUEUE)(import_items)
+    resume_imports = app.task(
+        name=f"{NAMESPACE}:imports_resume", queue="maintenance", queueing_lock="imports_resume"
+    )(imports_resume)
+    app.periodic(cron="* * * * *", periodic_id="imports_resume")(resume_imports)
     app.task(name=ERASURE_TASK, queue=ERASURE_QUEUE)(erasure)
     resume = app.task(
         name=f"{NAMESPACE}:erasures_resume", queue="maintenance", queueing_lock="erasures_resume"

@@ -18,7 +18,7 @@ import structlog
 from memwarden.admin.settings_service import read_config
 from memwarden.domain.grants import Caller
 from memwarden.portability import records, texts
-from memwarden.portability.service import caller_of_key
+from memwarden.portability.service import caller_of_key, enqueue
 from memwarden.services import Services
 from memwarden.store import portability as store
 from memwarden.usage import Bookings
@@ -27,6 +27,8 @@ log = structlog.get_logger(__name__)
 
 BATCH = 200
 """Records of this service's own export per transaction."""
+STALE_OPEN_S = 120.0
+"""An import still queued or running this long is queued again (its job may be lost)."""
 
 
 async def execute(services: Services, context_id: uuid.UUID, import_id: uuid.UUID) -> str:
@@ -138,3 +140,14 @@ async def _texts(services: Services, caller: Caller, row: store.ImportRow) -> No
             await store.advance(conn, cid, row.id, 1, {outcome: 1})
         if prepared is not None:
             await texts.after(services, cid, prepared)
+
+
+async def resume_open(services: Services) -> int:
+    """Imports left queued or running (their job lost between commit and queue, or given up
+    after its worker died too often) are queued again; the job lock keeps a live one's job
+    alone, and the next run starts at the first item without an outcome."""
+    async with services.db.connection() as conn:
+        found = await store.open_imports(conn, STALE_OPEN_S)
+    for context_id, import_id in found:
+        await enqueue(services, context_id, import_id)
+    return len(found)

@@ -334,3 +334,8 @@ async def insert_chunks(conn: Conn, rows: Sequence[dict[str, Any]]) -> None:
         for c in rows
     ]
     await _many(conn, "portability_insert_chunk", params)
+
+
+async def open_imports(conn: Conn, older_than_s: float) -> list[tuple[uuid.UUID, uuid.UUID]]:
+    rows = await _rows(conn, "portability_open_imports", {"older_than_s": older_than_s})
+    return [(r["context_id"], r["id"]) for r in rows]

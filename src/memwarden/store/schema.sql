@@ -65,7 +65,7 @@ CREATE FUNCTION public.context_words(context_id uuid, words tsquery) RETURNS tsq
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     RETURN CASE WHEN (numnode(words) > 0) THEN (words && (('_'::text || replace((context_id)::text, '-'::text, ''::text)))::tsquery) ELSE NULL::tsquery END;
 
-CREATE FUNCTION public.memory_as_of(ctx uuid, at timestamp with time zone) RETURNS TABLE(context_id uuid, id uuid, kind text, revision integer, memory_category text, content jsonb, body text, tsv tsvector, scope_path text, visibility text, owner_subject text, serving public.serving_state, review_disposition text, valid_from timestamp with time zone, valid_to timestamp with time zone, superseded_by uuid, expires_at timestamp with time zone, derived_from uuid[], entity_id uuid, object_entity_id uuid, attr_key text, norm_name text, source_kind text, source_ref uuid, created_at timestamp with time zone, known boolean)
+CREATE FUNCTION public.memory_as_of(ctx uuid, at timestamp with time zone) RETURNS TABLE(context_id uuid, id uuid, kind text, revision integer, memory_category text, content jsonb, body text, tsv tsvector, scope_path text, visibility text, owner_subject text, serving public.serving_state, review_disposition text, valid_from timestamp with time zone, valid_to timestamp with time zone, superseded_by uuid, expires_at timestamp with time zone, derived_from uuid[], entity_id uuid, object_entity_id uuid, attr_key text, norm_name text, source_kind text, source_ref uuid, created_at timestamp with time zone, known boolean, past boolean, embedding public.vector)
     LANGUAGE sql STABLE PARALLEL SAFE
     AS $$
     SELECT r.context_id, r.id, r.kind,
@@ -91,13 +91,15 @@ CREATE FUNCTION public.memory_as_of(ctx uuid, at timestamp with time zone) RETUR
            CASE WHEN p.seq IS NULL THEN r.source_kind ELSE p.source_kind END,
            CASE WHEN p.seq IS NULL THEN r.source_ref ELSE p.source_ref END,
            r.created_at,
-           coalesce(p.known, true)
+           coalesce(p.known, true),
+           p.seq IS NOT NULL,
+           CASE WHEN p.seq IS NULL AND r.embedding_revision = r.revision THEN r.embedding END
     FROM memory_record r
-    LEFT JOIN LATERAL (
-        SELECT * FROM memory_record_past p
-        WHERE p.context_id = r.context_id AND p.record_id = r.id AND p.sys_to > at
-        ORDER BY p.sys_to, p.seq
-        LIMIT 1) p ON true
+    LEFT JOIN (
+        SELECT DISTINCT ON (p.record_id) p.*
+        FROM memory_record_past p
+        WHERE p.context_id = ctx AND p.sys_to > at
+        ORDER BY p.record_id, p.sys_to, p.seq) p ON p.record_id = r.id
     WHERE r.context_id = ctx AND r.created_at <= at AND r.serving::text <> 'erased'
 $$;
 
@@ -2917,6 +2919,8 @@ CREATE INDEX import_item_pending ON public.import_item USING btree (context_id, 
 
 CREATE INDEX import_item_written ON public.import_item USING btree (context_id, item_key) WHERE (outcome = ANY (ARRAY['imported'::text, 'held'::text, 'duplicate'::text]));
 
+CREATE INDEX import_run_open ON public.import_run USING btree (created_at) WHERE (status = ANY (ARRAY['queued'::text, 'running'::text]));
+
 CREATE INDEX judgement_recent ON public.judgement USING btree (context_id, created_at DESC, id DESC);
 
 CREATE INDEX memory_record_author ON ONLY public.memory_record USING btree (context_id, author_subject);
@@ -3258,6 +3262,8 @@ CREATE INDEX memory_record_p15_context_id_object_entity_id_idx ON public.memory_
 CREATE INDEX memory_record_p15_context_id_source_kind_source_ref_idx ON public.memory_record_p15 USING btree (context_id, source_kind, source_ref);
 
 CREATE INDEX memory_record_p15_expr_idx ON public.memory_record_p15 USING gin (((tsv || public.context_lexeme(context_id)))) WITH (fastupdate=off);
+
+CREATE INDEX memory_record_past_since ON public.memory_record_past USING btree (context_id, sys_to);
 
 CREATE INDEX memory_record_past_until ON public.memory_record_past USING btree (context_id, record_id, sys_to);
 

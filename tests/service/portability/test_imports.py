@@ -202,3 +202,21 @@ def test_a_key_without_write_over_the_scope_or_manage_for_an_export_is_refused(
         import_status(svc, writer, start_import(svc, ctx, jsonl("I like go.")))
     with refused(404, "import_not_found"):
         import_status(svc, ctx, uuid.uuid4())
+
+
+def test_an_import_whose_job_was_lost_is_queued_again_by_the_minute_sweep(
+    svc: ServiceHarness, ctx: ContextKey, sql: Callable[..., list[tuple]]
+) -> None:
+    import_id = start_import(svc, ctx, jsonl("I like go."))
+    jobs = "SELECT status FROM procrastinate_jobs WHERE args->>'import_id' = %s"
+    assert sql(jobs, (str(import_id),)) == [("todo",)]
+    sql("DELETE FROM procrastinate_jobs WHERE args->>'import_id' = %s", (str(import_id),))
+    assert svc.run(run.resume_open(svc.services)) == 0  # too recent to call lost
+    sql(
+        "UPDATE import_run SET created_at = now() - interval '5 minutes' WHERE id = %s",
+        (import_id,),
+    )
+    assert svc.run(run.resume_open(svc.services)) == 1
+    assert sql(jobs, (str(import_id),)) == [("todo",)]
+    assert svc.run(run.execute(svc.services, ctx.id, import_id)) == "done"
+    assert svc.run(run.resume_open(svc.services)) == 0

@@ -46,6 +46,8 @@ UNPINNED_BLOCKS = {
     "threshold without their own vector index (one worker, every five minutes)",
     "erasure_open": "the minute sweep that queues again erasures whose job was lost, in every "
     "Context (one worker; at most 100 rows of the erasure table)",
+    "portability_open_imports": "the minute sweep that queues again imports whose job was lost, "
+    "in every Context (one worker; at most 100 rows of the import table's open index)",
     "webhooks_purge_settled": "the webhook sweep that drops deliveries settled more than "
     "`keep_days` ago, in every Context (one worker, a batch at a time)",
 }

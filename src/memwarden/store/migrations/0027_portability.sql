@@ -29,6 +29,8 @@ CREATE TABLE import_run (
     finished_at  timestamptz,
     PRIMARY KEY (context_id, id)
 );
+-- What the minute sweep looks for: imports still open (portability/run.py: resume_open).
+CREATE INDEX import_run_open ON import_run (created_at) WHERE status IN ('queued', 'running');
 
 -- The items of an import, in file order. `payload` is the item as sent until it is
 -- processed, then cleared (the item's content lives on only in what it wrote, where an

@@ -311,3 +311,11 @@ INSERT INTO chunk (context_id, id, turn_id, ordinal, text, embedding, scope_path
 VALUES (%(context_id)s, %(id)s, %(turn_id)s, %(ordinal)s, %(text)s, %(embedding)s,
         %(scope_path)s, %(visibility)s, %(owner_subject)s, %(serving)s::serving_state,
         %(hold_judgement_id)s, %(created_at)s)
+
+-- portability_open_imports --
+-- Imports still queued or running, oldest first: the minute sweep queues each again (a
+-- live one's job keeps it alone: the job lock).
+SELECT context_id, id FROM import_run
+WHERE status IN ('queued', 'running') AND created_at < now() - make_interval(secs => %(older_than_s)s)
+ORDER BY created_at
+LIMIT 100
