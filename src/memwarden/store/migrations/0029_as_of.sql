@@ -38,6 +38,8 @@ CREATE TABLE memory_record_past (
         ON DELETE CASCADE
 );
 CREATE INDEX memory_record_past_until ON memory_record_past (context_id, record_id, sys_to);
+-- memory_as_of reads only the states that ended after its moment: few, for a recent one
+CREATE INDEX memory_record_past_since ON memory_record_past (context_id, sys_to);
 
 -- Keeps OLD when a served column changed. An erasure (serving becomes `erased`) blanks every
 -- kept state of the record first and keeps the last one content-free: erased content never
@@ -148,8 +150,12 @@ RETURNS boolean LANGUAGE sql STABLE PARALLEL SAFE AS $$
 $$;
 
 -- Every record of a Context as it stood at `at`: written by then, not erased since, with
--- the kept state that was true then, else its present one. Inlined into the as_of reads
--- (queries/recall.sql), which apply the serving gate at `at` to these rows.
+-- the kept state that was true then, else its present one. The states that ended after
+-- `at` are read in one range of memory_record_past_since (the earliest per record wins) and
+-- hash-joined, so a record without one costs no lookup. `embedding` is the present row's
+-- vector when its present state is the one read (`past` false); a past state's vector is
+-- its revision's row in memory_embedding (recall_asof_vector). Inlined into the as_of
+-- reads (queries/recall.sql), which apply the serving gate at `at` to these rows.
 CREATE FUNCTION memory_as_of(ctx uuid, at timestamptz)
 RETURNS TABLE (context_id uuid, id uuid, kind text, revision integer, memory_category text,
                content jsonb, body text, tsv tsvector, scope_path text, visibility text,
@@ -157,7 +163,8 @@ RETURNS TABLE (context_id uuid, id uuid, kind text, revision integer, memory_cat
                valid_from timestamptz, valid_to timestamptz, superseded_by uuid,
                expires_at timestamptz, derived_from uuid[], entity_id uuid,
                object_entity_id uuid, attr_key text, norm_name text, source_kind text,
-               source_ref uuid, created_at timestamptz, known boolean)
+               source_ref uuid, created_at timestamptz, known boolean, past boolean,
+               embedding vector)
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
     SELECT r.context_id, r.id, r.kind,
            CASE WHEN p.seq IS NULL THEN r.revision ELSE p.revision END,
@@ -182,13 +189,15 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
            CASE WHEN p.seq IS NULL THEN r.source_kind ELSE p.source_kind END,
            CASE WHEN p.seq IS NULL THEN r.source_ref ELSE p.source_ref END,
            r.created_at,
-           coalesce(p.known, true)
+           coalesce(p.known, true),
+           p.seq IS NOT NULL,
+           CASE WHEN p.seq IS NULL AND r.embedding_revision = r.revision THEN r.embedding END
     FROM memory_record r
-    LEFT JOIN LATERAL (
-        SELECT * FROM memory_record_past p
-        WHERE p.context_id = r.context_id AND p.record_id = r.id AND p.sys_to > at
-        ORDER BY p.sys_to, p.seq
-        LIMIT 1) p ON true
+    LEFT JOIN (
+        SELECT DISTINCT ON (p.record_id) p.*
+        FROM memory_record_past p
+        WHERE p.context_id = ctx AND p.sys_to > at
+        ORDER BY p.record_id, p.sys_to, p.seq) p ON p.record_id = r.id
     WHERE r.context_id = ctx AND r.created_at <= at AND r.serving::text <> 'erased'
 $$;
 

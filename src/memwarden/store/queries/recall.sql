@@ -274,12 +274,19 @@ ORDER BY score DESC, m.id
 LIMIT %(limit)s
 
 -- recall_asof_vector --
--- The vector of the revision current then, if it had been attached by then.
-SELECT r.id, 1 - (e.embedding <=> %(vector)s) AS score
+-- The vector of the revision current then: the row's own when that revision is still the
+-- present one, else the revision's in memory_embedding if it had been attached by then,
+-- looked up only for a past state (OFFSET 0 keeps the lateral a subquery, so its
+-- condition on `past` gates the lookup instead of filtering after it).
+SELECT r.id, 1 - (coalesce(r.embedding, e.embedding) <=> %(vector)s) AS score
 FROM memory_as_of(%(context_id)s, %(at)s) r
-JOIN memory_embedding e ON e.context_id = r.context_id AND e.record_id = r.id
-                       AND e.revision = r.revision AND e.created_at <= %(at)s
-WHERE CASE WHEN %(history)s
+LEFT JOIN LATERAL (
+    SELECT e.embedding FROM memory_embedding e
+    WHERE r.past AND e.context_id = r.context_id AND e.record_id = r.id
+      AND e.revision = r.revision AND e.created_at <= %(at)s
+    OFFSET 0) e ON true
+WHERE coalesce(r.embedding, e.embedding) IS NOT NULL
+  AND CASE WHEN %(history)s
            THEN memory_past_at(r.context_id, r.serving, r.review_disposition, r.expires_at,
                                r.valid_to, r.derived_from, r.known, %(at)s)
            ELSE memory_servable_at(r.context_id, r.serving, r.review_disposition, r.expires_at,
@@ -288,7 +295,7 @@ WHERE CASE WHEN %(history)s
                       %(subject)s)
   AND (%(kinds)s::text[] IS NULL OR r.kind = ANY(%(kinds)s::text[]))
   AND (%(categories)s::text[] IS NULL OR r.memory_category = ANY(%(categories)s::text[]))
-ORDER BY e.embedding <=> %(vector)s, r.id
+ORDER BY score DESC, r.id
 LIMIT %(limit)s
 
 -- recall_asof_chunks_lexical --
