@@ -244,6 +244,11 @@ def _phones(text: str) -> Iterator[Finding]:
         window = text[lo : run.end() + 12]
         if _record_number(text, run.start()):
             continue
+        if run.group().isdigit():
+            # "15108695077": a bare run of digits is an id, an order or an account number as
+            # often as a phone. Written without `+`, brackets, spaces or dashes it is a phone
+            # only after a phone word, and `_PHONE_CONTEXT` above reports those.
+            continue
         for region in _cued_regions(text, run.start()):
             for match in phonenumbers.PhoneNumberMatcher(
                 window, region, phonenumbers.Leniency.VALID

@@ -118,3 +118,22 @@ def test_a_contact_number_after_who_it_is_is_found() -> None:
 def test_a_personal_address_and_more_street_kinds_are_found() -> None:
     assert _found("my personal address: 3 Alder Grove, York")
     assert _found("she moved to 12 Wren Mews last spring")
+
+
+@pytest.mark.parametrize("text", ["15108695077", "it was 4155550132 then", "value 2019304211"])
+def test_a_bare_run_of_digits_without_a_phone_word_is_not_a_phone(text: str) -> None:
+    assert not [f for f in find_personal_data(text) if "phone" in f.detector]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ring 1-510-869-5077 tonight",
+        "ring +15108695077 tonight",
+        "ring (510) 869-5077 tonight",
+        "my phone 15108695077",
+        "call me on 07700900123",
+    ],
+)
+def test_a_number_written_as_a_phone_or_after_a_phone_word_is_a_phone(text: str) -> None:
+    assert [f for f in find_personal_data(text) if "phone" in f.detector]
