@@ -1,13 +1,12 @@
 // memwarden from JavaScript or TypeScript in a few lines: remember, recall, stream an answer.
 //
-//   MEMWARDEN_URL=http://127.0.0.1:8420 MEMWARDEN_CONTEXT=<context id> MEMWARDEN_KEY=mwk_... \
+//   MEMWARDEN_URL=http://127.0.0.1:8420 MEMWARDEN_KEY=mwk_... \
 //     node examples/quickstart.mjs
 import { JudgeRefusedError, Memwarden } from "memwarden-client";
 
 const memory = new Memwarden({
   url: process.env.MEMWARDEN_URL ?? "http://127.0.0.1:8420",
-  key: process.env.MEMWARDEN_KEY,
-  contextId: process.env.MEMWARDEN_CONTEXT,
+  key: process.env.MEMWARDEN_KEY, // the key alone: the client asks the server for its Context
 });
 
 // Every write is judged, extracted and reconciled before it is kept. A refusal is an

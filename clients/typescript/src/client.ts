@@ -1,8 +1,8 @@
 /**
  * `Memwarden`: every route a Context key can use, one method each, with the server's
- * own request and answer types. The key decides the principal and grants; the Context
- * id is a constructor option because a key cannot ask the server for its Context (the
- * id names it in every path, and the server checks that it is the key's own).
+ * own request and answer types. The key decides the principal and grants. The Context id
+ * names the Context in every path (the server checks that it is the key's own): given as
+ * `contextId`, or asked of `GET /whoami` once, by the first call that needs it.
  */
 import { MemwardenTimeoutError } from "./errors.js";
 import { Paginator, paginate } from "./pages.js";
@@ -13,8 +13,11 @@ import type * as T from "./types.js";
 export interface MemwardenOptions extends ClientOptions {
   /** A Context key, `mwk_<id>_<secret>`. */
   key: string;
-  /** The key's Context id (`memwarden contexts create` prints it). */
-  contextId: string;
+  /**
+   * The key's Context id (`memwarden contexts create` prints it). Optional: without it
+   * the client asks `GET /whoami` once, before the first call that names the Context.
+   */
+  contextId?: string | undefined;
 }
 
 export interface UploadOptions {
@@ -25,6 +28,13 @@ export interface UploadOptions {
   /** A scope path, e.g. `org/acme/project/p1`. */
   scope?: string;
   visibility?: "shared" | "private";
+  /**
+   * Told the bytes handed to fetch so far and the total (the multipart body), from
+   * `(0, total)` to `(total, total)`; a retried upload starts again from 0. Where the
+   * runtime cannot stream a request body it is told `(0, total)`, then `(total, total)`
+   * once the server answered.
+   */
+  onProgress?: (sent: number, total: number) => void;
 }
 
 export interface WaitOptions extends RequestOptions {
@@ -38,23 +48,56 @@ const DONE = new Set(["processed", "failed"]);
 const FINISHED_RUN = new Set(["done", "failed"]);
 const KNOWN_EVENTS = new Set(["memories", "token", "done", "error"]);
 
+// Where a path names the Context before the client knows it (filled in before sending;
+// `encodeURIComponent` never leaves braces in an id, so no real segment reads this).
+const CONTEXT = "{context}";
+
 export class Memwarden {
-  readonly contextId: string;
+  private known: string | undefined;
+  private asking: Promise<string> | undefined;
   private readonly http: Transport;
 
   constructor(options: MemwardenOptions) {
-    if (!options.contextId) throw new TypeError("contextId is required: a key cannot look up its Context");
     this.http = new Transport(options, options.key);
-    this.contextId = options.contextId;
+    this.known = options.contextId || undefined;
+    this.http.resolvePath = (path, callOptions) =>
+      path.includes(CONTEXT)
+        ? this.resolveContext(callOptions).then((id) => path.replace(CONTEXT, encodeURIComponent(id)))
+        : Promise.resolve(path);
+  }
+
+  /** The key's Context: as given, or as `whoami` answered it; undefined until then. */
+  get contextId(): string | undefined {
+    return this.known;
+  }
+
+  /** The key's Context, principal, effective grants and own narrowing (`GET /whoami`). */
+  async whoami(options?: RequestOptions): Promise<T.WhoAmI> {
+    const me = await this.get<T.WhoAmI>("/api/v1/whoami", undefined, options);
+    this.known = me.context_id;
+    return me;
+  }
+
+  /** The Context id, asked of the server once (a failed ask is asked again next time). */
+  private resolveContext(options: RequestOptions): Promise<string> {
+    if (this.known) return Promise.resolve(this.known);
+    this.asking ??= this.whoami(options).then(
+      (me) => me.context_id,
+      (error: unknown) => {
+        this.asking = undefined;
+        throw error;
+      },
+    );
+    return this.asking;
   }
 
   private get base(): string {
-    return `/api/v1/${encodeURIComponent(this.contextId)}`;
+    return `/api/v1/${this.known ? encodeURIComponent(this.known) : CONTEXT}`;
   }
 
   /** The Context's own admin routes (keys, configuration), which a manage key may use. */
   private get admin(): string {
-    return `/api/v1/contexts/${encodeURIComponent(this.contextId)}`;
+    return `/api/v1/contexts/${this.known ? encodeURIComponent(this.known) : CONTEXT}`;
   }
 
   private get<R>(path: string, query?: Query, options?: RequestOptions): Promise<R> {
@@ -137,7 +180,7 @@ export class Memwarden {
 
   readonly documents = {
     /** Upload a document (text, a Blob, or bytes); a worker processes it: see `wait`. */
-    upload: (
+    upload: async (
       content: string | Blob | Uint8Array,
       upload: UploadOptions = {},
       options?: RequestOptions,
@@ -149,7 +192,14 @@ export class Memwarden {
       form.append("file", blob, upload.filename ?? "document.txt");
       if (upload.scope !== undefined) form.append("scope", upload.scope);
       if (upload.visibility !== undefined) form.append("visibility", upload.visibility);
-      return this.http.json({ method: "POST", path: `${this.base}/documents`, form }, options);
+      const path = `${this.base}/documents`;
+      if (!upload.onProgress) return this.http.json({ method: "POST", path, form }, options);
+      // The multipart body as bytes (with its boundary), so its reading can be counted.
+      const encoded = new Response(form);
+      const contentType = encoded.headers.get("content-type") ?? "multipart/form-data";
+      const bytes = new Uint8Array(await encoded.arrayBuffer());
+      const body = { bytes, contentType, onProgress: upload.onProgress };
+      return this.http.json({ method: "POST", path, upload: body }, options);
     },
     get: (documentId: string, options?: RequestOptions): Promise<T.Document> =>
       this.get(`${this.base}/documents/${encodeURIComponent(documentId)}`, undefined, options),

@@ -58,7 +58,18 @@ export interface Call {
   query?: Query | undefined;
   json?: unknown;
   form?: FormData | undefined;
+  upload?: Upload | undefined;
 }
+
+/** A body sent as it is (a multipart document), with progress as fetch reads it. */
+export interface Upload {
+  bytes: Uint8Array;
+  contentType: string;
+  onProgress?: ((sent: number, total: number) => void) | undefined;
+}
+
+/** The size of each piece of an upload handed to fetch (a progress step). */
+export const UPLOAD_CHUNK = 64 * 1024;
 
 /** An answer being read: `idle()` restarts the timeout, `failure()` names a read's error. */
 export interface Streamed {
@@ -78,6 +89,8 @@ export class Transport {
   private readonly onRetry: ((event: RetryEvent) => void) | undefined;
   private readonly fetchImpl: typeof fetch;
   private readonly headers: Record<string, string>;
+  /** Rewrites a path before each call is sent (the client fills in its Context id). */
+  resolvePath: ((path: string, options: RequestOptions) => Promise<string>) | undefined;
 
   constructor(options: ClientOptions, token: string) {
     if (!options.url) throw new TypeError("url is required");
@@ -110,7 +123,8 @@ export class Transport {
     return this.send(call, options, true);
   }
 
-  private async send(call: Call, options: RequestOptions, streaming: boolean): Promise<Streamed> {
+  private async send(asked: Call, options: RequestOptions, streaming: boolean): Promise<Streamed> {
+    const call = this.resolvePath ? { ...asked, path: await this.resolvePath(asked.path, options) } : asked;
     const maxRetries = options.maxRetries ?? this.maxRetries;
     const idempotent = call.method === "GET";
     for (let attempt = 0; ; attempt++) {
@@ -118,6 +132,10 @@ export class Transport {
       let response: Response;
       try {
         response = await this.fetchImpl(this.address(call), this.init(call, control.signal));
+        const upload = call.upload;
+        if (upload?.onProgress && !requestStreams()) {
+          upload.onProgress(upload.bytes.byteLength, upload.bytes.byteLength); // sent whole
+        }
       } catch (cause) {
         control.release();
         const error = control.failure(cause);
@@ -183,13 +201,66 @@ export class Transport {
       authorization: `Bearer ${this.token}`,
     };
     let body: BodyInit | undefined;
-    if (call.form !== undefined) body = call.form;
+    if (call.upload !== undefined) {
+      headers["content-type"] = call.upload.contentType;
+      body = uploadBody(call.upload);
+      // A stream body needs `duplex: "half"` (fetch sends it chunked, as it reads it).
+      if (body instanceof ReadableStream)
+        return { method: call.method, headers, body, signal, duplex: "half" } as RequestInit;
+    } else if (call.form !== undefined) body = call.form;
     else if (call.json !== undefined) {
       headers["content-type"] = "application/json";
       body = JSON.stringify(call.json);
     }
     return { method: call.method, headers, body, signal };
   }
+}
+
+let streamsSupported: boolean | undefined;
+
+/**
+ * Whether this runtime's fetch sends a ReadableStream as a request body (Node 20+,
+ * Deno, Bun, Chromium over HTTP/2); where it does not, an upload is sent whole and its
+ * progress is told twice: nothing sent, then everything once the server answered.
+ */
+export function requestStreams(): boolean {
+  if (streamsSupported !== undefined) return streamsSupported;
+  try {
+    let duplexRead = false;
+    const probe = new Request("http://localhost/", {
+      method: "POST",
+      body: new ReadableStream(),
+      get duplex() {
+        duplexRead = true;
+        return "half";
+      },
+    } as RequestInit);
+    streamsSupported = duplexRead && !probe.headers.has("content-type");
+  } catch {
+    streamsSupported = false;
+  }
+  return streamsSupported;
+}
+
+/** A fresh body for each attempt: the bytes, or a stream telling `onProgress` as it is read. */
+function uploadBody(upload: Upload): BodyInit {
+  const { bytes, onProgress } = upload;
+  const total = bytes.byteLength;
+  onProgress?.(0, total);
+  if (!onProgress || !requestStreams()) return bytes as BodyInit;
+  let sent = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= total) {
+        controller.close();
+        return;
+      }
+      const end = Math.min(sent + UPLOAD_CHUNK, total);
+      controller.enqueue(bytes.slice(sent, end));
+      sent = end;
+      onProgress(sent, total);
+    },
+  });
 }
 
 /** An attempt's abort signal: the caller's signal, and a timeout that can restart. */

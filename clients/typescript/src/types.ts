@@ -126,3 +126,5 @@ type DeepPartial<T> = T extends readonly unknown[]
     ? { [K in keyof T]?: DeepPartial<T[K]> }
     : T;
 export type HealthReport = Schemas["HealthReport"];
+
+export type WhoAmI = Schemas["WhoAmI"];
