@@ -402,8 +402,8 @@ def print_table(result: dict[str, Any]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", default=str(DATA))
-    parser.add_argument("--model", default=os.environ.get("MEMWARDEN_QA_MODEL", "gpt-4o-mini"))
-    parser.add_argument("--judge-model", default=os.environ.get("MEMWARDEN_QA_JUDGE_MODEL"))
+    parser.add_argument("--model", default="gpt-4o-mini", help="the answer model")
+    parser.add_argument("--judge-model", help="the judge model (default: --model)")
     parser.add_argument("--judge-prompt", help="a judge template file (see the docstring)")
     parser.add_argument("--limit-conversations", type=int, default=None)
     parser.add_argument("--limit-sessions", type=int, default=None)

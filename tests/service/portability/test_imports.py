@@ -11,6 +11,9 @@ from typing import Any
 
 import pytest
 
+from memwarden.erasure import run as erasure_run
+from memwarden.erasure.contract import ErasureBody
+from memwarden.erasure.service import request_erasure
 from memwarden.errors import InvalidInput
 from memwarden.portability import run
 from memwarden.portability.formats import MAX_ITEMS
@@ -220,3 +223,19 @@ def test_an_import_whose_job_was_lost_is_queued_again_by_the_minute_sweep(
     assert sql(jobs, (str(import_id),)) == [("todo",)]
     assert svc.run(run.execute(svc.services, ctx.id, import_id)) == "done"
     assert svc.run(run.resume_open(svc.services)) == 0
+
+
+def test_an_erasure_of_an_imported_turns_session_erases_the_records_extracted_from_it(
+    svc: ServiceHarness, ctx: ContextKey, sql: Callable[..., list[tuple]]
+) -> None:
+    marker = f"zq7{uuid.uuid4().hex[:12]}"
+    import_file(svc, ctx, jsonl(f"I like {marker} tea."))
+    (session,) = sql("SELECT session_id FROM turn WHERE context_id = %s", (ctx.id,))[0]
+    assert sql("SELECT 1 FROM memory_record WHERE body LIKE %s", (f"%{marker}%",))
+    started = svc.run(
+        request_erasure(svc.services, ctx.caller, ctx.id, ErasureBody(sessionId=session))
+    )
+    assert (
+        svc.run(erasure_run.execute(svc.services, ctx.id, uuid.UUID(started.erasureId))) == "done"
+    )
+    assert not sql("SELECT 1 FROM memory_record WHERE body LIKE %s", (f"%{marker}%",))

@@ -19,7 +19,7 @@ from memwarden.retrieval.profile import get_profile
 from memwarden.retrieval.query import QueryInput, run_query
 from memwarden.retrieval.state import get_state
 from tests.service.erasure.test_erasure_targets import erase
-from tests.service.review.memory import Who, command, create
+from tests.service.review.memory import Who, command, create, decide
 from tests.service.usecases import decide_hold, facts, refused
 from tests.service.write.gatekeepers import HoldEverything
 from tests.support.services import ContextKey, ServiceHarness, as_json
@@ -253,3 +253,21 @@ def test_a_moment_past_the_clock_skew_is_refused_and_one_within_it_reads_as_now(
     soon = ask(svc, ctx, "Oslo", (now + timedelta(seconds=20)).isoformat(), mode="lexical")
     assert texts(soon) == texts(ask(svc, ctx, "Oslo", mode="lexical"))
     assert soon
+
+
+def test_a_derived_record_is_served_as_of_a_moment_while_its_source_was_servable_then(
+    svc: ServiceHarness, ctx: ContextKey, sql: Sql
+) -> None:
+    alice = Who.of(svc, ctx)
+    derived, _ = create(alice, "pelican summary")
+    source, rev = create(alice, "pelican source")
+    sql("UPDATE memory_record SET derived_from = %s::uuid[] WHERE id = %s", ([source], derived))
+    served = moment(sql)
+    decide(alice, source, rev, disposition="rejected")
+    rejected = moment(sql)
+    assert texts(ask(svc, ctx, "pelican", served, mode="lexical")) == {
+        "pelican summary",
+        "pelican source",
+    }
+    assert texts(ask(svc, ctx, "pelican", rejected, mode="lexical")) == set()
+    assert texts(ask(svc, ctx, "pelican", mode="lexical")) == set()

@@ -53,7 +53,8 @@ SELECT scope_path FROM document WHERE context_id = %(context_id)s AND id = %(id)
 
 -- erasure_target_turns --
 -- The turns a target names: a subject's (by its principal), an end user's (spoken by
--- them), a scope's, a session's, and the turns the named records were extracted from.
+-- them), a scope's, a session's, and the turns the named records were extracted from
+-- (an imported text's records, `import`, name their turn as a turn's do).
 SELECT t.id, t.session_id FROM turn t
 WHERE t.context_id = %(context_id)s
   AND (t.principal_id = %(principal_id)s
@@ -62,7 +63,7 @@ WHERE t.context_id = %(context_id)s
        OR t.session_id = %(session_id)s
        OR t.id IN (SELECT r.source_ref FROM memory_record r
                    WHERE r.context_id = %(context_id)s AND r.id = ANY(%(ids)s)
-                     AND r.source_kind = 'turn'))
+                     AND r.source_kind IN ('turn', 'import')))
 
 -- erasure_target_documents --
 SELECT d.id FROM document d
@@ -86,7 +87,7 @@ WHERE r.context_id = %(context_id)s AND r.serving::text <> 'erased' AND r.kind <
        OR r.entity_id = ANY(%(entities)s)
        OR r.object_entity_id = ANY(%(entities)s)
        OR scope_covers(%(prefix)s, r.scope_path)
-       OR (r.source_kind = 'turn' AND r.source_ref = ANY(%(turns)s))
+       OR (r.source_kind IN ('turn', 'import') AND r.source_ref = ANY(%(turns)s))
        OR (r.source_kind = 'document' AND r.source_ref = ANY(%(documents)s)))
   AND r.id > %(after)s
 ORDER BY r.id
@@ -118,7 +119,7 @@ WHERE r.context_id = %(context_id)s AND r.serving::text <> 'erased' AND r.kind =
        OR (r.author_subject = %(subject)s AND r.source_kind NOT IN
                ('consolidation', 'elaboration', 'rollup', 'gist'))
        OR scope_covers(%(prefix)s, r.scope_path)
-       OR (r.source_kind = 'turn' AND r.source_ref = ANY(%(turns)s))
+       OR (r.source_kind IN ('turn', 'import') AND r.source_ref = ANY(%(turns)s))
        OR (r.source_kind = 'document' AND r.source_ref = ANY(%(documents)s))
        OR (r.source_kind IN ('consolidation', 'elaboration', 'rollup', 'gist')
            AND EXISTS (SELECT 1 FROM memory_record o
