@@ -40,6 +40,7 @@ from memwarden.cli.client import (
 )
 from memwarden.cli.runner import fail
 from memwarden.limits import IMPORT_BODY_LIMIT
+from memwarden.portability.formats import MAX_ITEMS
 from memwarden.portability.responses import OUTCOMES
 
 POLL_S = 0.5
@@ -110,9 +111,11 @@ def export_cmd(
         out.print(f"exported {shown or 'nothing'} to {output}")
 
 
-def parts(data: bytes, limit: int = IMPORT_BODY_LIMIT) -> Iterator[bytes]:
-    """The file in parts of at most `limit` bytes cut at line ends; a memwarden export's
-    header line starts every part."""
+def parts(
+    data: bytes, limit: int = IMPORT_BODY_LIMIT, max_lines: int = MAX_ITEMS
+) -> Iterator[bytes]:
+    """The file in parts of at most `limit` bytes and `max_lines` lines cut at line ends (what
+    one import takes); a memwarden export's header line starts every part."""
     first, _, _rest = data.partition(b"\n")
     header = b""
     try:
@@ -121,19 +124,20 @@ def parts(data: bytes, limit: int = IMPORT_BODY_LIMIT) -> Iterator[bytes]:
             header = first + b"\n"
     except ValueError:
         pass
-    if len(data) <= limit:
+    lines = data[len(header) :].splitlines(keepends=True)
+    if len(data) <= limit and len(lines) <= max_lines:
         yield data
         return
-    body = data[len(header) :]
-    part = bytearray(header)
-    for line in body.splitlines(keepends=True):
+    part, count = bytearray(header), 0
+    for line in lines:
         if len(header) + len(line) > limit:
             fail(f"a line of the file is longer than {limit} bytes", 2)
-        if len(part) + len(line) > limit:
+        if len(part) + len(line) > limit or count == max_lines:
             yield bytes(part)
-            part = bytearray(header)
+            part, count = bytearray(header), 0
         part += line
-    if len(part) > len(header):
+        count += 1
+    if count:
         yield bytes(part)
 
 

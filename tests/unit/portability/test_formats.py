@@ -71,3 +71,9 @@ def test_a_file_cut_in_parts_keeps_every_line_once_and_starts_each_part_with_the
 
 def test_a_file_within_the_limit_is_sent_whole() -> None:
     assert list(parts(b'{"text": "x"}\n', limit=100)) == [b'{"text": "x"}\n']
+
+
+def test_a_part_holds_at_most_the_items_one_import_takes() -> None:
+    data = b"".join(b'"t%d"\n' % n for n in range(10))
+    cut = list(parts(data, limit=1000, max_lines=4))
+    assert [p.count(b"\n") for p in cut] == [4, 4, 2]
