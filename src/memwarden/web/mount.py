@@ -12,6 +12,7 @@ from memwarden.settings import Settings
 from memwarden.web import (
     pages_auth,
     pages_context,
+    pages_erasure,
     pages_hygiene,
     pages_judgements,
     pages_memories,
@@ -29,6 +30,7 @@ def session_secret(settings: Settings | None) -> str:
 
 def mount_dashboard(app: FastAPI, settings: Settings | None) -> None:
     app.state.ui_sealer = SessionSealer(session_secret(settings))
-    for module in (pages_auth, pages_judgements, pages_memories, pages_context, pages_hygiene):
+    pages = (pages_auth, pages_judgements, pages_memories, pages_context, pages_hygiene)
+    for module in (*pages, pages_erasure):
         app.include_router(module.router)
     app.mount("/ui/static", StaticFiles(directory=HERE / "static"), name="ui-static")

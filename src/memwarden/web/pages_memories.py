@@ -1,4 +1,5 @@
-"""Memories: hybrid search (the same recall as /query) and a record's review page."""
+"""Memories: hybrid search (the same recall as /query) and a record's review page, with its
+history as a timeline (`review.timeline`, as GET .../memories/{id}/history)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ from typing import Any, get_args
 from fastapi.responses import Response
 from pydantic import ValidationError
 
-from memwarden.errors import InvalidInput, NotFound
+from memwarden.errors import AppError, InvalidInput, NotFound
 from memwarden.retrieval.contract import Category, Kind, QueryBody
 from memwarden.retrieval.query import run_query
 from memwarden.retrieval.responses import QueryResponse
-from memwarden.review import decisions, diagnostic, history, records
+from memwarden.review import decisions, diagnostic, history, records, timeline
 from memwarden.review.contract import ReadRequest, ReceiptReadRequest, ReviewRequest
-from memwarden.review.responses import ContractRecord
+from memwarden.review.responses import ContractRecord, RecordHistory
 from memwarden.review.trail import record_trail
 from memwarden.web.base import (
     ContextView,
@@ -29,6 +30,7 @@ from memwarden.web.base import (
 router = context_router()
 KINDS: tuple[str, ...] = get_args(Kind)
 CATEGORIES: tuple[str, ...] = get_args(Category)
+TIMELINE_PAGE = 50
 
 
 def _search_page(
@@ -86,18 +88,41 @@ def _read(record_id: uuid.UUID, visibility: str) -> ReadRequest:
         raise InvalidInput("visibility is shared or private", field="visibility") from None
 
 
+async def _timeline(
+    view: ContextView, record_id: uuid.UUID, cursor: str | None
+) -> tuple[RecordHistory | None, str | None]:
+    """The record's history for its timeline, or why this key may not see it (a reviewer
+    without memory_read still reviews; the page says what is missing)."""
+    try:
+        found = await timeline.record_history(
+            view.services.db,
+            view.caller,
+            view.context_id,
+            record_id,
+            cursor=cursor,
+            limit=TIMELINE_PAGE,
+        )
+    except InvalidInput:
+        raise
+    except AppError as exc:
+        return None, exc.message
+    return found, None
+
+
 async def _record_page(
     view: ContextView,
     record_id: uuid.UUID,
     visibility: str,
     outcome: dict[str, Any] | None = None,
     status: int = 200,
+    cursor: str | None = None,
 ) -> Response:
     db, caller = view.services.db, view.caller
     read = _read(record_id, visibility)
     state = await history.review_state(db, caller, read)
     eligibility = await diagnostic.eligibility(db, caller, read)
     trail = await record_trail(db, caller, read)
+    revisions, hidden = await _timeline(view, record_id, cursor)
     record: ContractRecord | None = None
     try:
         record = (await records.read_record(db, caller, read)).record
@@ -126,14 +151,20 @@ async def _record_page(
         state=state.state,
         eligibility=eligibility,
         trail=trail,
+        history=revisions,
+        history_hidden=hidden,
         receipt=receipt,
         outcome=outcome,
+        may_erase=caller.can_any("grant:manage"),
     )
 
 
 @router.get("/memories/{record_id}")
-async def memory_record(view: View, record_id: uuid.UUID, visibility: str = "shared") -> Response:
-    return await _record_page(view, record_id, visibility)
+async def memory_record(
+    view: View, record_id: uuid.UUID, visibility: str = "shared", cursor: str | None = None
+) -> Response:
+    """`cursor`: older revisions of the timeline (the history's `next_cursor`)."""
+    return await _record_page(view, record_id, visibility, cursor=cursor)
 
 
 @router.post("/memories/{record_id}/review")

@@ -248,8 +248,9 @@ def test_a_records_page_shows_its_review_state_and_takes_a_decision(
     page = client.get(f"/ui/c/{link}".replace("&amp;", "&"))
     assert page.status_code == 200, page.text
     assert "Review state" in page.text and "Servable" in page.text
-    revisions = page.text.split('class="revisions"')[1].split("</table>")[0]
-    assert "<td>1</td><td>create</td><td>alice</td>" in revisions
+    timeline = page.text.split('class="timeline"')[1].split("</ol>")[0]
+    assert "<strong>Revision 1</strong>" in timeline
+    assert "(<code>create</code>) by alice" in timeline
     assert "No change events." not in page.text.split('class="changes"')[1]
     resp = client.post(
         f"/ui/c/{link.split('?')[0]}/review",
@@ -264,7 +265,7 @@ def test_a_records_page_shows_its_review_state_and_takes_a_decision(
     assert resp.status_code == 200, resp.text
     assert "Decision recorded: <strong>rejected</strong>" in resp.text
     assert "not served" in resp.text
-    assert "<td>review</td>" in resp.text.split('class="revisions"')[1].split("</table>")[0]
+    assert "<code>review</code>" in resp.text.split('class="timeline"')[1].split("</ol>")[0]
     stale = client.post(
         f"/ui/c/{link.split('?')[0]}/review",
         data={
