@@ -203,9 +203,12 @@ async def get_import(
     services: Services, caller: Caller, context_id: uuid.UUID, import_id: uuid.UUID
 ) -> ImportJob:
     """Where an import stands: its progress and counts per outcome (no content). A key
-    reads its own imports; a manager of the whole Context every import."""
+    reads its own imports (it needs memory_write, as asking for one does); a manager of the
+    whole Context every import."""
     require_key(caller)
     require_context(caller, context_id)
+    if not caller.can_any("memory_write"):
+        raise Forbidden("reading an import needs memory_write", code="missing_grant")
     async with services.db.connection() as conn:
         row = await store.get_import(conn, context_id, import_id)
     if row is None or (row.key_id != caller.key_id and not _manager(caller)):

@@ -7,11 +7,12 @@ from collections.abc import Callable
 from typing import Any
 
 from memwarden.errors import AppError
+from memwarden.portability.service import ExportRequest, export_filter
 from tests.integration.review.helpers import PRIVATE, SCOPE
 from tests.service.portability.helpers import export_lines, export_text, import_file
 from tests.service.review.memory import Who, command, create, decide
 from tests.service.review.memory import state as review_state
-from tests.service.usecases import facts, profile, query, state
+from tests.service.usecases import facts, profile, query, refused, state
 from tests.support.services import ContextKey, ServiceHarness
 
 GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
@@ -124,3 +125,23 @@ def test_a_reader_exports_only_what_it_may_read_and_a_manager_everything(
 
     assert owners(alice) == {"alice", "bob"}
     assert owners(bob) == {"bob"}
+
+
+def test_a_persons_export_holds_their_records_and_what_is_about_them_and_nothing_else(
+    svc: ServiceHarness,
+) -> None:
+    alice = svc.make_context("source", GRANTS, subject="alice")
+    bob = svc.add_key(alice.id, ["memory_read", "memory_write"], subject="bob")
+    facts(svc, alice, "I like green tea.")
+    facts(svc, bob, "I like chess.", scope=["team/b"])
+
+    def records(key: ContextKey, **request: Any) -> list[dict[str, Any]]:
+        return [line for line in export_lines(svc, key, **request) if line["kind"] == "record"]
+
+    bobs = records(alice, subject="bob")
+    assert bobs and {r["author"] for r in bobs} == {"bob"}
+    assert any("chess" in r["body"] for r in bobs)
+    assert records(bob, subject="bob") == bobs
+    assert {r["scope"] for r in records(alice, scope="team/b")} == {"team/b"}
+    with refused(403, "missing_grant", "subject"):
+        export_filter(bob.caller, bob.id, ExportRequest(subject="alice"))
