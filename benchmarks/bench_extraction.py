@@ -311,6 +311,66 @@ def draw_sample(result: dict[str, Any], n: int, seed: int = 27) -> dict[str, Any
     }
 
 
+RECORD_KINDS = ["entity", "attribute", "relation", "action"]
+KS = (5, 10, 20)
+
+
+async def evidence_recall(data: list[dict[str, Any]], module_extract: Any | None) -> dict:
+    """Evidence recall@k of category 1-4 questions when /query ranks only the extracted
+    records (each counts for the turn it came from), beside the same run's chunks only.
+    `module_extract`: the `_extract` of another revision of the rules, swapped in."""
+    from _harness import make_caller, services
+
+    import memwarden.models.rule_extractor as rules
+    from memwarden.pipeline.ingest import FactsInput, write_facts
+    from memwarden.retrieval.query import QueryInput, run_query
+
+    original = rules._extract
+    if module_extract is not None:
+        rules._extract = module_extract
+    scores: dict[str, dict[int, list[float]]] = {
+        m: {k: [] for k in KS} for m in ("records", "chunks")
+    }
+    try:
+        async with services() as svc:
+            for sample in data:
+                caller = await make_caller(svc, sample["sample_id"])
+                assert caller.context_id is not None
+                by_turn: dict[str, str] = {}
+                conv = sample["conversation"]
+                for n, turns in sorted(sessions(conv)):
+                    date = str(conv.get(f"session_{n}_date_time", ""))
+                    for turn in turns:
+                        text = f"[{date}] {turn['speaker']}: {turn['text']}"
+                        speaker = re.sub(r"[^A-Za-z0-9._:@-]", "_", turn["speaker"])
+                        item = FactsInput(text, speaker=speaker)
+                        out = await write_facts(svc, caller, caller.context_id, item)
+                        by_turn[out.turnId] = turn["dia_id"]
+                for qa in sample["qa"]:
+                    want = {
+                        f"D{int(a)}:{int(b)}"
+                        for a, b in re.findall(r"D(\d+):(\d+)", " ".join(qa.get("evidence", [])))
+                    }
+                    if qa["category"] not in (1, 2, 3, 4) or not want:
+                        continue
+                    for mode, kinds in (("records", RECORD_KINDS), ("chunks", ["chunk"])):
+                        req = QueryInput(qa["question"], limit=60, kinds=kinds)  # type: ignore[arg-type]
+                        result = await run_query(svc, caller, caller.context_id, req)
+                        ranked: list[str] = []
+                        for hit in result.hits:
+                            dia = by_turn.get(hit.source.ref or "")
+                            if dia and dia not in ranked:
+                                ranked.append(dia)
+                        for k in KS:
+                            scores[mode][k].append(len(want & set(ranked[:k])) / len(want))
+    finally:
+        rules._extract = original
+    return {
+        mode: {f"@{k}": round(statistics.fmean(v), 4) for k, v in per.items()}
+        for mode, per in scores.items()
+    } | {"questions": len(scores["records"][KS[0]])}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
@@ -324,11 +384,29 @@ def main() -> None:
         metavar="N",
         help="print N records and pairs to judge by hand (of the --before rules, if given)",
     )
+    parser.add_argument(
+        "--evidence",
+        action="store_true",
+        help="evidence recall when /query ranks the extracted records (writes every turn)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     data = json.loads(args.data.read_text())[: args.limit_conversations]
 
     from memwarden.models.rule_extractor import extract_facts
+
+    if args.evidence:
+        import asyncio
+
+        runs = {}
+        if args.before:
+            old = load_rules_at(args.before)
+            runs[f"rules at {args.before}"] = asyncio.run(
+                evidence_recall(data, sys.modules[old.__module__]._extract)
+            )
+        runs["rules (this tree)"] = asyncio.run(evidence_recall(data, None))
+        print(json.dumps(runs, indent=2))
+        return
 
     extractors: dict[str, Extractor] = {}
     if args.before:

@@ -87,6 +87,21 @@ def test_each_answer_comes_from_the_query_context_of_its_own_conversation(
     asked = result["answers"]
     assert asked and len(answer_requests) == len(asked)
     assert {a["sample"] for a in asked} == set(written)
+    # Category 1-4 questions only, whose evidence lies in the sessions written.
+    sys.path.insert(0, str(BENCH.parent))
+    import bench_locomo_qa as bench
+
+    data = json.loads(DATA.read_text())[:2]
+    expected = [
+        (s["sample_id"], question)
+        for s in data
+        for _c, question, _g in bench.questions(
+            s,
+            {n for n, _d, _t in bench.sessions(s["conversation"])[:SESSIONS]},
+            QUESTIONS,
+        )
+    ]
+    assert [(a["sample"], a["question"]) for a in asked] == expected
     for row, request in zip(asked, answer_requests, strict=True):
         assert row["question"] in request.user
         assert context_of(request.user) == row["context"] and row["context"]

@@ -278,13 +278,13 @@ class _Facts:
     corrections: list[tuple[str, str, str | None, str]] = field(default_factory=list)
     last_person: str | None = None
 
-    def entity(self, name: str, entity_type: str, category: str) -> None:
+    def entity(self, name: str, entity_type: str) -> None:
+        """A named thing the text mentions (the speaker is `user`, never listed here)."""
         if name and name != USER and name.casefold() not in self.entities:
             self.entities[name.casefold()] = (name, entity_type)
-            del category  # every entity's category is its first fact's; kept for symmetry
 
     def person(self, name: str) -> None:
-        self.entity(name, "person", "identity")
+        self.entity(name, "person")
         self.last_person = name
 
     def attr(self, subject: str, key: str, value: str, category: str) -> None:
@@ -293,7 +293,7 @@ class _Facts:
 
     def rel(self, subject: str, label: str, obj: str, obj_type: str, category: str) -> None:
         if obj:
-            self.entity(obj, obj_type, category)
+            self.entity(obj, obj_type)
             self.relations.append((subject, label, obj, category))
 
     def act(self, subject: str, label: str, obj: str, category: str = "context") -> None:
