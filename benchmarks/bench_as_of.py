@@ -143,6 +143,40 @@ async def measure(svc: Any, data: dict, queries: int, rng: random.Random, np_rng
     return out
 
 
+async def update_cost(svc: Any, data: dict, updates: int, rng: random.Random) -> dict:
+    """What the trigger adds to a write: single-row updates of a served column (one
+    statement and commit each, as a correction is), with the trigger on and then off, in
+    alternating rounds so the machine's load falls on both alike."""
+    caller = data["caller"]
+    cur_ids: list[Any] = []
+    async with svc.db.connection() as conn:
+        cur = await conn.execute(
+            "SELECT id FROM memory_record WHERE context_id = %s", (caller.context_id,)
+        )
+        cur_ids = [r["id"] for r in await cur.fetchall()]
+    timings: dict[bool, list[float]] = {True: [], False: []}
+    for _ in range(4):
+        for kept in (True, False):
+            switch = "ENABLE" if kept else "DISABLE"
+            async with svc.db.connection() as conn:
+                await conn.execute(f"ALTER TABLE memory_record {switch} TRIGGER memory_record_past")
+                for rid in rng.sample(cur_ids, updates // 4):
+                    t0 = time.perf_counter()
+                    await conn.execute(
+                        "UPDATE memory_record SET body = body || ' x', modified_at = now() "
+                        "WHERE context_id = %s AND id = %s",
+                        (caller.context_id, rid),
+                    )
+                    timings[kept].append((time.perf_counter() - t0) * 1000)
+    async with svc.db.connection() as conn:
+        await conn.execute("ALTER TABLE memory_record ENABLE TRIGGER memory_record_past")
+    return {
+        f"{'kept' if kept else 'off'}_p{q}_ms": round(percentile(values, q), 3)
+        for kept, values in timings.items()
+        for q in (50, 95)
+    }
+
+
 async def run(sizes: list[int], queries: int, changed: float) -> list[dict]:
     results = []
     for size in sizes:
@@ -155,8 +189,11 @@ async def run(sizes: list[int], queries: int, changed: float) -> list[dict]:
                 kept = int((await cur.fetchone() or {"n": 0})["n"])
             STDERR.print(f"querying ({queries} per moment)")
             measured = await measure(svc, data, queries, rng, np_rng)
+            writes = await update_cost(svc, data, 400, rng)
         for label, figures in measured.items():
-            results.append({"records": size, "kept_states": kept, "read": label, **figures})
+            results.append(
+                {"records": size, "kept_states": kept, "read": label, **figures, **writes}
+            )
     for r in results:
         r["peak_rss_mb"] = round(peak_rss_mb(), 1)
     return results
@@ -196,6 +233,17 @@ def main() -> None:
             str(r["peak_rss_mb"]),
         )
     table_console().print(table)
+    writes = Table(title="one-row update of a served column (autocommit): trigger on vs off")
+    for column in ("records", "kept p50/p95 ms", "off p50/p95 ms"):
+        writes.add_column(column, justify="right")
+    for r in results:
+        if r["read"] == "now":
+            writes.add_row(
+                f"{r['records']:,}",
+                f"{r['kept_p50_ms']}/{r['kept_p95_ms']}",
+                f"{r['off_p50_ms']}/{r['off_p95_ms']}",
+            )
+    table_console().print(writes)
 
 
 if __name__ == "__main__":
