@@ -4,7 +4,8 @@ The line regex reads `key = value` and its kin; secrets also sit in XML (element
 several lines, `name=`/`value=` attribute pairs), in call arguments (`setProperty("x.password",
 "...")`, `NetworkCredential("user", "pw")`), after command-line flags (`--user u:p`,
 `--http-password`), in `Authorization:` headers with any scheme, in `key "value";` and CSV
-lines, in prose ("the password is 'x'") and in the `data:` of a Kubernetes Secret. Each shape
+lines, in prose ("the password is 'x'"), after a run of leaders in a table (`Ldap password
+----  x`) and in the `data:` of a Kubernetes Secret. Each shape
 yields the key it belongs to and the value's span; whether the value is a secret is the
 caller's test, shared with the line regex.
 """
@@ -66,6 +67,12 @@ _PROSE: Final = re.compile(
     r"\bpassword\s+(?:for\s+(?:the\s+)?(?:user(?:name)?)\s+[\"'][^\"'\n]{1,40}[\"']\s+)?is\s+"
     r"(?P<q>[\"'])(?P<val>[^\"'\n]{3,60})(?P=q)",
     re.IGNORECASE,
+)
+# A label, a run of leaders, the value: `Ldap password ----   H7IKC85R#@4$`, `Password .... x`.
+_LEADER: Final = re.compile(
+    r"(?i:\b(?P<key>[\w-]*(?:password|passwd|passphrase|secret|token|api[_ -]?key)))"
+    r"[ \t]+(?:-{2,}|\.{3,}|={2,}|_{3,})[ \t]+(?P<val>[^\s\"'`]+)[ \t]*$",
+    re.MULTILINE,
 )
 _NETRC: Final = re.compile(r"\bmachine\s+\S+\s+login\s+\S+\s+password\s+(?P<val>\S+)")
 _K8S_SECRET: Final = re.compile(r"(?im)^\s*kind:[ \t]*[\"']?secret[\"']?[ \t]*$")
@@ -167,6 +174,9 @@ def iter_pairs(text: str) -> Iterator[Pair]:
             yield Pair(text[start : m.start("q")].strip(), m.group("val"), m.start("val"))
     if "," in text:
         for m in _CSV.finditer(text):
+            yield Pair(m.group("key"), m.group("val"), m.start("val"))
+    if "--" in text or "..." in text or "==" in text or "___" in text:
+        for m in _LEADER.finditer(text):
             yield Pair(m.group("key"), m.group("val"), m.start("val"))
     if "machine" in text:
         for m in _NETRC.finditer(text):

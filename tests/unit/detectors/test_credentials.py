@@ -177,3 +177,19 @@ def test_a_secret_named_string_argument_gives_the_next_argument_as_its_value(lin
 
 def test_string_arguments_without_a_secret_named_key_are_not_credentials() -> None:
     assert _spans('buildConfigField "String", "APP_NAME", "\\"' + fake_token(20) + '\\""') == []
+
+
+@pytest.mark.parametrize("leader", ["----", "........", "==", "___"])
+def test_a_value_after_a_run_of_leaders_beside_a_password_label_is_a_credential(
+    leader: str,
+) -> None:
+    secret = fake_token(12, string.ascii_letters + string.digits + "#@$")
+    assert _spans(f"    Ldap password   {leader}   {secret}") == [secret]
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["password --- see the vault", "token ---- ${TOKEN}", "Password ----- changeme"],
+)
+def test_leaders_before_words_a_template_or_a_placeholder_give_no_credential(line: str) -> None:
+    assert _spans(line) == []
