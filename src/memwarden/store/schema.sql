@@ -186,12 +186,14 @@ CREATE FUNCTION public.memory_revision_fill() RETURNS trigger
 DECLARE
     rec record;
 BEGIN
-    SELECT r.valid_from, r.valid_to, r.superseded_by INTO rec
+    SELECT r.revision, r.valid_from, r.valid_to, r.superseded_by INTO rec
     FROM memory_record r WHERE r.context_id = NEW.context_id AND r.id = NEW.record_id;
     NEW.cause := coalesce(NEW.cause, memory_revision_cause_of(NEW.op), 'unknown');
-    NEW.valid_from := coalesce(NEW.valid_from, rec.valid_from);
-    NEW.valid_to := coalesce(NEW.valid_to, rec.valid_to);
-    NEW.replaced_by := coalesce(NEW.replaced_by, rec.superseded_by);
+    IF rec.revision IS NOT DISTINCT FROM NEW.revision THEN
+        NEW.valid_from := coalesce(NEW.valid_from, rec.valid_from);
+        NEW.valid_to := coalesce(NEW.valid_to, rec.valid_to);
+        NEW.replaced_by := coalesce(NEW.replaced_by, rec.superseded_by);
+    END IF;
     RETURN NEW;
 END
 $$;

@@ -245,3 +245,40 @@ def test_a_history_needs_the_grant_to_read_the_record(svc: ServiceHarness) -> No
         history(svc, other, rid)  # not in erin's Context
     with refused(403):  # another tenant's Context, whether or not the record exists
         svc.run(record_history(svc.services.db, other.caller, ctx.id, uuid.UUID(rid)))
+
+
+def test_history_written_after_the_fact_keeps_only_what_its_writer_gives(
+    svc: ServiceHarness, sql: Sql
+) -> None:
+    """An import replays a record's older revisions after the record row holds its last
+    state: only the revision that is the row's present one takes the row's validity and
+    replacement; a cause the writer gives is kept, an op's own fills in otherwise."""
+    ctx = svc.make_context(subject="alice")
+    rid, survivor = uuid.uuid4(), uuid.uuid4()
+    sql(
+        "INSERT INTO memory_record (context_id, id, kind, owner_subject, content, body,"
+        " author_subject, revision, serving, valid_to, superseded_by)"
+        " VALUES (%s, %s, 'note', 'alice', '{}', 'x', 'alice', 3, 'superseded', now(), %s)",
+        (ctx.id, rid, survivor),
+    )
+    for revision, op, cause in (
+        (1, "create", None),
+        (2, "update", None),
+        (3, "supersede", "consolidation"),
+    ):
+        sql(
+            "INSERT INTO memory_revision (context_id, record_id, revision, op, actor_subject,"
+            " cause) VALUES (%s, %s, %s, %s, 'alice', %s)",
+            (ctx.id, rid, revision, op, cause),
+        )
+    answer = history(svc, ctx, str(rid))
+    assert causes(answer) == [
+        ("create", "write"),
+        ("update", "correction"),
+        ("supersede", "consolidation"),
+    ]
+    last, *older = answer["revisions"]
+    assert last["replaced_by"] == str(survivor) and last["valid_to"] is not None
+    assert [(r["replaced_by"], r["valid_to"], r["valid_from"]) for r in older] == [
+        (None, None, None)
+    ] * 2

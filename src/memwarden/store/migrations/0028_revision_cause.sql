@@ -64,19 +64,22 @@ ALTER TABLE memory_revision ADD CONSTRAINT memory_revision_cause_check
                      'consolidation', 'review_decision', 'restore', 'delete', 'erasure',
                      'unknown'));
 
--- Every revision is inserted after the change it records (the record row already holds
--- it), so the row's validity and replacement are what this revision made; a writer that
--- gives them (an import keeping its source's history) keeps its own.
+-- Every revision is inserted after the change it records, at the record's new revision (the
+-- record row already holds it), so the row's validity and replacement are what this
+-- revision made. An older revision written later (an import replaying its source's
+-- history) is not the row's present state: only what its writer gives is kept.
 CREATE FUNCTION memory_revision_fill() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     rec record;
 BEGIN
-    SELECT r.valid_from, r.valid_to, r.superseded_by INTO rec
+    SELECT r.revision, r.valid_from, r.valid_to, r.superseded_by INTO rec
     FROM memory_record r WHERE r.context_id = NEW.context_id AND r.id = NEW.record_id;
     NEW.cause := coalesce(NEW.cause, memory_revision_cause_of(NEW.op), 'unknown');
-    NEW.valid_from := coalesce(NEW.valid_from, rec.valid_from);
-    NEW.valid_to := coalesce(NEW.valid_to, rec.valid_to);
-    NEW.replaced_by := coalesce(NEW.replaced_by, rec.superseded_by);
+    IF rec.revision IS NOT DISTINCT FROM NEW.revision THEN
+        NEW.valid_from := coalesce(NEW.valid_from, rec.valid_from);
+        NEW.valid_to := coalesce(NEW.valid_to, rec.valid_to);
+        NEW.replaced_by := coalesce(NEW.replaced_by, rec.superseded_by);
+    END IF;
     RETURN NEW;
 END
 $$;
