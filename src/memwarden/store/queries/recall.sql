@@ -282,7 +282,7 @@ SELECT r.id, 1 - (coalesce(r.embedding, e.embedding) <=> %(vector)s) AS score
 FROM memory_as_of(%(context_id)s, %(at)s) r
 LEFT JOIN LATERAL (
     SELECT e.embedding FROM memory_embedding e
-    WHERE r.past AND e.context_id = r.context_id AND e.record_id = r.id
+    WHERE r.past AND e.context_id = %(context_id)s AND e.record_id = r.id
       AND e.revision = r.revision AND e.created_at <= %(at)s
     OFFSET 0) e ON true
 WHERE coalesce(r.embedding, e.embedding) IS NOT NULL
@@ -345,7 +345,7 @@ SELECT r.id, r.kind, r.revision, r.memory_category, r.body, r.content, r.scope_p
        r.entity_id, r.object_entity_id, r.attr_key, r.superseded_by, r.created_at,
        r.derived_from, d.gist AS source_gist
 FROM memory_as_of(%(context_id)s, %(at)s) r
-LEFT JOIN document d ON r.source_kind = 'document' AND d.context_id = r.context_id
+LEFT JOIN document d ON r.source_kind = 'document' AND d.context_id = %(context_id)s
                     AND d.id = r.source_ref
 WHERE r.id = ANY(%(ids)s::uuid[])
   AND memory_readable(r.scope_path, r.visibility, r.owner_subject, %(prefixes)s::text[],
