@@ -90,7 +90,8 @@ _CONTRACTIONS = [
 # Where an object stops: the next clause-like part, a time phrase, a reason.
 _OBJECT_END = re.compile(
     r"\s*(?:,|\band\b|\bbut\b|\bbecause\b|\bwhich\b|\bwho\b|\bwhere\b|\bwhen\b|\bso\b|\bsince\b"
-    r"|\bthough\b|\bto see\b|\blast (?:week|month|year|night|weekend|summer|time)\b"
+    r"|\bthough\b|\bto see\b|\blast (?:week|month|year|night|weekend|summer|time"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|fri)\b"
     r"|\b(?:yesterday|today|tonight|recently|lately|now|ago)\b"
     r"|\bthis (?:week|month|year|weekend|morning)\b|\b(?:a|two|few) (?:days?|weeks?|months?)\b"
     r"|\bfor (?:a|the) (?:while|first time)\b|!|\?|\.|;|:|\(|\s(?=I\s)|\s[-\u2013\u2014]\s)",
@@ -169,7 +170,8 @@ _LIKE = re.compile(
 )
 _PLAN = re.compile(
     r"^(?:am|is)\s+(?:going|planning|hoping|about|gonna)\s+(?:to\s+)?(.+)$"
-    r"|^(?:plan|plans|intend|intends)\s+to\s+(.+)$|^will\s+(.+)$",
+    r"|^(?:plan|plans|intend|intends)\s+to\s+(.+)$|^will\s+(.+)$"
+    r"|^(?:plan|plans|are planning|is planning)\s+((?:a|an|our|my|the)\s+.+)$",
     re.IGNORECASE,
 )
 _WANT = re.compile(
@@ -406,8 +408,8 @@ def _event(facts: _Facts, subject: str, verb: str, raw: str) -> bool:
     verb = verb.casefold()
     if verb in NOT_EVENT_VERBS or verb.endswith("eed"):
         return False
-    if verb == "got" and raw.casefold().startswith("to "):
-        return False  # "I've got to share ...": an obligation, not an event
+    if verb in ("got", "tried") and raw.casefold().startswith("to "):
+        return False  # "I've got to share", "I tried to stay calm": no event of their own
     particle = _PARTICLE.match(raw)
     label, rest = (
         (f"{verb}_{_snake(particle.group(1))}", particle.group(2)) if particle else (verb, raw)
@@ -454,7 +456,7 @@ def _predicate(facts: _Facts, subject: str, rest: str) -> bool:
     elif m := _LOOKING_FORWARD.match(rest):
         facts.act(subject, "looking_forward_to", _head(m.group(1)), "context")
     elif m := _PLAN.match(rest):
-        return _plan(facts, subject, m.group(1) or m.group(2) or m.group(3))
+        return _plan(facts, subject, m.group(1) or m.group(2) or m.group(3) or m.group(4))
     elif m := _WANT.match(rest):
         facts.attr(subject, "goals", _head(m.group(1)), "knowledge")
     elif (m := _HAVE.match(rest)) and _possession(facts, subject, m.group(1)):

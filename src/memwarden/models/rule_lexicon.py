@@ -153,7 +153,7 @@ NOT_EVENT_VERBS: Final = _words(
     concerned confused convinced determined motivated prepared supposed involved stuck told
     did wanted needed hoped wished wondered loved liked enjoyed hated seemed sounded looked
     appeared happened realised realized noticed guessed assumed imagined believed figured
-    agreed decided managed tried asked answered called talked mentioned said thanked
+    agreed decided managed asked answered called talked mentioned said thanked
     """
 )
 

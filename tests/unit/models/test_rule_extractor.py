@@ -260,6 +260,7 @@ def test_health_diet_pets_and_children_are_attributes(text: str, key: str, value
         ("I play the violin in an orchestra.", "plays", "the violin in an orchestra"),
         ("I was diagnosed with asthma.", "diagnosed_with", "asthma"),
         ("I have a car.", "owns", "a car"),
+        ("We tried a scuba diving lesson last Friday!", "tried", "a scuba diving lesson"),
     ],
 )
 def test_events_activities_and_possessions_become_actions(text: str, label: str, obj: str) -> None:
@@ -272,6 +273,7 @@ def test_events_activities_and_possessions_become_actions(text: str, label: str,
         ("I'm planning to continue my education.", "continue my education"),
         ("I am going to visit Kyoto next spring.", "visit Kyoto next spring"),
         ("I plan to run a marathon.", "run a marathon"),
+        ("My partner and I plan a camping trip.", "a camping trip"),
     ],
 )
 def test_plans_are_actions_the_speaker_means_to_take(text: str, obj: str) -> None:
@@ -296,6 +298,7 @@ def test_plans_are_actions_the_speaker_means_to_take(text: str, obj: str) -> Non
         "Once I read a book there.",
         "I'm hoping we can find something nice.",
         "I've got to share these snacks.",
+        "I tried to stay calm.",
     ],
 )
 def test_moods_and_small_talk_leave_nothing(text: str) -> None:
