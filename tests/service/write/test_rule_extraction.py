@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from memwarden.pipeline.ingest import FactsInput, write_facts
 from memwarden.retrieval.profile import get_profile
 from tests.service.usecases import facts
 from tests.support.services import ContextKey, ServiceHarness, as_json
@@ -67,3 +68,26 @@ def test_a_health_fact_and_a_preference_are_kept(svc: ServiceHarness, ctx: Conte
     facts(svc, ctx, "I am allergic to penicillin. I really love jazz.")
     mine = profile_of(svc, ctx)
     assert values(mine, "allergies") == ["penicillin"] and values(mine, "loves") == ["jazz"]
+
+
+def test_each_speakers_first_person_facts_land_on_their_own_entity(
+    svc: ServiceHarness, ctx: ContextKey
+) -> None:
+    for speaker, text in (
+        ("u-1", "Hi, I am Maria Lopez. I am allergic to penicillin."),
+        ("u-2", "I'm Tom. My colleague Maria is a pilot. She lives in Oslo."),
+    ):
+        item = FactsInput(text, "full", ["org/acme"], "shared", None, (), speaker)
+        svc.run(write_facts(svc.services, ctx.caller, ctx.id, item))
+
+    def own(speaker: str) -> dict[str, Any]:
+        call = get_profile(svc.services, ctx.caller, ctx.id, None, False, ["org/acme"], speaker)
+        return as_json(svc.run(call))
+
+    maria, tom = own("u-1"), own("u-2")
+    assert maria["entity"]["name"] == "Maria Lopez" and values(maria, "allergies") == ["penicillin"]
+    assert tom["entity"]["name"] == "Tom" and objects(tom, "colleague") == ["Maria"]
+    # Tom's third-person facts are about the Maria he named, never about his own entity.
+    assert values(tom, "role") == [] and objects(tom, "lives_in") == []
+    colleague = as_json(svc.run(get_profile(svc.services, ctx.caller, ctx.id, "Maria", False)))
+    assert values(colleague, "role") == ["pilot"] and objects(colleague, "lives_in") == ["Oslo"]
