@@ -24,16 +24,35 @@ RecordKind = Literal[
 ]
 
 
+Cause = Literal[
+    "write",
+    "correction",
+    "declared_supersede",
+    "hygiene_resolution",
+    "consolidation",
+    "review_decision",
+    "restore",
+    "delete",
+    "erasure",
+    "unknown",
+]
+Op = Literal["create", "update", "delete", "review", "supersede", "hold", "release", "restore"]
+
+
 class Line(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
 class Revision(Line):
     revision: int = Field(ge=1)
-    op: str = Field(max_length=20)
+    op: Op
     content: dict[str, Any] | None
     actor: str = Field(max_length=200)
     at: datetime
+    cause: Cause | None = None
+    validFrom: datetime | None = None
+    validTo: datetime | None = None
+    replacedBy: uuid.UUID | None = None
     embeddingModel: str | None = Field(default=None, max_length=200)
 
 

@@ -359,6 +359,10 @@ async def _record(
             "content": r["content"],
             "actor_subject": r["actor"],
             "created_at": r["at"],
+            "cause": r["cause"],
+            "valid_from": r["validFrom"],
+            "valid_to": r["validTo"],
+            "replaced_by": r["replacedBy"],
         }
         for r in p["revisions"]
     )

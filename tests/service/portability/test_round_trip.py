@@ -3,17 +3,19 @@ record's history and review state are the same there (issue 25)."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from typing import Any
 
 from memwarden.errors import AppError
 from memwarden.portability.service import ExportRequest, export_filter
+from memwarden.review.timeline import record_history
 from tests.integration.review.helpers import PRIVATE, SCOPE
 from tests.service.portability.helpers import export_lines, export_text, import_file
 from tests.service.review.memory import Who, command, create, decide
 from tests.service.review.memory import state as review_state
 from tests.service.usecases import facts, profile, query, refused, state
-from tests.support.services import ContextKey, ServiceHarness
+from tests.support.services import ContextKey, ServiceHarness, as_json
 
 GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
 OTHER = {**SCOPE, "project_id": "p2"}
@@ -47,6 +49,18 @@ def _served(svc: ServiceHarness, key: ContextKey) -> dict[str, Any]:
     for text in ("tea", "Berlin", "Paris", "chess", "release", "office", "Standup", "thought"):
         served[f"query {text}"] = query(svc, key, text, include_superseded=True)
     return _unsourced(served)
+
+
+def _timeline(svc: ServiceHarness, key: ContextKey, record_id: str) -> Any:
+    """GET /memories/{id}/history's answer, without `source_kind`: an imported record's is
+    `import`, and with it the turn a speaker was read from."""
+    try:
+        found = as_json(
+            svc.run(record_history(svc.services.db, key.caller, key.id, uuid.UUID(record_id)))
+        )
+    except AppError as exc:
+        return exc.code
+    return {k: v for k, v in found.items() if k not in ("source_kind", "speaker")}
 
 
 def _fill(svc: ServiceHarness, alice: ContextKey, bob: ContextKey) -> list[tuple[str, dict]]:
@@ -94,6 +108,9 @@ def test_a_context_exported_and_imported_serves_every_principal_the_same_state_h
                 who_old, record_id, scope
             )
     assert _history(sql, alice2) == _history(sql, alice)
+    ids = [line["id"] for line in export_lines(svc, alice) if line["kind"] == "record"]
+    for old, new in ((alice, alice2), (bob, bob2)):
+        assert [_timeline(svc, new, i) for i in ids] == [_timeline(svc, old, i) for i in ids]
     kinds = sql(
         "SELECT DISTINCT source_kind, import_source_dir FROM memory_record WHERE context_id = %s",
         (alice2.id,),

@@ -18,7 +18,9 @@ SELECT r.id, r.kind, r.memory_category, r.scope_path, r.visibility, r.owner_subj
        r.valid_to, r.superseded_by, r.expires_at, r.deleted_at, r.created_at, r.modified_at,
        (SELECT coalesce(jsonb_agg(jsonb_build_object(
                    'revision', v.revision, 'op', v.op, 'content', v.content,
-                   'actor', v.actor_subject, 'at', v.created_at,
+                   'actor', v.actor_subject, 'at', v.created_at, 'cause', v.cause,
+                   'validFrom', v.valid_from, 'validTo', v.valid_to,
+                   'replacedBy', v.replaced_by,
                    'embeddingModel', (SELECT e.model FROM memory_embedding e
                                       WHERE e.context_id = v.context_id
                                         AND e.record_id = v.record_id
@@ -233,10 +235,11 @@ VALUES (%(context_id)s, %(id)s, %(kind)s, %(memory_category)s, %(scope_path)s,
 ON CONFLICT DO NOTHING
 
 -- portability_insert_revision --
+-- With the cause, validity and replacement it had (its source's history, as it was).
 INSERT INTO memory_revision (context_id, record_id, revision, op, content, actor_subject,
-                             created_at)
+                             created_at, cause, valid_from, valid_to, replaced_by)
 VALUES (%(context_id)s, %(record_id)s, %(revision)s, %(op)s, %(content)s, %(actor_subject)s,
-        %(created_at)s)
+        %(created_at)s, %(cause)s, %(valid_from)s, %(valid_to)s, %(replaced_by)s)
 
 -- portability_insert_receipt --
 INSERT INTO review_receipt (context_id, id, record_id, revision, disposition,
