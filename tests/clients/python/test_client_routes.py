@@ -5,6 +5,7 @@ hygiene, passes, the change feed, usage, audit, keys, and the admin clients."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -297,3 +298,46 @@ def test_an_erasure_runs_to_done_and_the_record_is_gone(worked: Memwarden) -> No
     done = worked.erasures.wait(started.erasure_id, timeout=90, poll=0.2)
     assert done.status == "done" and done.counts.get("records", 0) >= 1
     assert hit.id not in [h.id for h in worked.query("Porto", scope="user/alice").hits]
+
+
+def test_a_records_history_lists_its_revisions_newest_first(mw: Memwarden) -> None:
+    note = mw.memory.commands({"op": "create", "content": "Green tea."})
+    update = {"op": "update", "record_id": note.record_id, "expected_revision": 1}
+    mw.memory.commands({**update, "content": "Black tea."})
+    history = mw.record_history(note.record_id)
+    assert isinstance(history, models.RecordHistory)
+    assert history.record_id == note.record_id
+    assert [r.revision for r in history.revisions] == [2, 1]
+    assert mw.record_history(note.record_id, limit=1).next_cursor is not None
+    with pytest.raises(NotFound):
+        mw.record_history("00000000-0000-4000-8000-000000000000")
+
+
+def test_an_export_streams_json_lines_and_an_import_of_texts_runs_to_done(
+    worked: Memwarden, working: LiveServer, worked_ctx: dict[str, Any]
+) -> None:
+    worked.memory.commands({"op": "create", "content": "The launch window opens in May."})
+    lines = list(worked.export())
+    assert lines[0]["kind"] == "header" and lines[-1]["kind"] == "end"
+    assert any("launch window" in str(line) for line in lines if line["kind"] == "record")
+    body = "\n".join(json.dumps(t) for t in ["I love jazz.", {"text": "I live in Porto."}])
+    seen: list[tuple[int, int]] = []
+    started = worked.imports.start(
+        body.encode(),
+        source_dir="exports/texts",
+        format="texts",
+        scope="user/alice",
+        progress=lambda sent, total: seen.append((sent, total)),
+    )
+    done = worked.imports.wait(started.import_id, timeout=90, poll=0.2)
+    assert (started.format, started.total) == ("texts", 2)
+    assert done.status == "done" and done.counts["imported"] == 2, done
+    assert seen[-1] == (len(body), len(body))
+    assert any("Porto" in str(h.content) for h in worked.query("Porto", scope="user/alice").hits)
+
+    async def streamed() -> list[str]:
+        async with AsyncMemwarden(working.url, worked_ctx["key"]) as client:
+            return [line["kind"] async for line in client.export()]
+
+    kinds = asyncio.run(streamed())
+    assert kinds[0] == "header" and kinds[-1] == "end" and "record" in kinds

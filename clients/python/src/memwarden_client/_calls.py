@@ -391,6 +391,72 @@ def upload(
     )
 
 
+# Portability: export and import ------------------------------------------------------
+
+NDJSON = "application/x-ndjson"
+
+
+def export(
+    c: Ctx,
+    *,
+    subject: str | None = None,
+    scope: str | None = None,
+    sessions: bool | None = None,
+    include: Sequence[Literal["keys", "judgements"]] | None = None,
+) -> Call[None]:
+    """The Context's memories as JSON Lines (`GET /export`), read line by line: a
+    `header`, one object per record, link, session, turn, principal or judgement, an `end`
+    with the counts (docs/portability.md). Only what the key may read, unless it holds
+    grant:manage over the whole Context."""
+    query = params(
+        subject=subject, scope=scope, sessions=sessions, include=list(include or []) or None
+    )
+    return Call(
+        "GET",
+        f"{API}/{c.cid()}/export",
+        lambda _: None,
+        params=query,
+        headers={"Accept": NDJSON},
+        idempotent=True,
+    )
+
+
+def start_import(
+    c: Ctx,
+    file: FileInput,
+    *,
+    source_dir: str,
+    format: Literal["auto", "memwarden", "mem0", "texts"] | None = None,
+    scope: str | None = None,
+    visibility: Visibility | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Call[m.ImportStarted]:
+    """Import a file as a job (`POST /imports`, 202): a memwarden export, a mem0 export or
+    JSON Lines of texts; every item passes the judge and reconciliation. `source_dir`
+    names where it came from (kept on every item)."""
+    data, _ = _read_file(file, None)
+    query = params(source_dir=source_dir, format=format, scope=scope, visibility=visibility)
+    return Call(
+        "POST",
+        f"{API}/{c.cid()}/imports",
+        model(m.ImportStarted),
+        params=query,
+        content=data,
+        headers={"Content-Type": NDJSON},
+        progress=progress,
+    )
+
+
+def import_job(c: Ctx, import_id: str) -> Call[m.ImportJob]:
+    """Where an import stands: `status`, `total`, `processed`, `counts` per outcome."""
+    return Call(
+        "GET",
+        f"{API}/{c.cid()}/imports/{seg(import_id)}",
+        model(m.ImportJob),
+        idempotent=True,
+    )
+
+
 def document(c: Ctx, document_id: str) -> Call[m.DocumentResponse]:
     """One document's status, counts and failure code."""
     return Call(
@@ -723,6 +789,20 @@ def whoami(c: Ctx | None = None) -> Call[m.WhoAmI]:
     """The key's Context, principal and effective grants (`GET /whoami`): how a client
     created without `context_id` learns it. The admin token gets 400."""
     return Call("GET", f"{API}/whoami", model(m.WhoAmI), idempotent=True)
+
+
+def record_history(
+    c: Ctx, record_id: str, *, limit: int | None = None, cursor: str | None = None
+) -> Call[m.RecordHistory]:
+    """A record's revisions, newest first and content-free: cause, author, validity, the
+    record that replaced it (`GET /memories/{id}/history`; `next_cursor` for older ones)."""
+    return Call(
+        "GET",
+        f"{API}/{c.cid()}/memories/{seg(record_id)}/history",
+        model(m.RecordHistory),
+        params=params(limit=limit, cursor=cursor),
+        idempotent=True,
+    )
 
 
 def context(c: Ctx) -> Call[m.ContextInfo]:

@@ -14,9 +14,10 @@ the change feed never need it.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Literal
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from typing import Any, Literal
 
 import httpx
 
@@ -56,6 +57,21 @@ def _deadline(timeout: float) -> float:
 
 def _unfinished(what: str, ident: str, status: str, timeout: float) -> TimeoutError:
     return TimeoutError(f"{what} {ident} is still {status!r} after {timeout:g} s")
+
+
+def _json_lines(lines: Iterator[str]) -> Iterator[dict[str, Any]]:
+    for line in lines:
+        if line.strip():
+            yield json.loads(line)
+
+
+async def _ajson_lines(lines: AsyncIterator[str]) -> AsyncIterator[dict[str, Any]]:
+    async for line in lines:
+        if line.strip():
+            yield json.loads(line)
+
+
+Include = Sequence[Literal["keys", "judgements"]] | None
 
 
 # Sync namespaces ---------------------------------------------------------------------
@@ -180,6 +196,24 @@ class Webhooks(_Part):
     list = pages(_calls.webhooks)
 
 
+class Imports(_Part):
+    """`client.imports`: a file imported as a job (a memwarden or mem0 export, texts)."""
+
+    start = op(_calls.start_import)
+    get = op(_calls.import_job)
+
+    def wait(self, import_id: str, *, timeout: float = 300.0, poll: float = 0.5) -> m.ImportJob:
+        """Poll an import until it is `done` or `failed`."""
+        deadline = _deadline(timeout)
+        while True:
+            job = self.get(import_id)
+            if job.status in _calls.FINAL_RUN_STATUSES:
+                return job
+            if time.monotonic() >= deadline:
+                raise _unfinished("import", import_id, job.status, timeout)
+            time.sleep(poll)
+
+
 class Erasures(_Part):
     """`client.erasures`: erase records, a subject, a speaker, a scope, a session or a
     document for good (grant:manage over what it names)."""
@@ -238,6 +272,7 @@ class Memwarden:
         self.config = Config(self._ctx, self._runner)
         self.webhooks = Webhooks(self._ctx, self._runner)
         self.erasures = Erasures(self._ctx, self._runner)
+        self.imports = Imports(self._ctx, self._runner)
 
     @property
     def context_id(self) -> str | None:
@@ -261,8 +296,24 @@ class Memwarden:
     reprocess_turn = op(_calls.reprocess_turn)
     usage = op(_calls.usage)
     context = op(_calls.context)
+    record_history = op(_calls.record_history)
     changes = pages(_calls.changes)
     audit = pages(_calls.audit)
+
+    def export(
+        self,
+        *,
+        subject: str | None = None,
+        scope: str | None = None,
+        sessions: bool | None = None,
+        include: Include = None,
+    ) -> Iterator[dict[str, Any]]:
+        """The export's JSON Lines as dicts, read as they arrive (`header` first, `end`
+        last); `client.imports.start` takes the same lines back."""
+        call = build_sync(
+            self, _calls.export, subject=subject, scope=scope, sessions=sessions, include=include
+        )
+        return _json_lines(self._runner.lines(call))
 
     def chat_stream(
         self,
@@ -401,6 +452,23 @@ class AsyncWebhooks(_APart):
     list = apages(_calls.webhooks)
 
 
+class AsyncImports(_APart):
+    start = aop(_calls.start_import)
+    get = aop(_calls.import_job)
+
+    async def wait(
+        self, import_id: str, *, timeout: float = 300.0, poll: float = 0.5
+    ) -> m.ImportJob:
+        deadline = _deadline(timeout)
+        while True:
+            job = await self.get(import_id)
+            if job.status in _calls.FINAL_RUN_STATUSES:
+                return job
+            if time.monotonic() >= deadline:
+                raise _unfinished("import", import_id, job.status, timeout)
+            await asyncio.sleep(poll)
+
+
 class AsyncErasures(_APart):
     start = aop(_calls.erase)
     get = aop(_calls.erasure)
@@ -452,6 +520,7 @@ class AsyncMemwarden:
         self.config = AsyncConfig(self._ctx, self._runner)
         self.webhooks = AsyncWebhooks(self._ctx, self._runner)
         self.erasures = AsyncErasures(self._ctx, self._runner)
+        self.imports = AsyncImports(self._ctx, self._runner)
 
     @property
     def context_id(self) -> str | None:
@@ -474,8 +543,33 @@ class AsyncMemwarden:
     reprocess_turn = aop(_calls.reprocess_turn)
     usage = aop(_calls.usage)
     context = aop(_calls.context)
+    record_history = aop(_calls.record_history)
     changes = apages(_calls.changes)
     audit = apages(_calls.audit)
+
+    def export(
+        self,
+        *,
+        subject: str | None = None,
+        scope: str | None = None,
+        sessions: bool | None = None,
+        include: Include = None,
+    ) -> AsyncIterator[dict[str, Any]]:
+        """`async for line in client.export(...)`: as `Memwarden.export`."""
+
+        async def lines() -> AsyncIterator[dict[str, Any]]:
+            call = await build_async(
+                self,
+                _calls.export,
+                subject=subject,
+                scope=scope,
+                sessions=sessions,
+                include=include,
+            )
+            async for line in _ajson_lines(self._runner.lines(call)):
+                yield line
+
+        return lines()
 
     def chat_stream(
         self,
