@@ -70,6 +70,15 @@ _TOKEN_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
             r"(?<![\w~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![\w~.-])",
         ),
         ("huggingface_token", r"\bhf_[A-Za-z0-9]{30,}"),
+        # Vendor prefixes from the vendors' token-format pages, shapes as Nosey Parker's rules
+        # (Apache-2.0) write them: Databricks, Doppler, Postman, RubyGems.
+        ("databricks_token", r"\bdapi[a-f0-9]{32}(?:-\d+)?\b"),
+        (
+            "doppler_token",
+            r"\bdp\.(?:(?:ct|pt|sa|scim|audit)\.|st\.(?:[a-z0-9_-]{2,35}\.)?)[A-Za-z0-9]{40,44}\b",
+        ),
+        ("postman_key", r"\bPMAK-[A-Za-z0-9]{24}-[A-Za-z0-9]{34}\b"),
+        ("rubygems_key", r"\brubygems_[a-f0-9]{48}\b"),
         ("sendgrid_key", r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
         (
             "password_hash",
@@ -94,6 +103,10 @@ _TOKEN_ANCHORS: Final[dict[str, tuple[str, ...]]] = {
     "google_api_key": ("AIza",),
     "azure_client_secret": ("Q~",),
     "huggingface_token": ("hf_",),
+    "databricks_token": ("dapi",),
+    "doppler_token": ("dp.",),
+    "postman_key": ("PMAK-",),
+    "rubygems_key": ("rubygems_",),
     "sendgrid_key": ("SG.",),
     "password_hash": ("$",),
     "auth_header": ("asic ", "earer ", "ASIC ", "EARER "),

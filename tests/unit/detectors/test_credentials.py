@@ -193,3 +193,32 @@ def test_a_value_after_a_run_of_leaders_beside_a_password_label_is_a_credential(
 )
 def test_leaders_before_words_a_template_or_a_placeholder_give_no_credential(line: str) -> None:
     assert _spans(line) == []
+
+
+@pytest.mark.parametrize(
+    "secret",
+    [
+        "dapi" + fake_token(32, HEX),
+        "dapi" + fake_token(32, HEX) + "-3",
+        "dp.pt." + fake_token(43),
+        "dp.st.dev." + fake_token(43),
+        "dp.audit." + fake_token(43),
+        "PMAK-" + fake_token(24, HEX) + "-" + fake_token(34, HEX),
+        "rubygems_" + fake_token(48, HEX),
+    ],
+)
+def test_databricks_doppler_postman_and_rubygems_tokens_are_found_bare(secret: str) -> None:
+    assert _spans(f"it is {secret} for now") == [secret]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "dapi" + "x" * 32,
+        "dp.pt." + "x" * 43,
+        "PMAK-" + "0" * 24 + "-" + "0" * 34,
+        "    dapiDataGetTopLongShortPositionRatio (params?: {}): Promise<implicitReturnType>;",
+    ],
+)
+def test_vendor_prefixes_with_filler_or_an_identifier_are_not_tokens(text: str) -> None:
+    assert _spans(text) == []
