@@ -24,7 +24,13 @@ from memwarden.domain.ids import new_id
 from memwarden.domain.provenance import rank_for
 from memwarden.domain.scope import Scope
 from memwarden.embedding import embed_texts, embedder_name, text_for
-from memwarden.errors import AppError
+from memwarden.errors import (
+    AppError,
+    BudgetExhausted,
+    JudgeUnavailable,
+    Unavailable,
+    UpstreamError,
+)
 from memwarden.gatekeeper import GateRequest, PendingJudgement, RowInput
 from memwarden.services import Services
 from memwarden.store import ingest as ingest_store
@@ -88,6 +94,8 @@ async def judge(
                 item.pending = []
                 return item
             item.held = item.held or ROW_ID in rows.held
+    except (BudgetExhausted, UpstreamError, Unavailable, JudgeUnavailable):
+        raise  # stops the import (run.py), never one item's refusal
     except AppError as exc:
         item.outcome, item.detail = "refused", exc.code
         return item

@@ -17,6 +17,7 @@ import structlog
 
 from memwarden.admin.settings_service import read_config
 from memwarden.domain.grants import Caller
+from memwarden.errors import BudgetExhausted, JudgeUnavailable, Unavailable, UpstreamError
 from memwarden.portability import records, texts
 from memwarden.portability.service import caller_of_key, enqueue
 from memwarden.services import Services
@@ -25,6 +26,11 @@ from memwarden.usage import Bookings
 
 log = structlog.get_logger(__name__)
 
+STOPPING = (BudgetExhausted, UpstreamError, Unavailable, JudgeUnavailable)
+"""What stops an import rather than refusing one item: the Context's budget is spent, or a
+model or the judge cannot be reached. The items left keep no outcome; the import ends
+`failed` with the error's code, and the same file posted again later imports them (what
+is in is skipped)."""
 BATCH = 200
 """Records of this service's own export per transaction."""
 STALE_OPEN_S = 120.0
@@ -48,6 +54,10 @@ async def execute(services: Services, context_id: uuid.UUID, import_id: uuid.UUI
             await _records(services, caller, row)
         else:
             await _texts(services, caller, row)
+    except STOPPING as exc:
+        async with services.db.transaction() as conn:
+            await store.finish_import(conn, context_id, import_id, "failed", exc.code)
+        return "failed"
     except Exception:
         log.exception("import_failed", import_id=str(import_id))
         async with services.db.transaction() as conn:
@@ -127,6 +137,8 @@ async def _texts(services: Services, caller: Caller, row: store.ImportRow) -> No
                 "private" if row.visibility == "private" else "shared",
                 item.payload,
             )
+            if isinstance(got, STOPPING):
+                raise got
             if isinstance(got, Exception):
                 outcome, detail, target = "refused", got.code, None
             else:

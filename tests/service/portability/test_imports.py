@@ -21,7 +21,7 @@ from tests.integration.judge.helpers import CARD
 from tests.service.hygiene.helpers import scan
 from tests.service.portability.helpers import import_file, import_status, jsonl, start_import
 from tests.service.usecases import refused
-from tests.support.scripted_model import RecordedRequest, ScriptedModelServer
+from tests.support.scripted_model import RecordedRequest, Reply, ScriptedModelServer
 from tests.support.services import ContextKey, ServiceHarness
 
 MEM0 = {
@@ -239,3 +239,20 @@ def test_an_erasure_of_an_imported_turns_session_erases_the_records_extracted_fr
         svc.run(erasure_run.execute(svc.services, ctx.id, uuid.UUID(started.erasureId))) == "done"
     )
     assert not sql("SELECT 1 FROM memory_record WHERE body LIKE %s", (f"%{marker}%",))
+
+
+def test_a_judge_that_cannot_be_reached_stops_the_import_and_the_file_sent_again_finishes_it(
+    judged: ServiceHarness, scripted: ScriptedModelServer, sql: Callable[..., list[tuple]]
+) -> None:
+    ctx = judged.make_context("judged", config={"judge": {"enabled": True}})
+    scripted.respond_with("judge", Reply.error(500))
+    body = jsonl({"id": "a", "text": "I like chess."}, {"id": "b", "text": "I like go."})
+    import_id = start_import(judged, ctx, body)
+    assert judged.run(run.execute(judged.services, ctx.id, import_id)) == "failed"
+    stopped = import_status(judged, ctx, import_id)
+    assert stopped["error"] == "judge_unavailable" and stopped["processed"] == 0
+    assert sql("SELECT count(*) FROM turn WHERE context_id = %s", (ctx.id,)) == [(0,)]
+    scripted.respond_with("judge", lambda r: {"verdict": "pass", "reasons": []})
+    scripted.respond_with("row_judge", _rows_pass)
+    again = import_file(judged, ctx, body)
+    assert again["counts"]["imported"] == 2
