@@ -173,6 +173,79 @@ export class Memwarden {
     return this.post(`${this.base}/turns/${encodeURIComponent(turnId)}/reprocess`, undefined, options);
   }
 
+  /** A record's revisions, newest first and content-free (`next_cursor` for older ones). */
+  recordHistory(
+    recordId: string,
+    query: { limit?: number; cursor?: string } = {},
+    options?: RequestOptions,
+  ): Promise<T.RecordHistory> {
+    return this.get(`${this.base}/memories/${encodeURIComponent(recordId)}/history`, query, options);
+  }
+
+  /**
+   * The Context's memories as JSON Lines, yielded as objects while they arrive: a
+   * `header`, records, links, sessions, turns, ..., then `end` (docs/portability.md).
+   * `timeoutMs` is an idle timeout here, as for `chatStream`.
+   */
+  async *export(
+    query: { subject?: string; scope?: string; sessions?: boolean; include?: ("keys" | "judgements")[] } = {},
+    options?: RequestOptions,
+  ): AsyncGenerator<T.ExportLine, void, undefined> {
+    const call = { method: "GET" as const, path: `${this.base}/export`, query: query as Query };
+    const { response, idle, release, failure } = await this.http.stream(call, options);
+    try {
+      if (!response.body) return;
+      const decoder = new TextDecoder();
+      let buffered = "";
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        idle();
+        buffered += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = buffered.indexOf("\n")) >= 0) {
+          const line = buffered.slice(0, end).trim();
+          buffered = buffered.slice(end + 1);
+          if (line) yield JSON.parse(line) as T.ExportLine;
+        }
+      }
+      const last = (buffered + decoder.decode()).trim();
+      if (last) yield JSON.parse(last) as T.ExportLine;
+    } catch (cause) {
+      throw failure(cause);
+    } finally {
+      release();
+    }
+  }
+
+  /** A file imported as a job (a memwarden or mem0 export, or JSON Lines of texts). */
+  readonly imports = {
+    /** `sourceDir` names where the file came from; kept on every item. */
+    start: (
+      content: string | Uint8Array,
+      query: {
+        sourceDir: string;
+        format?: "auto" | "memwarden" | "mem0" | "texts";
+        scope?: string;
+        visibility?: "shared" | "private";
+        onProgress?: (sent: number, total: number) => void;
+      },
+      options?: RequestOptions,
+    ): Promise<T.ImportStarted> => {
+      const { sourceDir, onProgress, ...rest } = query;
+      const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
+      const upload = { bytes, contentType: "application/x-ndjson", onProgress };
+      const path = `${this.base}/imports`;
+      return this.http.json(
+        { method: "POST", path, query: { ...rest, source_dir: sourceDir }, upload },
+        options,
+      );
+    },
+    get: (importId: string, options?: RequestOptions): Promise<T.ImportJob> =>
+      this.get(`${this.base}/imports/${encodeURIComponent(importId)}`, undefined, options),
+    /** Ask until the import is `done` or `failed`. */
+    wait: (importId: string, options: WaitOptions = {}): Promise<T.ImportJob> =>
+      until(() => this.imports.get(importId, options), FINISHED_RUN, `import ${importId}`, options),
+  };
+
   /** The Context's id, name and creation time. */
   context(options?: RequestOptions): Promise<T.ContextInfo> {
     return this.get(`${this.admin}`, undefined, options);

@@ -128,3 +128,8 @@ type DeepPartial<T> = T extends readonly unknown[]
 export type HealthReport = Schemas["HealthReport"];
 
 export type WhoAmI = Schemas["WhoAmI"];
+export type RecordHistory = Schemas["RecordHistory"];
+export type ImportStarted = Schemas["ImportStarted"];
+export type ImportJob = Schemas["ImportJob"];
+/** One line of an export: `header`, then records, links, sessions, turns, ..., then `end`. */
+export type ExportLine = { kind: string; [field: string]: unknown };
