@@ -256,3 +256,18 @@ def test_a_judge_that_cannot_be_reached_stops_the_import_and_the_file_sent_again
     scripted.respond_with("row_judge", _rows_pass)
     again = import_file(judged, ctx, body)
     assert again["counts"]["imported"] == 2
+
+
+def test_an_item_the_judge_warns_about_is_held_for_a_reviewer_under_on_warn_hold(
+    judged: ServiceHarness, scripted: ScriptedModelServer, sql: Callable[..., list[tuple]]
+) -> None:
+    ctx = judged.make_context("judged", config={"judge": {"enabled": True, "on_warn": "hold"}})
+    scripted.respond_with("judge", lambda r: {"verdict": "warn", "reasons": ["personal_data"]})
+    scripted.respond_with("row_judge", _rows_pass)
+    done = import_file(judged, ctx, jsonl({"id": "w", "text": "I like chess."}))
+    assert done["counts"]["held"] == 1 and done["counts"]["imported"] == 0
+    servings = sql(
+        "SELECT DISTINCT serving::text FROM memory_record WHERE context_id = %s", (ctx.id,)
+    )
+    assert servings == [("held",)]
+    assert sql("SELECT count(*) FROM judgement WHERE context_id = %s AND held", (ctx.id,)) == [(1,)]
