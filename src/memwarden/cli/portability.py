@@ -128,6 +128,8 @@ def parts(
     if len(data) <= limit and len(lines) <= max_lines:
         yield data
         return
+    if data.lstrip()[:1] == b"[" or data.lstrip().startswith(b'{"results"'):
+        fail(f"a JSON document larger than {limit} bytes cannot be cut: write one memory a line", 2)
     part, count = bytearray(header), 0
     for line in lines:
         if len(header) + len(line) > limit:
