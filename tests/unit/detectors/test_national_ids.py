@@ -220,8 +220,8 @@ def test_an_id_is_found_only_where_its_birth_date_falls_in_a_lifetime(born: date
     in_a_lifetime = today.year - 130 <= emso.get_birth_date(value).year and (
         emso.get_birth_date(value) <= today
     )
-    found = [m for _, _, m, _ in find_national_ids(f"EMSO {value}")]
-    assert ("si.emso" in found) == in_a_lifetime
+    # The module's own answer; another 13-digit module may accept the same digits in a scan.
+    assert national_ids._valid("si.emso", value) == in_a_lifetime
 
 
 def test_a_checksum_valid_number_born_in_the_future_is_not_an_id() -> None:
