@@ -71,7 +71,7 @@ _TOKEN_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         ),
         ("huggingface_token", r"\bhf_[A-Za-z0-9]{30,}"),
         # Vendor prefixes from the vendors' token-format pages, shapes as Nosey Parker's rules
-        # (Apache-2.0) write them: Databricks, Doppler, Postman, RubyGems.
+        # (Apache-2.0) write them: Databricks, Doppler, Postman, RubyGems, Sourcegraph.
         ("databricks_token", r"\bdapi[a-f0-9]{32}(?:-\d+)?\b"),
         (
             "doppler_token",
@@ -79,6 +79,7 @@ _TOKEN_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
         ),
         ("postman_key", r"\bPMAK-[A-Za-z0-9]{24}-[A-Za-z0-9]{34}\b"),
         ("rubygems_key", r"\brubygems_[a-f0-9]{48}\b"),
+        ("sourcegraph_token", r"\bsgp_(?:(?:[a-fA-F0-9]{16}|local)_)?[a-fA-F0-9]{40}\b"),
         ("sendgrid_key", r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
         (
             "password_hash",
@@ -107,6 +108,7 @@ _TOKEN_ANCHORS: Final[dict[str, tuple[str, ...]]] = {
     "doppler_token": ("dp.",),
     "postman_key": ("PMAK-",),
     "rubygems_key": ("rubygems_",),
+    "sourcegraph_token": ("sgp_",),
     "sendgrid_key": ("SG.",),
     "password_hash": ("$",),
     "auth_header": ("asic ", "earer ", "ASIC ", "EARER "),
@@ -196,6 +198,8 @@ _STRONG_SUFFIXES: Final = (
     "authorization",
     "creds",
     "secretdata",
+    # SonarQube's scanner takes its token as `sonar.login` (documented; `sonar.token` since 10).
+    "sonarlogin",
 )
 _NOT_SECRET_SUFFIXES: Final = (
     "bypass",

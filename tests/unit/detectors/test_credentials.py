@@ -222,3 +222,28 @@ def test_databricks_doppler_postman_and_rubygems_tokens_are_found_bare(secret: s
 )
 def test_vendor_prefixes_with_filler_or_an_identifier_are_not_tokens(text: str) -> None:
     assert _spans(text) == []
+
+
+@pytest.mark.parametrize(
+    "template",
+    ["mvn sonar:sonar -Dsonar.login={v}", '$sonarLogin = "{v}"', "sonar.login={v}"],
+)
+def test_the_sonarqube_scanner_login_is_its_token(template: str) -> None:
+    secret = fake_token(40, HEX)
+    assert _spans(template.replace("{v}", secret)) == [secret]
+
+
+def test_a_sonarqube_login_from_a_variable_is_not_a_token() -> None:
+    assert _spans("/d:sonar.login=$(SONAR_LOGIN) /d:sonar.host.url=$(SONAR_HOST)") == []
+
+
+@pytest.mark.parametrize(
+    "secret",
+    [
+        "sgp_" + fake_token(40, HEX),
+        "sgp_" + fake_token(16, HEX) + "_" + fake_token(40, HEX),
+        "sgp_local_" + fake_token(40, HEX),
+    ],
+)
+def test_sourcegraph_tokens_are_found_bare(secret: str) -> None:
+    assert _spans(f"use {secret} here") == [secret]
