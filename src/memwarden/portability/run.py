@@ -82,11 +82,13 @@ async def _records(services: Services, caller: Caller, row: store.ImportRow) -> 
     batch = records.Batch(cid, row.id, row.source_dir, records.model_name(services))
     async with services.db.connection() as conn:
         config = await read_config(conn, cid)
+    after = -1
     while True:
         async with services.db.connection() as conn:
-            items = await store.pending(conn, cid, row.id, BATCH)
+            items = await store.pending(conn, cid, row.id, BATCH, after)
         if not items:
             return
+        after = items[-1].seq
         seen = await _skips(services, cid, items)
         judged: list[records.Judged] = []
         for item in items:
@@ -117,12 +119,14 @@ async def _records(services: Services, caller: Caller, row: store.ImportRow) -> 
 async def _texts(services: Services, caller: Caller, row: store.ImportRow) -> None:
     cid = caller.context_id
     assert cid is not None
+    after = -1
     while True:
         async with services.db.connection() as conn:
-            items = await store.pending(conn, cid, row.id, 1)
+            items = await store.pending(conn, cid, row.id, 1, after)
         if not items:
             return
         item = items[0]
+        after = item.seq
         seen = await _skips(services, cid, items)
         prepared = None
         outcome, detail, target = "imported", None, None

@@ -167,12 +167,12 @@ async def finish_import(
 
 
 async def pending(
-    conn: Conn, context_id: uuid.UUID, import_id: uuid.UUID, limit: int
+    conn: Conn, context_id: uuid.UUID, import_id: uuid.UUID, limit: int, after: int = -1
 ) -> list[PendingItem]:
     rows = await _rows(
         conn,
         "portability_import_pending",
-        {"context_id": context_id, "import_id": import_id, "limit": limit},
+        {"context_id": context_id, "import_id": import_id, "limit": limit, "after": after},
     )
     return [PendingItem(r["seq"], r["item_key"], r["payload"]) for r in rows]
 

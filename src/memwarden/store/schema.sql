@@ -2917,8 +2917,6 @@ CREATE INDEX idx_procrastinate_jobs_worker_not_null ON public.procrastinate_jobs
 
 CREATE INDEX idx_procrastinate_workers_last_heartbeat ON public.procrastinate_workers USING btree (last_heartbeat);
 
-CREATE INDEX import_item_pending ON public.import_item USING btree (context_id, import_id, seq) WHERE (outcome IS NULL);
-
 CREATE INDEX import_item_written ON public.import_item USING btree (context_id, item_key) WHERE (outcome = ANY (ARRAY['imported'::text, 'held'::text, 'duplicate'::text]));
 
 CREATE INDEX import_run_open ON public.import_run USING btree (created_at) WHERE (status = ANY (ARRAY['queued'::text, 'running'::text]));

@@ -51,5 +51,3 @@ CREATE TABLE import_item (
 );
 CREATE INDEX import_item_written ON import_item (context_id, item_key)
     WHERE outcome IN ('imported', 'held', 'duplicate');
-CREATE INDEX import_item_pending ON import_item (context_id, import_id, seq)
-    WHERE outcome IS NULL;

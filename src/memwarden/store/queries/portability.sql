@@ -162,10 +162,13 @@ UPDATE import_run SET status = %(status)s, error = %(error)s, finished_at = now(
 WHERE context_id = %(context_id)s AND id = %(id)s
 
 -- portability_import_pending --
--- The next items not yet processed, in file order, locked so two runs never take one.
+-- The next items not yet processed after `after` (the last seq a run took), in file order,
+-- locked so two runs never take one. A range of the primary key: the processed items
+-- before `after` (dead row versions until vacuum) are never walked again.
 SELECT seq, item_key, payload
 FROM import_item
-WHERE context_id = %(context_id)s AND import_id = %(import_id)s AND outcome IS NULL
+WHERE context_id = %(context_id)s AND import_id = %(import_id)s AND seq > %(after)s
+  AND outcome IS NULL
 ORDER BY seq
 LIMIT %(limit)s
 FOR UPDATE SKIP LOCKED
