@@ -18,9 +18,11 @@ bound: observations leave out much that is true). A hand-checked sample
 gives the precision a person sees, and checks the matcher against a person's reading.
 
 Run: `python benchmarks/bench_extraction.py [--limit-conversations 2] [--before REV]
-[--spacy] [--sample 40] [--json]`. `--before REV` also scores the rule extractor as it was
-at git revision REV; `--spacy` scores a dependency-parse baseline where spaCy and an
-English pipeline are installed (not a dependency of memwarden: see docs/benchmarks.md).
+[--spacy] [--draw-sample 40] [--evidence] [--json]`. `--before REV` also scores the rule
+extractor as it was at git revision REV; `--spacy` scores a dependency-parse baseline where
+spaCy and an English pipeline are installed (not a dependency of memwarden: see
+docs/benchmarks.md); `--evidence` writes every turn through /facts and reports LoCoMo
+evidence recall when /query ranks only the extracted records.
 """
 
 from __future__ import annotations
