@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 
 class Answer(BaseModel):
@@ -32,3 +32,58 @@ WIRE: dict[str, Any] = {"by_alias": True, "exclude_unset": True}
 def wire(answer: BaseModel) -> dict[str, Any]:
     """The answer as the JSON object HTTP sends (for MCP tools and the CLI)."""
     return answer.model_dump(mode="json", **WIRE)
+
+
+# A record's stored content, one shape per kind (the planner and the memory commands write
+# them). Extra keys a writer adds (an entity's `speaker`, a judge note's `records`) are kept.
+
+
+class EntityContent(Answer):
+    name: str
+    entityType: str
+
+
+class AttributeContent(Answer):
+    entity: str
+    key: str
+    value: str
+
+
+class RelationContent(Answer):
+    subject: str
+    label: str
+    object: str
+
+
+class ActionContent(Answer):
+    actor: str
+    label: str
+    object: str
+
+
+class InstructionContent(Answer):
+    label: str
+    description: str
+
+
+class UncertaintyContent(Answer):
+    about: str
+    reason: str
+    judgeReasons: list[str] | None = Field(
+        default=None, description="Only on the judge's warning note: its reason codes."
+    )
+
+
+class NoteContent(Answer):
+    text: str = Field(description="A memory command's note.")
+
+
+RecordContent = (
+    EntityContent
+    | AttributeContent
+    | RelationContent
+    | ActionContent
+    | InstructionContent
+    | UncertaintyContent
+    | NoteContent
+)

@@ -6,8 +6,9 @@ import asyncio
 from dataclasses import asdict
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from memwarden.answers import Answer
 from memwarden.services import Services
 from memwarden.settings import inactive_settings
 from memwarden.store import health as store_health
@@ -15,31 +16,29 @@ from memwarden.store import health as store_health
 HEARTBEAT_WINDOW_S = 60
 
 
-# The body of GET /health, declared for /openapi.json only (`responses=` on the route):
-# the public view has each part's `status`; the operator's (the admin token) has the
-# fields marked "operator". Extra keys are allowed.
+# The body of GET /health (`check_health` returns it): the public view has each part's
+# `status`; the operator's (the admin token) has the fields marked "operator" as well. A
+# field the view leaves out is absent from the JSON, not null (answers are exclude_unset).
 
 
-class _Described(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-
-class DatabaseHealth(_Described):
+class DatabaseHealth(Answer):
     status: Literal["ok", "down"]
-    version: str | None = Field(None, description="Operator, when up: the server's version.")
-    pgvector: str | None = Field(None, description="Operator: null when not installed.")
-    schema_version: int | None = Field(None, description="Operator: the last migration.")
-    embedded: bool | None = Field(None, description="Operator: the embedded PostgreSQL.")
-    error: str | None = Field(None, description="Operator, when down: the error's type.")
+    version: str | None = Field(
+        default=None, description="Operator, when up: the server's version."
+    )
+    pgvector: str | None = Field(default=None, description="Operator: null when not installed.")
+    schema_version: int | None = Field(default=None, description="Operator: the last migration.")
+    embedded: bool | None = Field(default=None, description="Operator: the embedded PostgreSQL.")
+    error: str | None = Field(default=None, description="Operator, when down: the error's type.")
 
 
-class WorkerHealth(_Described):
+class WorkerHealth(Answer):
     status: Literal["ok", "none"] = Field(description="`none`: no worker beat in 60 s.")
-    in_process: bool | None = Field(None, description="Operator.")
-    active_workers: int | None = Field(None, description="Operator.")
+    in_process: bool | None = Field(default=None, description="Operator.")
+    active_workers: int | None = Field(default=None, description="Operator.")
 
 
-class StageHealthReport(_Described):
+class StageHealthReport(Answer):
     stage: str
     provider: str
     configured: bool
@@ -47,27 +46,27 @@ class StageHealthReport(_Described):
     detail: str
 
 
-class ModelsHealth(_Described):
+class ModelsHealth(Answer):
     status: Literal["ok", "error"]
-    stages: dict[str, StageHealthReport] | None = Field(None, description="Operator.")
-    error: str | None = Field(None, description="Operator, when the check itself failed.")
+    stages: dict[str, StageHealthReport] | None = Field(default=None, description="Operator.")
+    error: str | None = Field(default=None, description="Operator, when the check itself failed.")
 
 
-class InactiveSetting(_Described):
+class InactiveSetting(Answer):
     setting: str = Field(description="The `MEMWARDEN_*` variable.")
     reason: str
 
 
-class HealthReport(_Described):
+class HealthReport(Answer):
     """200 when `status` is `ok`, 503 when it is `degraded` or `down`."""
 
     status: Literal["ok", "degraded", "down"]
     database: DatabaseHealth
     worker: WorkerHealth
     models: ModelsHealth
-    version: str | None = Field(None, description="Operator: memwarden's version.")
+    version: str | None = Field(default=None, description="Operator: memwarden's version.")
     inactive_settings: list[InactiveSetting] | None = Field(
-        None, description="Operator: settings given a value that have no effect yet."
+        default=None, description="Operator: settings given a value that have no effect yet."
     )
 
 
@@ -118,16 +117,19 @@ async def _check_models(svc: Services) -> dict[str, Any]:
     }
 
 
-def public_view(report: dict[str, Any]) -> dict[str, Any]:
+def public_view(report: HealthReport) -> HealthReport:
     """What anyone may see: the overall status and each component's state, no versions,
     hosts, settings or counts (those are for the operator's token)."""
-    return {
-        "status": report["status"],
-        **{part: {"status": report[part]["status"]} for part in ("database", "worker", "models")},
-    }
+    return HealthReport(
+        status=report.status,
+        database=DatabaseHealth(status=report.database.status),
+        worker=WorkerHealth(status=report.worker.status),
+        models=ModelsHealth(status=report.models.status),
+    )
 
 
-async def check_health(svc: Services) -> dict[str, Any]:
+async def check_health(svc: Services) -> HealthReport:
+    """The operator's report (`public_view` narrows it)."""
     database, workers, models = await asyncio.gather(_database(svc), _workers(svc), _models(svc))
     if database["status"] != "ok":
         overall = "down"
@@ -135,12 +137,14 @@ async def check_health(svc: Services) -> dict[str, Any]:
         overall = "degraded"
     else:
         overall = "ok"
-    return {
-        "status": overall,
-        "database": database,
-        "worker": workers,
-        "models": models,
-        # Settings that are set but do nothing yet: the operator should know, the service
-        # is not less healthy for it.
-        "inactive_settings": inactive_settings(svc.settings),
-    }
+    return HealthReport.model_validate(
+        {
+            "status": overall,
+            "database": database,
+            "worker": workers,
+            "models": models,
+            # Settings that are set but do nothing yet: the operator should know, the
+            # service is not less healthy for it.
+            "inactive_settings": inactive_settings(svc.settings),
+        }
+    )

@@ -105,7 +105,7 @@ class ServiceHarness:
         return ContextKey(context_id, issued.key, uuid.UUID(issued.id), caller)
 
     def configure(self, context_id: uuid.UUID, patch: dict[str, Any]) -> dict[str, Any]:
-        return self.run(patch_config(self.services.db, self.admin, context_id, patch))
+        return wire(self.run(patch_config(self.services.db, self.admin, context_id, patch)))
 
     def revoke(self, key: ContextKey) -> None:
         """Revoke a key as an admin would (DELETE /contexts/{id}/keys/{key_id})."""

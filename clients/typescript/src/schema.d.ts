@@ -1005,6 +1005,28 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** ActionContent */
+        ActionContent: {
+            /** Actor */
+            actor: string;
+            /** Label */
+            label: string;
+            /** Object */
+            object: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** AttributeContent */
+        AttributeContent: {
+            /** Entity */
+            entity: string;
+            /** Key */
+            key: string;
+            /** Value */
+            value: string;
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * AuditEvent
          * @description Who did what to which id; never content (`audit._event`).
@@ -1061,13 +1083,7 @@ export interface components {
         };
         /** BatchItemError */
         BatchItemError: {
-            /**
-             * Error
-             * @description `code`, `message` and `field` when one is.
-             */
-            error: {
-                [key: string]: unknown;
-            };
+            error: components["schemas"]["ItemError"];
         } & {
             [key: string]: unknown;
         };
@@ -1114,6 +1130,22 @@ export interface components {
              * @enum {string}
              */
             visibility?: "shared" | "private";
+        };
+        /**
+         * CandidateRecord
+         * @description A near neighbour the written record may replace.
+         */
+        CandidateRecord: {
+            /** Id */
+            id: string;
+            /** Kind */
+            kind: string;
+            /** Similarity */
+            similarity: number;
+            /** Text */
+            text: string;
+        } & {
+            [key: string]: unknown;
         };
         /** ChallengeBody */
         ChallengeBody: {
@@ -1201,9 +1233,7 @@ export interface components {
              * Memories
              * @description The memories the answer was given.
              */
-            memories: {
-                [key: string]: unknown;
-            }[];
+            memories: components["schemas"]["CitedMemory"][];
             /**
              * Model
              * @description `provider:model` that answered.
@@ -1305,6 +1335,27 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * CitedMemory
+         * @description A memory the answer was given, as chat cites it (`service._cited`).
+         */
+        CitedMemory: {
+            /**
+             * Gist
+             * @description Only on a document's chunk.
+             */
+            gist?: string | null;
+            /** Id */
+            id: string;
+            /** Kind */
+            kind: string;
+            /** Score */
+            score: number | null;
+            /** Text */
+            text: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
          * CommandJudgement
          * @description What the ingest judge decided about a command's content (a refusal is an error).
          */
@@ -1402,9 +1453,9 @@ export interface components {
             body: string | null;
             /**
              * Content
-             * @description The stored JSON as it is.
+             * @description The stored JSON as it is, by kind.
              */
-            content: unknown;
+            content: components["schemas"]["EntityContent"] | components["schemas"]["AttributeContent"] | components["schemas"]["RelationContent"] | components["schemas"]["ActionContent"] | components["schemas"]["InstructionContent"] | components["schemas"]["UncertaintyContent"] | components["schemas"]["NoteContent"];
             /** Created At */
             created_at: string | null;
             /**
@@ -1432,13 +1483,24 @@ export interface components {
             review: components["schemas"]["ReviewObject"] | null;
             /** Revision */
             revision: number;
-            /**
-             * Scope
-             * @description The ids the path names, `visibility`, `path`.
-             */
-            scope: {
-                [key: string]: unknown;
-            };
+            /** @description The ids the path names, `visibility`, `path`. */
+            scope: components["schemas"]["RecordScope"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ContractScope
+         * @description The contract's scope object (`contract.ScopeIn`).
+         */
+        ContractScope: {
+            /** Agent Id */
+            agent_id: string | null;
+            /** Mission Id */
+            mission_id: string | null;
+            /** Project Id */
+            project_id: string | null;
+            /** Visibility */
+            visibility: string;
         } & {
             [key: string]: unknown;
         };
@@ -1664,6 +1726,131 @@ export interface components {
             /** Next Cursor */
             next_cursor: string | null;
         };
+        /** DiffAction */
+        DiffAction: {
+            /** Actor */
+            actor: string;
+            /** Id */
+            id: string;
+            /** Isnew */
+            isNew: boolean;
+            /** Label */
+            label: string;
+            /** Memorycategory */
+            memoryCategory: string;
+            /**
+             * Object
+             * @description A known entity's name, or the action's text.
+             */
+            object: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** DiffAttribute */
+        DiffAttribute: {
+            /** Entityid */
+            entityId: string;
+            /** Id */
+            id: string;
+            /** Isnew */
+            isNew: boolean;
+            /** Key */
+            key: string;
+            /** Memorycategory */
+            memoryCategory: string;
+            /** Value */
+            value: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** DiffCorrection */
+        DiffCorrection: {
+            /** Applied */
+            applied: boolean;
+            /** Entity */
+            entity: string;
+            /** Entityid */
+            entityId: string;
+            /**
+             * Id
+             * @description The corrected value's record; null when none was written.
+             */
+            id: string | null;
+            /** Key */
+            key: string;
+            /** Newvalue */
+            newValue: string;
+            /** Oldvalue */
+            oldValue: string | null;
+            /**
+             * Supersededids
+             * @description The records the correction retired.
+             */
+            supersededIds: string[];
+        } & {
+            [key: string]: unknown;
+        };
+        /** DiffEntity */
+        DiffEntity: {
+            /** Entitytype */
+            entityType: string;
+            /** Id */
+            id: string;
+            /** Isnew */
+            isNew: boolean;
+            /** Memorycategory */
+            memoryCategory: string;
+            /** Name */
+            name: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** DiffInstruction */
+        DiffInstruction: {
+            /** Description */
+            description: string;
+            /** Id */
+            id: string;
+            /** Isnew */
+            isNew: boolean;
+            /** Label */
+            label: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** DiffRelation */
+        DiffRelation: {
+            /** Id */
+            id: string;
+            /** Isnew */
+            isNew: boolean;
+            /** Label */
+            label: string;
+            /** Memorycategory */
+            memoryCategory: string;
+            /**
+             * Object
+             * @description The object entity's name.
+             */
+            object: string;
+            /** Subject */
+            subject: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** DiffUncertainty */
+        DiffUncertainty: {
+            /** About */
+            about: string;
+            /** Id */
+            id: string;
+            /** Isnew */
+            isNew: boolean;
+            /** Reason */
+            reason: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** DocumentDeleted */
         DocumentDeleted: {
             /** Deleted */
@@ -1712,8 +1899,11 @@ export interface components {
             extraction?: components["schemas"]["DocumentExtraction"] | null;
             /** Failurecode */
             failureCode?: string | null;
-            /** Failurereasons */
-            failureReasons: unknown[];
+            /**
+             * Failurereasons
+             * @description A failed document's judge reason codes.
+             */
+            failureReasons: string[];
             /** Filename */
             filename: string;
             /**
@@ -1756,6 +1946,43 @@ export interface components {
             /** Verdict */
             verdict?: ("pass" | "warn" | "fail") | null;
         };
+        /**
+         * DryRunEntry
+         * @description One tested (or skipped) judgement.
+         */
+        DryRunEntry: {
+            /** @description Under the addendum. */
+            candidate?: components["schemas"]["VerdictPair"] | null;
+            /**
+             * Changed
+             * @description The candidate differs.
+             */
+            changed?: boolean | null;
+            /** @description With compareCurrent. */
+            current?: components["schemas"]["VerdictPair"] | null;
+            /**
+             * Gate
+             * @description Absent for an id that was not found.
+             */
+            gate?: string | null;
+            /** Id */
+            id: string;
+            original?: components["schemas"]["VerdictPair"] | null;
+            /**
+             * Override
+             * @description A reviewer's verdict, if any.
+             */
+            override?: string | null;
+            /**
+             * Skipped
+             * @description Why it was not tested.
+             */
+            skipped?: ("not_found" | "row_gate") | null;
+            /** Source */
+            source?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** DryRunResult */
         DryRunResult: {
             /** Changed */
@@ -1764,9 +1991,7 @@ export interface components {
              * Entries
              * @description Per judgement: original and candidate.
              */
-            entries: {
-                [key: string]: unknown;
-            }[];
+            entries: components["schemas"]["DryRunEntry"][];
             /**
              * Matrix
              * @description Original verdict to candidate's.
@@ -1844,15 +2069,19 @@ export interface components {
             /** Vector */
             vector: number[];
         };
+        /** EntityContent */
+        EntityContent: {
+            /** Entitytype */
+            entityType: string;
+            /** Name */
+            name: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** Erasure */
         Erasure: {
-            /**
-             * Counts
-             * @description What was erased, per kind: records, derived_records, revisions, vectors, links, queue_items, turns, sessions, chunks, documents, files, judgements, retained_inputs
-             */
-            counts: {
-                [key: string]: unknown;
-            };
+            /** @description What was erased, per kind. */
+            counts: components["schemas"]["ErasureCounts"];
             /** Createdat */
             createdAt: string;
             /** Erasureid */
@@ -1904,6 +2133,40 @@ export interface components {
              * @description A principal: everything it wrote and every record about its own entity.
              */
             subject?: string | null;
+        };
+        /**
+         * ErasureCounts
+         * @description How many of each kind an erasure removed (`COUNT_KINDS`, 0 until it ran).
+         */
+        ErasureCounts: {
+            /** Chunks */
+            chunks: number;
+            /** Derived Records */
+            derived_records: number;
+            /** Documents */
+            documents: number;
+            /** Files */
+            files: number;
+            /** Judgements */
+            judgements: number;
+            /** Links */
+            links: number;
+            /** Queue Items */
+            queue_items: number;
+            /** Records */
+            records: number;
+            /** Retained Inputs */
+            retained_inputs: number;
+            /** Revisions */
+            revisions: number;
+            /** Sessions */
+            sessions: number;
+            /** Turns */
+            turns: number;
+            /** Vectors */
+            vectors: number;
+        } & {
+            [key: string]: unknown;
         };
         /** ErasureStarted */
         ErasureStarted: {
@@ -1960,26 +2223,26 @@ export interface components {
          */
         ExtractionResult: {
             /** Actions */
-            actions?: unknown[] | null;
+            actions?: components["schemas"]["DiffAction"][] | null;
             /** Attributes */
-            attributes?: unknown[] | null;
+            attributes?: components["schemas"]["DiffAttribute"][] | null;
             /**
              * Chunkonly
              * @description No extraction could be used: stored as chunks only.
              */
             chunkOnly: boolean;
             /** Corrections */
-            corrections?: unknown[] | null;
+            corrections?: components["schemas"]["DiffCorrection"][] | null;
             /** Entities */
-            entities?: unknown[] | null;
+            entities?: components["schemas"]["DiffEntity"][] | null;
             /** Instructions */
-            instructions?: unknown[] | null;
+            instructions?: components["schemas"]["DiffInstruction"][] | null;
             /** Relations */
-            relations?: unknown[] | null;
+            relations?: components["schemas"]["DiffRelation"][] | null;
             /** Turnid */
             turnId: string;
             /** Uncertainties */
-            uncertainties?: unknown[] | null;
+            uncertainties?: components["schemas"]["DiffUncertainty"][] | null;
         } & {
             [key: string]: unknown;
         };
@@ -2051,7 +2314,7 @@ export interface components {
              * Supersedecandidates
              * @description Records that may be superseded by this write (not after a hold).
              */
-            supersedeCandidates?: unknown[] | null;
+            supersedeCandidates?: components["schemas"]["SupersedeCandidates"][] | null;
             /**
              * Supersedes
              * @description What each declared supersede did, in order (only when the write declared some): a held write replaces nothing (`reason: held`).
@@ -2168,15 +2431,26 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * HoldChanges
+         * @description How much an approval released, or a rejection removed.
+         */
+        HoldChanges: {
+            /** Chunks */
+            chunks: number;
+            /**
+             * Facts
+             * @description Records (facts, notes, entities...).
+             */
+            facts: number;
+            /** Turns */
+            turns: number;
+        } & {
+            [key: string]: unknown;
+        };
         /** HoldDecision */
         HoldDecision: {
-            /**
-             * Changed
-             * @description How many `facts`, `chunks` and `turns` moved.
-             */
-            changed: {
-                [key: string]: unknown;
-            };
+            changed: components["schemas"]["HoldChanges"];
             judgement: components["schemas"]["Judgement"];
         } & {
             [key: string]: unknown;
@@ -2243,15 +2517,40 @@ export interface components {
              */
             reexamine_window_days: number;
         };
+        /**
+         * HygieneCounts
+         * @description What a run did, per step (`scan.COUNT_KEYS`).
+         */
+        HygieneCounts: {
+            /** Auto Resolved */
+            auto_resolved: number;
+            /** Dismissed */
+            dismissed: number;
+            /** Linked */
+            linked: number;
+            /** Pairs Judged */
+            pairs_judged: number;
+            /** Queued */
+            queued: number;
+            /** Reexamined */
+            reexamined: number;
+            /** Skipped Cross Project */
+            skipped_cross_project: number;
+            /**
+             * Stopped On Queue Cap
+             * @description The run stopped on the review-queue cap.
+             */
+            stopped_on_queue_cap: boolean;
+            /** Subjects */
+            subjects: number;
+            /** Unrelated */
+            unrelated: number;
+        } & {
+            [key: string]: unknown;
+        };
         /** HygieneRun */
         HygieneRun: {
-            /**
-             * Counts
-             * @description Per step; `stopped_on_queue_cap` is a flag.
-             */
-            counts: {
-                [key: string]: unknown;
-            };
+            counts: components["schemas"]["HygieneCounts"];
             /** Created At */
             created_at: string;
             /** Error */
@@ -2353,6 +2652,15 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** InstructionContent */
+        InstructionContent: {
+            /** Description */
+            description: string;
+            /** Label */
+            label: string;
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * IssuedKey
          * @description A new key: its metadata and, this once, its secret.
@@ -2384,6 +2692,23 @@ export interface components {
             scope: string | null;
             /** Subject */
             subject: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ItemError
+         * @description An error as the error body carries it (`api/errors.py`), for one item of a batch.
+         */
+        ItemError: {
+            /** Code */
+            code: string;
+            /**
+             * Field
+             * @description Present when one field is at fault.
+             */
+            field?: string | null;
+            /** Message */
+            message: string;
         } & {
             [key: string]: unknown;
         };
@@ -2474,13 +2799,8 @@ export interface components {
             retained: boolean | null;
             /** Row Count */
             row_count: number | null;
-            /**
-             * Scope
-             * @description `path` and `visibility`.
-             */
-            scope: {
-                [key: string]: unknown;
-            };
+            /** @description The write's scope. */
+            scope: components["schemas"]["JudgementScope"];
             /** Source */
             source: string | null;
             /** Turn Id */
@@ -2510,6 +2830,15 @@ export interface components {
             by?: string | null;
             /** Verdict */
             verdict: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** JudgementScope */
+        JudgementScope: {
+            /** Path */
+            path: string;
+            /** Visibility */
+            visibility: string;
         } & {
             [key: string]: unknown;
         };
@@ -2580,9 +2909,9 @@ export interface components {
         MemoryHit: {
             /**
              * Content
-             * @description The record's structured content.
+             * @description The record's structured content, by kind; null for a chunk.
              */
-            content?: unknown;
+            content?: components["schemas"]["EntityContent"] | components["schemas"]["AttributeContent"] | components["schemas"]["RelationContent"] | components["schemas"]["ActionContent"] | components["schemas"]["InstructionContent"] | components["schemas"]["UncertaintyContent"] | components["schemas"]["NoteContent"] | null;
             /**
              * Derivedby
              * @description Only on a derived record: the pass.
@@ -2693,6 +3022,16 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** NoteContent */
+        NoteContent: {
+            /**
+             * Text
+             * @description A memory command's note.
+             */
+            text: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** OverrideBody */
         OverrideBody: {
             /**
@@ -2708,19 +3047,33 @@ export interface components {
         };
         /** OverrideResult */
         OverrideResult: {
-            /**
-             * Ingest
-             * @description The replayed write's answer, if any.
-             */
-            ingest: {
-                [key: string]: unknown;
-            } | null;
+            /** @description The replayed write's answer, if any. */
+            ingest: components["schemas"]["ReplayedWrite"] | null;
             judgement: components["schemas"]["Judgement"];
             /**
              * Replay
              * @description What became of the replay, when one was asked.
              */
             replay: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** PassCounts */
+        PassCounts: {
+            /**
+             * Dropped
+             * @description Rows the row gate dropped.
+             */
+            dropped: number;
+            /** Held */
+            held: number;
+            /**
+             * Inputs
+             * @description Units the pass read.
+             */
+            inputs: number;
+            /** Written */
+            written: number;
         } & {
             [key: string]: unknown;
         };
@@ -2746,13 +3099,7 @@ export interface components {
         };
         /** PassRun */
         PassRun: {
-            /**
-             * Counts
-             * @description `inputs`, `written`, `dropped`, `held`.
-             */
-            counts: {
-                [key: string]: unknown;
-            };
+            counts: components["schemas"]["PassCounts"];
             /** Createdat */
             createdAt: string;
             /** Errorcode */
@@ -2825,13 +3172,13 @@ export interface components {
         /** ProfileEntity */
         ProfileEntity: {
             /** Entitytype */
-            entityType?: unknown;
+            entityType?: string | null;
             /** Id */
             id: string;
             /** Memorycategory */
             memoryCategory?: string | null;
             /** Name */
-            name?: unknown;
+            name?: string | null;
             scope: components["schemas"]["HitScope"];
         } & {
             [key: string]: unknown;
@@ -2995,22 +3342,10 @@ export interface components {
             judged_revision: number | null;
             /** Kind */
             kind: string | null;
-            /**
-             * Provenance
-             * @description `source_kind`, `rank`, `rank_name`...
-             */
-            provenance: {
-                [key: string]: unknown;
-            };
+            provenance: components["schemas"]["QueueProvenance"];
             /** Revision */
             revision: number | null;
-            /**
-             * Scope
-             * @description `path`, `visibility`, `owner`.
-             */
-            scope: {
-                [key: string]: unknown;
-            };
+            scope: components["schemas"]["QueueScope"];
             /** Serving */
             serving: string | null;
             /** Text */
@@ -3030,9 +3365,42 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** QueueProvenance */
+        QueueProvenance: {
+            /**
+             * Import Source Dir
+             * @description Only on an imported record.
+             */
+            import_source_dir: string | null;
+            /**
+             * Rank
+             * @description The provenance rank (`domain/provenance.py`).
+             */
+            rank: number;
+            /** Rank Name */
+            rank_name: string;
+            /** Source Kind */
+            source_kind: string | null;
+        } & {
+            [key: string]: unknown;
+        };
         /** QueueResolved */
         QueueResolved: {
             item: components["schemas"]["QueueItem"];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * QueueScope
+         * @description Where the record lives; null fields when the record is gone.
+         */
+        QueueScope: {
+            /** Owner */
+            owner: string | null;
+            /** Path */
+            path: string | null;
+            /** Visibility */
+            visibility: string | null;
         } & {
             [key: string]: unknown;
         };
@@ -3071,8 +3439,11 @@ export interface components {
             decided_at: string | null;
             /** Disposition */
             disposition: string;
-            /** Evidence Ref */
-            evidence_ref?: unknown;
+            /**
+             * Evidence Ref
+             * @description The reviewer's reference, as sent.
+             */
+            evidence_ref: string | null;
             /** Idempotency Key */
             idempotency_key: string | null;
             /** Receipt Id */
@@ -3152,6 +3523,25 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * RecordScope
+         * @description A record's scope: the ids its path names (all null when the path follows no
+         *     project/mission/agent form) and the path itself.
+         */
+        RecordScope: {
+            /** Agent Id */
+            agent_id: string | null;
+            /** Mission Id */
+            mission_id: string | null;
+            /** Path */
+            path: string;
+            /** Project Id */
+            project_id: string | null;
+            /** Visibility */
+            visibility: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** RecordState */
         RecordState: {
             /** Deleted */
@@ -3183,38 +3573,24 @@ export interface components {
          */
         ReflectExtraction: {
             /** Actions */
-            actions: {
-                [key: string]: unknown;
-            }[];
+            actions: components["schemas"]["DiffAction"][];
             /** Attributes */
-            attributes: {
-                [key: string]: unknown;
-            }[];
+            attributes: components["schemas"]["DiffAttribute"][];
             /** Corrections */
-            corrections: {
-                [key: string]: unknown;
-            }[];
+            corrections: components["schemas"]["DiffCorrection"][];
             /** Entities */
-            entities: {
-                [key: string]: unknown;
-            }[];
+            entities: components["schemas"]["DiffEntity"][];
             /** Instructions */
-            instructions: {
-                [key: string]: unknown;
-            }[];
+            instructions: components["schemas"]["DiffInstruction"][];
             /**
              * Reflectionid
              * @description Null when there was nothing to reflect on.
              */
             reflectionId: string | null;
             /** Relations */
-            relations: {
-                [key: string]: unknown;
-            }[];
+            relations: components["schemas"]["DiffRelation"][];
             /** Uncertainties */
-            uncertainties: {
-                [key: string]: unknown;
-            }[];
+            uncertainties: components["schemas"]["DiffUncertainty"][];
         } & {
             [key: string]: unknown;
         };
@@ -3239,6 +3615,51 @@ export interface components {
              * @description How many memories the model was shown.
              */
             sources: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** RelationContent */
+        RelationContent: {
+            /** Label */
+            label: string;
+            /** Object */
+            object: string;
+            /** Subject */
+            subject: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ReplayedWrite
+         * @description The replayed /facts write's answer, and where its turn went.
+         */
+        ReplayedWrite: {
+            extraction: components["schemas"]["ExtractionResult"];
+            /**
+             * Held
+             * @description The write waits for a judge's approval (a hold).
+             */
+            held: boolean;
+            /** Sessionid */
+            sessionId: string;
+            /**
+             * Sessionreplay
+             * @description `stored`: the session the request named; `new`: it named none; `not_found`: the one it named is gone or no longer the principal's.
+             * @enum {string}
+             */
+            sessionReplay: "stored" | "new" | "not_found";
+            /**
+             * Supersedecandidates
+             * @description Records that may be superseded by this write (not after a hold).
+             */
+            supersedeCandidates?: components["schemas"]["SupersedeCandidates"][] | null;
+            /**
+             * Supersedes
+             * @description What each declared supersede did, in order (only when the write declared some): a held write replaces nothing (`reason: held`).
+             */
+            supersedes?: components["schemas"]["DeclaredSupersede"][] | null;
+            /** Turnid */
+            turnId: string;
         } & {
             [key: string]: unknown;
         };
@@ -3329,13 +3750,8 @@ export interface components {
         ReviewStateAnswer: {
             /** Contract Version */
             contract_version: number;
-            /**
-             * Scope
-             * @description The scope the request named, as sent.
-             */
-            scope: {
-                [key: string]: unknown;
-            };
+            /** @description The scope the request named, as sent. */
+            scope: components["schemas"]["ContractScope"];
             state: components["schemas"]["RecordState"];
         } & {
             [key: string]: unknown;
@@ -3500,6 +3916,18 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** SupersedeCandidates */
+        SupersedeCandidates: {
+            /** Candidates */
+            candidates: components["schemas"]["CandidateRecord"][];
+            /**
+             * Recordid
+             * @description A record this write stored.
+             */
+            recordId: string;
+        } & {
+            [key: string]: unknown;
+        };
         /**
          * TokenBudget
          * @description Tokens a Context may spend on model calls per period; None is unlimited.
@@ -3513,6 +3941,20 @@ export interface components {
              * @enum {string}
              */
             period: "day" | "month";
+        };
+        /** UncertaintyContent */
+        UncertaintyContent: {
+            /** About */
+            about: string;
+            /**
+             * Judgereasons
+             * @description Only on the judge's warning note: its reason codes.
+             */
+            judgeReasons?: string[] | null;
+            /** Reason */
+            reason: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * UsageAnswer
@@ -3548,6 +3990,23 @@ export interface components {
             completion_tokens: number;
             /** Prompt Tokens */
             prompt_tokens: number;
+        } & {
+            [key: string]: unknown;
+        };
+        /** VerdictPair */
+        VerdictPair: {
+            /**
+             * Error
+             * @description `judge_unavailable` when it failed.
+             */
+            error?: string | null;
+            /** Reasons */
+            reasons: string[];
+            /**
+             * Verdict
+             * @description Null when the judge could not answer.
+             */
+            verdict: string | null;
         } & {
             [key: string]: unknown;
         };

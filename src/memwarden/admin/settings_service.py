@@ -37,15 +37,21 @@ async def read_config(conn: Conn, context_id: uuid.UUID) -> ContextConfig:
         ) from exc
 
 
-async def get_config(db: Database, caller: Caller, context_id: uuid.UUID) -> dict[str, Any]:
+def config_answer(config: ContextConfig) -> ContextConfig:
+    """The configuration as GET and PATCH answer it: every field set, defaults included
+    (answers carry only the fields set, and a stored configuration is partial)."""
+    return ContextConfig.model_validate(dump_config(config))
+
+
+async def get_config(db: Database, caller: Caller, context_id: uuid.UUID) -> ContextConfig:
     require_manage(caller, context_id)
     async with db.connection() as conn:
-        return dump_config(await read_config(conn, context_id))
+        return config_answer(await read_config(conn, context_id))
 
 
 async def patch_config(
     db: Database, caller: Caller, context_id: uuid.UUID, patch: Any
-) -> dict[str, Any]:
+) -> ContextConfig:
     require_manage(caller, context_id)
     async with db.transaction() as conn:
         row = await store.get_context(conn, context_id, for_update=True)
@@ -66,7 +72,7 @@ async def patch_config(
             target_kind="context",
             target_id=context_id,
         )
-    return dump_config(updated)
+    return config_answer(updated)
 
 
 async def inactive_fields_by_context(db: Database) -> list[dict[str, Any]]:

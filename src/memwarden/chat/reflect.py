@@ -116,7 +116,9 @@ async def reflect(
     plan = (await commit.run(services, write)).plan
     return ReflectResponse(
         reflectionId=str(reflection_id),
-        extraction=ReflectExtraction(reflectionId=str(reflection_id), **plan.diff),
+        extraction=ReflectExtraction.model_validate(
+            {"reflectionId": str(reflection_id), **plan.diff}
+        ),
         sources=len(picked),
         parsed=parsed,
     )

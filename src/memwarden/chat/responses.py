@@ -3,11 +3,28 @@ events of /chat/stream (`streaming` writes each event's `data` from its model)."
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, Field
 
 from memwarden.answers import Answer
+from memwarden.pipeline.responses import (
+    DiffAction,
+    DiffAttribute,
+    DiffCorrection,
+    DiffEntity,
+    DiffInstruction,
+    DiffRelation,
+    DiffUncertainty,
+)
+
+
+class CitedMemory(Answer):
+    """A memory the answer was given, as chat cites it (`service._cited`)."""
+
+    id: str
+    kind: str
+    text: str | None
+    score: float | None
+    gist: str | None = Field(default=None, description="Only on a document's chunk.")
 
 
 class ChatResponse(Answer):
@@ -15,7 +32,7 @@ class ChatResponse(Answer):
     sessionId: str | None = Field(description="The session the turn was remembered in.")
     turnId: str | None = Field(description="The remembered turn; null when not remembered.")
     chunkOnly: bool
-    memories: list[dict[str, Any]] = Field(description="The memories the answer was given.")
+    memories: list[CitedMemory] = Field(description="The memories the answer was given.")
     cached: bool = Field(description="The answer came from the answer cache.")
     model: str = Field(description="`provider:model` that answered.")
 
@@ -24,13 +41,13 @@ class ReflectExtraction(Answer):
     """What the reflection wrote, by kind (the same entries as a write's extraction)."""
 
     reflectionId: str | None = Field(description="Null when there was nothing to reflect on.")
-    entities: list[dict[str, Any]]
-    attributes: list[dict[str, Any]]
-    relations: list[dict[str, Any]]
-    actions: list[dict[str, Any]]
-    instructions: list[dict[str, Any]]
-    uncertainties: list[dict[str, Any]]
-    corrections: list[dict[str, Any]]
+    entities: list[DiffEntity]
+    attributes: list[DiffAttribute]
+    relations: list[DiffRelation]
+    actions: list[DiffAction]
+    instructions: list[DiffInstruction]
+    uncertainties: list[DiffUncertainty]
+    corrections: list[DiffCorrection]
 
 
 class ReflectResponse(Answer):

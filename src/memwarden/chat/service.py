@@ -26,7 +26,7 @@ from memwarden import budget
 from memwarden.admin.settings_service import read_config
 from memwarden.chat import prompting
 from memwarden.chat.cache import CachedAnswer, CacheKey, cache_for, normalise_question
-from memwarden.chat.responses import ChatResponse
+from memwarden.chat.responses import ChatResponse, CitedMemory
 from memwarden.config import ContextConfig
 from memwarden.detectors.redaction import redact
 from memwarden.domain.grants import Caller
@@ -107,7 +107,7 @@ class ChatTurn:
             sessionId=self.session_id,
             turnId=self.turn_id,
             chunkOnly=self.chunk_only,
-            memories=self.memories,
+            memories=[CitedMemory.model_validate(m) for m in self.memories],
             cached=cached,
             model=model,
         )

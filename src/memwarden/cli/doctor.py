@@ -42,11 +42,11 @@ def run_doctor() -> int:
     try:
         from memwarden.admin.settings_service import inactive_fields_by_context
         from memwarden.bootstrap import build_services
-        from memwarden.health import check_health
+        from memwarden.health import HealthReport, check_health
 
         services = build_services(settings)
 
-        async def probe() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        async def probe() -> tuple[HealthReport, list[dict[str, Any]]]:
             await services.db.open()
             try:
                 return await check_health(services), await inactive_fields_by_context(services.db)
@@ -54,7 +54,7 @@ def run_doctor() -> int:
                 await services.db.close()
 
         report, contexts = asyncio.run(probe())
-        database = report["database"]
+        database = report.database.model_dump()
     except Exception as exc:
         row("database", False, f"{type(exc).__name__}: {exc}")
     if database is not None:

@@ -298,7 +298,7 @@ def keys_revoke(context_id: str, key_id: str) -> None:
 def config_get(context_id: str) -> None:
     """Print a Context's configuration as JSON."""
     ctx = _uuid(context_id, "context id")
-    emit_json(run(lambda s: settings_service.get_config(s.db, OPERATOR, ctx)))
+    emit_json(wire(run(lambda s: settings_service.get_config(s.db, OPERATOR, ctx))))
 
 
 @config_app.command("set")
@@ -317,7 +317,7 @@ def config_set(
     except json.JSONDecodeError as exc:
         fail(f"the patch is not valid JSON: {exc.msg} at line {exc.lineno}")
         return
-    emit_json(run(lambda s: settings_service.patch_config(s.db, OPERATOR, ctx, body)))
+    emit_json(wire(run(lambda s: settings_service.patch_config(s.db, OPERATOR, ctx, body))))
 
 
 @app.command()

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
 from memwarden.answers import Answer
@@ -23,7 +21,7 @@ class DocumentResponse(Answer):
     sizeBytes: int
     status: str = Field(description="queued, processing, processed or failed.")
     failureCode: str | None = None
-    failureReasons: list[Any]
+    failureReasons: list[str] = Field(description="A failed document's judge reason codes.")
     scope: str | None = None
     visibility: str
     createdAt: str

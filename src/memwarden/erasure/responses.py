@@ -3,7 +3,7 @@ return them."""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from pydantic import Field
 
@@ -31,13 +31,29 @@ class ErasureStarted(Answer):
     status: str = Field(description="`queued`.")
 
 
+class ErasureCounts(Answer):
+    """How many of each kind an erasure removed (`COUNT_KINDS`, 0 until it ran)."""
+
+    records: int
+    derived_records: int
+    revisions: int
+    vectors: int
+    links: int
+    queue_items: int
+    turns: int
+    sessions: int
+    chunks: int
+    documents: int
+    files: int
+    judgements: int
+    retained_inputs: int
+
+
 class Erasure(Answer):
     erasureId: str
     targetKind: str = Field(description="records, subject, speaker, scope, session, document.")
     status: str = Field(description="queued, running, done or failed.")
-    counts: dict[str, Any] = Field(
-        description="What was erased, per kind: " + ", ".join(COUNT_KINDS)
-    )
+    counts: ErasureCounts = Field(description="What was erased, per kind.")
     error: str | None
     requestedBy: str
     createdAt: Timestamp

@@ -21,7 +21,7 @@ from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.domain.speaker import SPEAKER_PREFIX
 from memwarden.erasure.contract import ErasureBody
-from memwarden.erasure.responses import COUNT_KINDS, Erasure, ErasureStarted
+from memwarden.erasure.responses import COUNT_KINDS, Erasure, ErasureCounts, ErasureStarted
 from memwarden.errors import Forbidden, NotFound
 from memwarden.services import Services
 from memwarden.store import erasure as store
@@ -112,7 +112,7 @@ def render(row: store.ErasureRow) -> Erasure:
         erasureId=str(row.id),
         targetKind=row.target_kind,
         status=row.status,
-        counts={**dict.fromkeys(COUNT_KINDS, 0), **row.counts},
+        counts=ErasureCounts.model_validate({**dict.fromkeys(COUNT_KINDS, 0), **row.counts}),
         error=row.error,
         requestedBy=row.requested_by,
         createdAt=row.created_at,

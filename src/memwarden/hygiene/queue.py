@@ -28,7 +28,9 @@ from memwarden.hygiene.responses import (
     QueueItem,
     QueueMemory,
     QueuePage,
+    QueueProvenance,
     QueueResolved,
+    QueueScope,
 )
 from memwarden.paging import id_cursor, split_page
 from memwarden.retirement import retire
@@ -58,20 +60,16 @@ def _memory(row: QueueRow, side: str) -> QueueMemory:
         id=str(getattr(row, f"record_{side}")),
         kind=get("kind"),
         text=get("body"),
-        scope={
-            "path": get("scope_path"),
-            "visibility": get("visibility"),
-            "owner": get("owner"),
-        },
+        scope=QueueScope(path=get("scope_path"), visibility=get("visibility"), owner=get("owner")),
         revision=get("revision"),
         judged_revision=getattr(row, f"revision_{side}"),
         serving=get("serving"),
-        provenance={
-            "source_kind": get("source_kind"),
-            "rank": rank,
-            "rank_name": Rank(rank).name.lower(),
-            "import_source_dir": get("import_source_dir"),
-        },
+        provenance=QueueProvenance(
+            source_kind=get("source_kind"),
+            rank=rank,
+            rank_name=Rank(rank).name.lower(),
+            import_source_dir=get("import_source_dir"),
+        ),
     )
 
 

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
 from memwarden.answers import Answer
@@ -15,17 +13,47 @@ class ScanStarted(Answer):
     status: str = Field(description="`queued`: poll GET /hygiene/runs/{run_id}.")
 
 
+class HygieneCounts(Answer):
+    """What a run did, per step (`scan.COUNT_KEYS`)."""
+
+    subjects: int
+    pairs_judged: int
+    skipped_cross_project: int
+    queued: int
+    auto_resolved: int
+    dismissed: int
+    unrelated: int
+    linked: int
+    reexamined: int
+    stopped_on_queue_cap: bool = Field(description="The run stopped on the review-queue cap.")
+
+
 class HygieneRun(Answer):
     runId: str
     kind: str
     rejudge: bool | None
     status: str
-    counts: dict[str, Any] = Field(description="Per step; `stopped_on_queue_cap` is a flag.")
+    counts: HygieneCounts
     error: str | None
     requested_by: str | None
     created_at: str
     started_at: str | None
     finished_at: str | None
+
+
+class QueueScope(Answer):
+    """Where the record lives; null fields when the record is gone."""
+
+    path: str | None
+    visibility: str | None
+    owner: str | None
+
+
+class QueueProvenance(Answer):
+    source_kind: str | None
+    rank: int = Field(description="The provenance rank (`domain/provenance.py`).")
+    rank_name: str
+    import_source_dir: str | None = Field(description="Only on an imported record.")
 
 
 class QueueMemory(Answer):
@@ -34,11 +62,11 @@ class QueueMemory(Answer):
     id: str
     kind: str | None
     text: str | None
-    scope: dict[str, Any] = Field(description="`path`, `visibility`, `owner`.")
+    scope: QueueScope
     revision: int | None
     judged_revision: int | None
     serving: str | None
-    provenance: dict[str, Any] = Field(description="`source_kind`, `rank`, `rank_name`...")
+    provenance: QueueProvenance
 
 
 class QueueItem(Answer):

@@ -18,7 +18,7 @@ from memwarden.config import ConfigUnreadable, load_config
 from memwarden.domain.grants import Caller
 from memwarden.domain.ids import new_id
 from memwarden.errors import AppError, Conflict, Forbidden, NotFound
-from memwarden.hygiene.responses import HygieneRun, ScanStarted
+from memwarden.hygiene.responses import HygieneCounts, HygieneRun, ScanStarted
 from memwarden.hygiene.scan import empty_counts, run_cycle
 from memwarden.services import Services
 from memwarden.store import hygiene as store
@@ -37,7 +37,7 @@ def render(row: store.RunRow) -> HygieneRun:
         kind=row.kind,
         rejudge=row.rejudge,
         status=row.status,
-        counts={**empty_counts(), **row.counts},
+        counts=HygieneCounts.model_validate({**empty_counts(), **row.counts}),
         error=row.error,
         requested_by=row.requested_by,
         created_at=row.created_at.isoformat(),

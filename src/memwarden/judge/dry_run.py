@@ -21,7 +21,7 @@ from memwarden.errors import InvalidInput
 from memwarden.judge import usage
 from memwarden.judge.assess import Assessment, assess
 from memwarden.judge.model import JudgeError, choose_model
-from memwarden.judge.responses import DryRunResult
+from memwarden.judge.responses import DryRunEntry, DryRunResult
 from memwarden.judge.text import guarded
 from memwarden.services import Services
 from memwarden.store import judgements as store
@@ -75,7 +75,7 @@ async def dry_run(
         matrix[row.verdict][moved] += 1
         entries.append(_entry(row, candidate, current))
     result = DryRunResult(
-        entries=entries,
+        entries=[DryRunEntry.model_validate(e) for e in entries],
         tested=tested,
         skipped=len(entries) - tested,
         changed=changed,

@@ -19,7 +19,7 @@ from memwarden.admin.access import require_judgements
 from memwarden.domain.grants import Caller
 from memwarden.embedding import Vector, embed_texts, embedder_name, text_for
 from memwarden.errors import Conflict, NotFound
-from memwarden.judge.responses import HoldDecision
+from memwarden.judge.responses import HoldChanges, HoldDecision
 from memwarden.judge.review import render
 from memwarden.services import Services
 from memwarden.store import ingest as ingest_store
@@ -71,7 +71,7 @@ async def decide(
     assert updated is not None
     return HoldDecision(
         judgement=render(updated),
-        changed={"facts": len(records), "chunks": chunks, "turns": turns},
+        changed=HoldChanges(facts=len(records), chunks=chunks, turns=turns),
     )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Literal
 
 from memwarden.admin.access import require_judgements
 from memwarden.answers import wire
@@ -21,7 +21,7 @@ from memwarden.domain.grants import Caller, effective_grants
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.judge.policy import is_replayable_source
 from memwarden.judge.replay import Replay, prepare_retained
-from memwarden.judge.responses import OverrideResult
+from memwarden.judge.responses import OverrideResult, ReplayedWrite
 from memwarden.judge.review import RECORDED_VERDICTS, render
 from memwarden.services import Services
 from memwarden.store import admin as admin_store
@@ -54,7 +54,7 @@ async def override(
         if row is None:
             raise NotFound("judgement not found")
         state: ReplayState = "not_requested"
-        written: dict[str, Any] | None = None
+        written: ReplayedWrite | None = None
         if replay:
             state, written = await _replay(conn, context_id, row, prepared)
         await store.set_override(
@@ -109,7 +109,7 @@ async def _prepare_replay(
 
 async def _replay(
     conn: Conn, context_id: uuid.UUID, row: store.Judgement, prepared: Replay | None
-) -> tuple[ReplayState, dict[str, Any] | None]:
+) -> tuple[ReplayState, ReplayedWrite | None]:
     """Under the judgement's lock: the write and the consuming of the kept request commit
     together (or not at all), so a failure between them cannot allow a second replay.
     A request already written is never written again, whatever is kept."""
@@ -122,7 +122,9 @@ async def _replay(
         return "not_retained", None
     written = await prepared.prepared.commit(conn)
     await store.consume_retained(conn, context_id, row.id)
-    return "ingested", {**wire(written), "sessionReplay": prepared.session}
+    return "ingested", ReplayedWrite.model_validate(
+        {**wire(written), "sessionReplay": prepared.session}
+    )
 
 
 async def original_caller(

@@ -3,17 +3,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal
 
 from pydantic import Field
 
 from memwarden.answers import Answer
+from memwarden.pipeline.responses import FactsResponse
 
 
 class JudgementOverride(Answer):
     verdict: str
     by: str | None = None
     at: str | None = None
+
+
+class JudgementScope(Answer):
+    path: str
+    visibility: str
 
 
 class Judgement(Answer):
@@ -26,7 +32,7 @@ class Judgement(Answer):
     effective_verdict: str = Field(description="The override's verdict, else the judge's.")
     override: JudgementOverride | None
     source: str | None
-    scope: dict[str, Any] = Field(description="`path` and `visibility`.")
+    scope: JudgementScope = Field(description="The write's scope.")
     excerpt: str | None
     row_count: int | None
     held: bool | None
@@ -46,19 +52,58 @@ class JudgementList(Answer):
     next_cursor: str | None = Field(description="Pass as `cursor` for the next page.")
 
 
+class HoldChanges(Answer):
+    """How much an approval released, or a rejection removed."""
+
+    facts: int = Field(description="Records (facts, notes, entities...).")
+    chunks: int
+    turns: int
+
+
 class HoldDecision(Answer):
     judgement: Judgement
-    changed: dict[str, Any] = Field(description="How many `facts`, `chunks` and `turns` moved.")
+    changed: HoldChanges
+
+
+class ReplayedWrite(FactsResponse):
+    """The replayed /facts write's answer, and where its turn went."""
+
+    sessionReplay: Literal["stored", "new", "not_found"] = Field(
+        description="`stored`: the session the request named; `new`: it named none; "
+        "`not_found`: the one it named is gone or no longer the principal's."
+    )
 
 
 class OverrideResult(Answer):
     judgement: Judgement
     replay: str | None = Field(description="What became of the replay, when one was asked.")
-    ingest: dict[str, Any] | None = Field(description="The replayed write's answer, if any.")
+    ingest: ReplayedWrite | None = Field(description="The replayed write's answer, if any.")
+
+
+class VerdictPair(Answer):
+    verdict: str | None = Field(description="Null when the judge could not answer.")
+    reasons: list[str]
+    error: str | None = Field(default=None, description="`judge_unavailable` when it failed.")
+
+
+class DryRunEntry(Answer):
+    """One tested (or skipped) judgement."""
+
+    id: str
+    gate: str | None = Field(default=None, description="Absent for an id that was not found.")
+    source: str | None = None
+    original: VerdictPair | None = None
+    override: str | None = Field(default=None, description="A reviewer's verdict, if any.")
+    candidate: VerdictPair | None = Field(default=None, description="Under the addendum.")
+    current: VerdictPair | None = Field(default=None, description="With compareCurrent.")
+    changed: bool | None = Field(default=None, description="The candidate differs.")
+    skipped: Literal["not_found", "row_gate"] | None = Field(
+        default=None, description="Why it was not tested."
+    )
 
 
 class DryRunResult(Answer):
-    entries: list[dict[str, Any]] = Field(description="Per judgement: original and candidate.")
+    entries: list[DryRunEntry] = Field(description="Per judgement: original and candidate.")
     tested: int
     skipped: int
     changed: int

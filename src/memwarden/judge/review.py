@@ -10,7 +10,12 @@ from memwarden.domain.grants import Caller
 from memwarden.domain.verdicts import REVIEWER_VERDICTS
 from memwarden.errors import InvalidInput, NotFound
 from memwarden.gatekeeper import Source
-from memwarden.judge.responses import Judgement, JudgementList, JudgementOverride
+from memwarden.judge.responses import (
+    Judgement,
+    JudgementList,
+    JudgementOverride,
+    JudgementScope,
+)
 from memwarden.services import Services
 from memwarden.store import judgements as store
 
@@ -43,7 +48,7 @@ def render(row: store.Judgement) -> Judgement:
         effective_verdict=row.override_verdict or row.verdict,
         override=override,
         source=row.source,
-        scope={"path": row.scope_path, "visibility": row.visibility},
+        scope=JudgementScope(path=row.scope_path, visibility=row.visibility),
         excerpt=row.excerpt,
         row_count=row.row_count,
         held=row.held,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
 from memwarden.answers import Answer, Timestamp
@@ -13,12 +11,19 @@ class PassStarted(Answer):
     runId: str = Field(description="Poll GET /passes/runs/{run_id}.")
 
 
+class PassCounts(Answer):
+    inputs: int = Field(description="Units the pass read.")
+    written: int
+    dropped: int = Field(description="Rows the row gate dropped.")
+    held: int
+
+
 class PassRun(Answer):
     runId: str
     stage: str
     trigger: str
     status: str
-    counts: dict[str, Any] = Field(description="`inputs`, `written`, `dropped`, `held`.")
+    counts: PassCounts
     errorCode: str | None
     createdAt: Timestamp
     startedAt: Timestamp | None

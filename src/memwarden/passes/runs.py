@@ -114,12 +114,9 @@ def render(row: store.PassRun) -> responses.PassRun:
         stage=row.stage,
         trigger=row.trigger,
         status=row.status,
-        counts={
-            "inputs": row.inputs,
-            "written": row.written,
-            "dropped": row.dropped,
-            "held": row.held,
-        },
+        counts=responses.PassCounts(
+            inputs=row.inputs, written=row.written, dropped=row.dropped, held=row.held
+        ),
         errorCode=row.error_code,
         createdAt=row.created_at,
         startedAt=row.started_at,

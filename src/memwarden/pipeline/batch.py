@@ -10,7 +10,7 @@ from memwarden.domain.grants import Caller
 from memwarden.errors import AppError, InvalidInput
 from memwarden.models.deadline import request_deadline
 from memwarden.pipeline.ingest import FactsInput, authorise, write_facts
-from memwarden.pipeline.responses import BatchItemError, BatchResponse, FactsResponse
+from memwarden.pipeline.responses import BatchItemError, BatchResponse, FactsResponse, ItemError
 from memwarden.pipeline.session import Session
 from memwarden.services import Services
 
@@ -50,7 +50,7 @@ async def _write_each(
             )
         except AppError as exc:
             error = {"code": exc.code, "message": exc.message, **exc.extra}
-            out.append(BatchItemError(error=error))
+            out.append(BatchItemError(error=ItemError.model_validate(error)))
             continue
         if item.session_id is None and shared is None:
             shared = Session(uuid.UUID(result.sessionId), new=False)

@@ -40,7 +40,7 @@ from memwarden.pipeline.extraction import (
     extract_spans,
 )
 from memwarden.pipeline.injection_scan import scan_items
-from memwarden.pipeline.responses import DeclaredSupersede, FactsResponse
+from memwarden.pipeline.responses import DeclaredSupersede, FactsResponse, SupersedeCandidates
 from memwarden.pipeline.responses import ExtractionResult as ExtractionAnswer
 from memwarden.pipeline.session import Session, check_session, store_turn
 from memwarden.pipeline.textcheck import check_text
@@ -164,7 +164,7 @@ async def write_facts(
 
 async def _candidates(
     services: Services, context_id: uuid.UUID, prepared: PreparedFacts
-) -> list[dict[str, Any]]:
+) -> list[SupersedeCandidates]:
     """After the commit: near neighbours the new records might replace (hygiene's filter)."""
     assert prepared.written is not None
     ids = [r.id for r in prepared.written.plan.records if not r.held]
@@ -172,7 +172,8 @@ async def _candidates(
         return []
     config = prepared.write.request.config.hygiene
     async with services.db.transaction(generic_plans=True) as conn:
-        return await supersede_candidates(conn, context_id, ids, config)
+        found = await supersede_candidates(conn, context_id, ids, config)
+    return [SupersedeCandidates.model_validate(c) for c in found]
 
 
 async def prepare_facts(

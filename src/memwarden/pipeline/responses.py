@@ -3,11 +3,72 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
 from memwarden.answers import Answer
+
+# The entries of a reconciled diff, one model per kind (`domain/reconcile_draft.py` and the
+# planner write them). `isNew`: the write added the record; false: it was already known.
+
+
+class DiffEntity(Answer):
+    id: str
+    name: str
+    entityType: str
+    memoryCategory: str
+    isNew: bool
+
+
+class DiffAttribute(Answer):
+    id: str
+    entityId: str
+    key: str
+    value: str
+    memoryCategory: str
+    isNew: bool
+
+
+class DiffRelation(Answer):
+    id: str
+    subject: str
+    label: str
+    object: str = Field(description="The object entity's name.")
+    memoryCategory: str
+    isNew: bool
+
+
+class DiffAction(Answer):
+    id: str
+    actor: str
+    label: str
+    object: str = Field(description="A known entity's name, or the action's text.")
+    memoryCategory: str
+    isNew: bool
+
+
+class DiffInstruction(Answer):
+    id: str
+    label: str
+    description: str
+    isNew: bool
+
+
+class DiffUncertainty(Answer):
+    id: str
+    about: str
+    reason: str
+    isNew: bool
+
+
+class DiffCorrection(Answer):
+    id: str | None = Field(description="The corrected value's record; null when none was written.")
+    entity: str
+    entityId: str
+    key: str
+    oldValue: str | None
+    newValue: str
+    applied: bool
+    supersededIds: list[str] = Field(description="The records the correction retired.")
 
 
 class ExtractionResult(Answer):
@@ -15,13 +76,27 @@ class ExtractionResult(Answer):
 
     turnId: str
     chunkOnly: bool = Field(description="No extraction could be used: stored as chunks only.")
-    entities: list[Any] | None = None
-    attributes: list[Any] | None = None
-    relations: list[Any] | None = None
-    actions: list[Any] | None = None
-    instructions: list[Any] | None = None
-    uncertainties: list[Any] | None = None
-    corrections: list[Any] | None = None
+    entities: list[DiffEntity] | None = None
+    attributes: list[DiffAttribute] | None = None
+    relations: list[DiffRelation] | None = None
+    actions: list[DiffAction] | None = None
+    instructions: list[DiffInstruction] | None = None
+    uncertainties: list[DiffUncertainty] | None = None
+    corrections: list[DiffCorrection] | None = None
+
+
+class CandidateRecord(Answer):
+    """A near neighbour the written record may replace."""
+
+    id: str
+    kind: str
+    text: str
+    similarity: float
+
+
+class SupersedeCandidates(Answer):
+    recordId: str = Field(description="A record this write stored.")
+    candidates: list[CandidateRecord]
 
 
 class DeclaredSupersede(Answer):
@@ -41,7 +116,7 @@ class FactsResponse(Answer):
     turnId: str
     held: bool = Field(description="The write waits for a judge's approval (a hold).")
     extraction: ExtractionResult
-    supersedeCandidates: list[Any] | None = Field(
+    supersedeCandidates: list[SupersedeCandidates] | None = Field(
         default=None, description="Records that may be superseded by this write (not after a hold)."
     )
     supersedes: list[DeclaredSupersede] | None = Field(
@@ -51,8 +126,16 @@ class FactsResponse(Answer):
     )
 
 
+class ItemError(Answer):
+    """An error as the error body carries it (`api/errors.py`), for one item of a batch."""
+
+    code: str
+    message: str
+    field: str | None = Field(default=None, description="Present when one field is at fault.")
+
+
 class BatchItemError(Answer):
-    error: dict[str, Any] = Field(description="`code`, `message` and `field` when one is.")
+    error: ItemError
 
 
 class BatchResponse(Answer):

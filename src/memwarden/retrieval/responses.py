@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
-from memwarden.answers import Answer
+from memwarden.answers import Answer, RecordContent
 
 
 class HitScope(Answer):
@@ -33,7 +31,9 @@ class MemoryHit(Answer):
     revision: int | None = Field(
         default=None, description="The record's revision; null for a chunk."
     )
-    content: Any = Field(default=None, description="The record's structured content.")
+    content: RecordContent | None = Field(
+        default=None, description="The record's structured content, by kind; null for a chunk."
+    )
     validFrom: str | None = None
     validTo: str | None = Field(default=None, description="Only on a superseded record.")
     superseded: bool | None = Field(default=None, description="Only on a superseded record: true.")
@@ -50,8 +50,8 @@ class QueryResponse(Answer):
 
 class ProfileEntity(Answer):
     id: str
-    name: Any = None
-    entityType: Any = None
+    name: str | None = None
+    entityType: str | None = None
     memoryCategory: str | None = None
     scope: HitScope
 

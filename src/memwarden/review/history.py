@@ -9,6 +9,7 @@ from memwarden.review.access import require_any, require_record, to_scope
 from memwarden.review.contract import CONTRACT_VERSION, ReadRequest, ReceiptReadRequest
 from memwarden.review.decisions import check_receipt
 from memwarden.review.responses import (
+    ContractScope,
     Receipt,
     ReceiptAnswer,
     RecordState,
@@ -39,7 +40,7 @@ async def review_state(db: Database, caller: Caller, request: ReadRequest) -> Re
     )
     return ReviewStateAnswer(
         contract_version=CONTRACT_VERSION,
-        scope=request.scope.model_dump(mode="json"),
+        scope=ContractScope.model_validate(request.scope.model_dump(mode="json")),
         state=state,
     )
 

@@ -4,11 +4,11 @@ return them (`render` builds a record and a receipt)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
-from memwarden.answers import Answer
+from memwarden.answers import Answer, RecordContent
 from memwarden.domain.revision_cause import RevisionCause
 
 
@@ -49,7 +49,7 @@ class Receipt(Answer):
     disposition: str
     reviewer: str | None
     credential_id: str | None
-    evidence_ref: Any = None
+    evidence_ref: str | None = Field(description="The reviewer's reference, as sent.")
     decided_at: str | None
     idempotency_key: str | None
 
@@ -78,9 +78,25 @@ class RecordState(Answer):
     expired: bool
 
 
+class ContractScope(Answer):
+    """The contract's scope object (`contract.ScopeIn`)."""
+
+    project_id: str | None
+    mission_id: str | None
+    agent_id: str | None
+    visibility: str
+
+
+class RecordScope(ContractScope):
+    """A record's scope: the ids its path names (all null when the path follows no
+    project/mission/agent form) and the path itself."""
+
+    path: str
+
+
 class ReviewStateAnswer(Answer):
     contract_version: int
-    scope: dict[str, Any] = Field(description="The scope the request named, as sent.")
+    scope: ContractScope = Field(description="The scope the request named, as sent.")
     state: RecordState
 
 
@@ -91,9 +107,9 @@ class ContractRecord(Answer):
     revision: int
     kind: str
     memory_category: str | None
-    content: Any = Field(description="The stored JSON as it is.")
+    content: RecordContent = Field(description="The stored JSON as it is, by kind.")
     body: str | None
-    scope: dict[str, Any] = Field(description="The ids the path names, `visibility`, `path`.")
+    scope: RecordScope = Field(description="The ids the path names, `visibility`, `path`.")
     author: str | None
     review: ReviewObject | None
     created_at: str | None

@@ -138,7 +138,7 @@ async def _settings_page(
     view: ContextView, new_key: IssuedKey | None = None, saved: bool = False
 ) -> Response:
     db, caller, context_id = view.services.db, view.caller, view.context_id
-    config = await settings_service.get_config(db, caller, context_id)
+    config = wire(await settings_service.get_config(db, caller, context_id))
     key_page = await keys.list_keys(db, caller, context_id)
     return view.render(
         "settings.html",

@@ -7,6 +7,7 @@ from typing import get_args
 
 from fastapi.responses import Response
 
+from memwarden.answers import wire
 from memwarden.errors import InvalidInput
 from memwarden.gatekeeper import Source
 from memwarden.judge import dry_run as dry_runs
@@ -73,7 +74,8 @@ async def judgement_override(view: View, judgement_id: uuid.UUID) -> Response:
         verdict=body.verdict,
         replay=body.replay,
     )
-    outcome = {"kind": "override", "replay": result.replay, "ingest": result.ingest}
+    ingest = wire(result.ingest) if result.ingest is not None else None
+    outcome = {"kind": "override", "replay": result.replay, "ingest": ingest}
     return view.render("judgement.html", entry=result.judgement, outcome=outcome)
 
 

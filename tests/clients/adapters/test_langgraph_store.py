@@ -36,7 +36,7 @@ def test_a_put_value_comes_back_from_get_whole_and_as_a_note_under_the_namespace
     assert item is not None
     assert (item.namespace, item.key, item.value) == (("users", "alice"), "favourite", value)
     (hit,) = mw.memory.search(scope={"project_id": "users/alice", "visibility": "shared"}).hits
-    assert hit.record.kind == "note" and hit.record.scope["path"] == "project/users/alice"
+    assert hit.record.kind == "note" and hit.record.scope.path == "project/users/alice"
     assert store.get(("users", "bob"), "favourite") is None
     assert store.get(("users",), "favourite") is None
 

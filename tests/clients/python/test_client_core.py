@@ -316,7 +316,7 @@ def test_held_writes_are_approved_or_rejected_and_a_refusal_overridden(mw: Memwa
     kept = mw.remember("I am Alice. Mail me at alice.smith@example.com.", scope="user/alice")
     dropped = mw.remember("I am Bob. Mail me at bob.jones@example.com.", scope="user/bob")
     assert kept.held and dropped.held
-    entries = {e.scope.get("path"): e for e in mw.judgements.list(held=True, limit=1)}
+    entries = {e.scope.path: e for e in mw.judgements.list(held=True, limit=1)}
     approved = mw.judgements.approve(entries["user/alice"].id)
     rejected = mw.judgements.reject(entries["user/bob"].id)
     assert approved.judgement.id == entries["user/alice"].id

@@ -115,7 +115,7 @@ def hit_item(hit: m.MemoryHit) -> dict[str, Any]:
 
 
 def record_item(record: m.ContractRecord) -> dict[str, Any]:
-    path = record.scope.get("path")
+    path = record.scope.path
     return {
         "id": record.id,
         "memory": record.body or "",
@@ -123,7 +123,7 @@ def record_item(record: m.ContractRecord) -> dict[str, Any]:
         "revision": record.revision,
         "created_at": record.created_at,
         "updated_at": record.modified_at,
-        "metadata": {"scope": path, "visibility": record.scope.get("visibility")},
+        "metadata": {"scope": path, "visibility": record.scope.visibility},
         **_ids(path),
     }
 
@@ -135,7 +135,7 @@ def wanted(kinds: list[str], categories: list[str] | None) -> dict[str, Any]:
 def kept(found: m.SearchAnswer, prefix: str | None, limit: int) -> list[dict[str, Any]]:
     """The hits under `prefix`, as mem0 items (the contract's scope object cannot name a
     user, so the search runs over the Context and is narrowed here)."""
-    items = [record_item(h.record) for h in found.hits if under(h.record.scope.get("path"), prefix)]
+    items = [record_item(h.record) for h in found.hits if under(h.record.scope.path, prefix)]
     return items[:limit]
 
 
@@ -173,7 +173,7 @@ def _entry_text(entry: Mapping[str, Any], entity: str | None) -> str:
 
 
 def visibility_of(record: m.ContractRecord) -> dict[str, Any]:
-    return PRIVATE if record.scope.get("visibility") == "private" else SHARED
+    return PRIVATE if record.scope.visibility == "private" else SHARED
 
 
 def note_update(record: m.ContractRecord, data: str) -> dict[str, Any]:
@@ -291,7 +291,7 @@ class Memory:
             self.client.memory.commands(note_update(record, data), scope=scope)
             return {"message": "Memory updated successfully!", "id": memory_id}
         written = self.client.remember(
-            data, scope=record.scope.get("path"), visibility=scope["visibility"]
+            data, scope=record.scope.path, visibility=scope["visibility"]
         )
         if written.held:
             return {"message": "Memory update held for review", "id": memory_id}
@@ -422,7 +422,7 @@ class AsyncMemory:
             await self.client.memory.commands(note_update(record, data), scope=scope)
             return {"message": "Memory updated successfully!", "id": memory_id}
         written = await self.client.remember(
-            data, scope=record.scope.get("path"), visibility=scope["visibility"]
+            data, scope=record.scope.path, visibility=scope["visibility"]
         )
         if written.held:
             return {"message": "Memory update held for review", "id": memory_id}

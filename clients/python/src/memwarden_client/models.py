@@ -3,10 +3,30 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 from uuid import UUID
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, RootModel
+
+
+class ActionContent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    actor: str = Field(..., title="Actor")
+    label: str = Field(..., title="Label")
+    object: str = Field(..., title="Object")
+
+
+class AttributeContent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    entity: str = Field(..., title="Entity")
+    key: str = Field(..., title="Key")
+    value: str = Field(..., title="Value")
 
 
 class AuditEvent(BaseModel):
@@ -48,16 +68,6 @@ class AuditPage(BaseModel):
     )
 
 
-class BatchItemError(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    error: dict[str, Any] = Field(
-        ..., description="`code`, `message` and `field` when one is.", title="Error"
-    )
-
-
 class BlockingRecord(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -87,6 +97,21 @@ class BodyUploadApiV1ContextIdDocumentsPost(BaseModel):
     )
     scope: Scope | None = Field(None, title="Scope")
     visibility: Literal["shared", "private"] | None = Field("shared", title="Visibility")
+
+
+class CandidateRecord(BaseModel):
+    """
+    A near neighbour the written record may replace.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    id: str = Field(..., title="Id")
+    kind: str = Field(..., title="Kind")
+    similarity: float = Field(..., title="Similarity")
+    text: str = Field(..., title="Text")
 
 
 class ChallengeBody(BaseModel):
@@ -150,32 +175,6 @@ class ChatBody(BaseModel):
     visibility: Literal["shared", "private"] | None = Field("shared", title="Visibility")
 
 
-class ChatResponse(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    answer: str = Field(..., title="Answer")
-    cached: bool = Field(..., description="The answer came from the answer cache.", title="Cached")
-    chunk_only: bool = Field(..., alias="chunkOnly", title="Chunkonly")
-    memories: list[dict[str, Any]] = Field(
-        ..., description="The memories the answer was given.", title="Memories"
-    )
-    model: str = Field(..., description="`provider:model` that answered.", title="Model")
-    session_id: str | None = Field(
-        ...,
-        alias="sessionId",
-        description="The session the turn was remembered in.",
-        title="Sessionid",
-    )
-    turn_id: str | None = Field(
-        ...,
-        alias="turnId",
-        description="The remembered turn; null when not remembered.",
-        title="Turnid",
-    )
-
-
 class ChatStreamErrorDetail(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -204,6 +203,22 @@ class ChatStreamUsage(BaseModel):
     )
     completion_tokens: int = Field(..., alias="completionTokens", title="Completiontokens")
     prompt_tokens: int = Field(..., alias="promptTokens", title="Prompttokens")
+
+
+class CitedMemory(BaseModel):
+    """
+    A memory the answer was given, as chat cites it (`service._cited`).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    gist: str | None = Field(None, description="Only on a document's chunk.", title="Gist")
+    id: str = Field(..., title="Id")
+    kind: str = Field(..., title="Kind")
+    score: float | None = Field(..., title="Score")
+    text: str | None = Field(..., title="Text")
 
 
 class CommandJudgement(BaseModel):
@@ -269,6 +284,21 @@ class ContextList(BaseModel):
     next_cursor: str | None = Field(
         ..., description="Pass as `cursor` for the next page.", title="Next Cursor"
     )
+
+
+class ContractScope(BaseModel):
+    """
+    The contract's scope object (`contract.ScopeIn`).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    agent_id: str | None = Field(..., title="Agent Id")
+    mission_id: str | None = Field(..., title="Mission Id")
+    project_id: str | None = Field(..., title="Project Id")
+    visibility: str = Field(..., title="Visibility")
 
 
 class OwnerSubject(RootModel[str]):
@@ -442,6 +472,103 @@ class DeliveryList(BaseModel):
     next_cursor: str | None = Field(..., title="Next Cursor")
 
 
+class DiffAction(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    actor: str = Field(..., title="Actor")
+    id: str = Field(..., title="Id")
+    is_new: bool = Field(..., alias="isNew", title="Isnew")
+    label: str = Field(..., title="Label")
+    memory_category: str = Field(..., alias="memoryCategory", title="Memorycategory")
+    object: str = Field(
+        ..., description="A known entity's name, or the action's text.", title="Object"
+    )
+
+
+class DiffAttribute(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    entity_id: str = Field(..., alias="entityId", title="Entityid")
+    id: str = Field(..., title="Id")
+    is_new: bool = Field(..., alias="isNew", title="Isnew")
+    key: str = Field(..., title="Key")
+    memory_category: str = Field(..., alias="memoryCategory", title="Memorycategory")
+    value: str = Field(..., title="Value")
+
+
+class DiffCorrection(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    applied: bool = Field(..., title="Applied")
+    entity: str = Field(..., title="Entity")
+    entity_id: str = Field(..., alias="entityId", title="Entityid")
+    id: str | None = Field(
+        ..., description="The corrected value's record; null when none was written.", title="Id"
+    )
+    key: str = Field(..., title="Key")
+    new_value: str = Field(..., alias="newValue", title="Newvalue")
+    old_value: str | None = Field(..., alias="oldValue", title="Oldvalue")
+    superseded_ids: list[str] = Field(
+        ...,
+        alias="supersededIds",
+        description="The records the correction retired.",
+        title="Supersededids",
+    )
+
+
+class DiffEntity(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    entity_type: str = Field(..., alias="entityType", title="Entitytype")
+    id: str = Field(..., title="Id")
+    is_new: bool = Field(..., alias="isNew", title="Isnew")
+    memory_category: str = Field(..., alias="memoryCategory", title="Memorycategory")
+    name: str = Field(..., title="Name")
+
+
+class DiffInstruction(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    description: str = Field(..., title="Description")
+    id: str = Field(..., title="Id")
+    is_new: bool = Field(..., alias="isNew", title="Isnew")
+    label: str = Field(..., title="Label")
+
+
+class DiffRelation(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    id: str = Field(..., title="Id")
+    is_new: bool = Field(..., alias="isNew", title="Isnew")
+    label: str = Field(..., title="Label")
+    memory_category: str = Field(..., alias="memoryCategory", title="Memorycategory")
+    object: str = Field(..., description="The object entity's name.", title="Object")
+    subject: str = Field(..., title="Subject")
+
+
+class DiffUncertainty(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    about: str = Field(..., title="About")
+    id: str = Field(..., title="Id")
+    is_new: bool = Field(..., alias="isNew", title="Isnew")
+    reason: str = Field(..., title="Reason")
+
+
 class DocumentDeleted(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -472,7 +599,12 @@ class DocumentResponse(BaseModel):
     created_at: str = Field(..., alias="createdAt", title="Createdat")
     extraction: DocumentExtraction | None = None
     failure_code: str | None = Field(None, alias="failureCode", title="Failurecode")
-    failure_reasons: list[Any] = Field(..., alias="failureReasons", title="Failurereasons")
+    failure_reasons: list[str] = Field(
+        ...,
+        alias="failureReasons",
+        description="A failed document's judge reason codes.",
+        title="Failurereasons",
+    )
     filename: str = Field(..., title="Filename")
     gist: str | None = Field(
         None, description="Written by the gist pass, when it ran.", title="Gist"
@@ -498,24 +630,6 @@ class DryRunBody(BaseModel):
     judgement_ids: JudgementIds | None = Field(None, alias="judgementIds", title="Judgementids")
     limit: int | None = Field(20, ge=1, le=50, title="Limit")
     verdict: Literal["pass", "warn", "fail"] | None = Field(None, title="Verdict")
-
-
-class DryRunResult(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    changed: int = Field(..., title="Changed")
-    entries: list[dict[str, Any]] = Field(
-        ..., description="Per judgement: original and candidate.", title="Entries"
-    )
-    matrix: dict[str, dict[str, int]] = Field(
-        ..., description="Original verdict to candidate's.", title="Matrix"
-    )
-    model: str | None = Field(..., title="Model")
-    note: str | None = Field(None, description="When no judge model answered.", title="Note")
-    skipped: int = Field(..., title="Skipped")
-    tested: int = Field(..., title="Tested")
 
 
 class EligibilityAnswer(BaseModel):
@@ -549,29 +663,13 @@ class VectorItem(RootModel[float]):
     root: float = Field(..., ge=-3.4e38, le=3.4e38)
 
 
-class Erasure(BaseModel):
+class EntityContent(BaseModel):
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
     )
-    counts: dict[str, Any] = Field(
-        ...,
-        description="What was erased, per kind: records, derived_records, revisions, vectors, links, queue_items, turns, sessions, chunks, documents, files, judgements, retained_inputs",
-        title="Counts",
-    )
-    created_at: str = Field(..., alias="createdAt", title="Createdat")
-    erasure_id: str = Field(..., alias="erasureId", title="Erasureid")
-    error: str | None = Field(..., title="Error")
-    finished_at: str | None = Field(..., alias="finishedAt", title="Finishedat")
-    requested_by: str = Field(..., alias="requestedBy", title="Requestedby")
-    started_at: str | None = Field(..., alias="startedAt", title="Startedat")
-    status: str = Field(..., description="queued, running, done or failed.", title="Status")
-    target_kind: str = Field(
-        ...,
-        alias="targetKind",
-        description="records, subject, speaker, scope, session, document.",
-        title="Targetkind",
-    )
+    entity_type: str = Field(..., alias="entityType", title="Entitytype")
+    name: str = Field(..., title="Name")
 
 
 class RecordIds(RootModel[list[UUID]]):
@@ -622,6 +720,30 @@ class ErasureBody(BaseModel):
         description="A principal: everything it wrote and every record about its own entity.",
         title="Subject",
     )
+
+
+class ErasureCounts(BaseModel):
+    """
+    How many of each kind an erasure removed (`COUNT_KINDS`, 0 until it ran).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    chunks: int = Field(..., title="Chunks")
+    derived_records: int = Field(..., title="Derived Records")
+    documents: int = Field(..., title="Documents")
+    files: int = Field(..., title="Files")
+    judgements: int = Field(..., title="Judgements")
+    links: int = Field(..., title="Links")
+    queue_items: int = Field(..., title="Queue Items")
+    records: int = Field(..., title="Records")
+    retained_inputs: int = Field(..., title="Retained Inputs")
+    revisions: int = Field(..., title="Revisions")
+    sessions: int = Field(..., title="Sessions")
+    turns: int = Field(..., title="Turns")
+    vectors: int = Field(..., title="Vectors")
 
 
 class ErasureStarted(BaseModel):
@@ -676,20 +798,20 @@ class ExtractionResult(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    actions: list[Any] | None = Field(None, title="Actions")
-    attributes: list[Any] | None = Field(None, title="Attributes")
+    actions: list[DiffAction] | None = Field(None, title="Actions")
+    attributes: list[DiffAttribute] | None = Field(None, title="Attributes")
     chunk_only: bool = Field(
         ...,
         alias="chunkOnly",
         description="No extraction could be used: stored as chunks only.",
         title="Chunkonly",
     )
-    corrections: list[Any] | None = Field(None, title="Corrections")
-    entities: list[Any] | None = Field(None, title="Entities")
-    instructions: list[Any] | None = Field(None, title="Instructions")
-    relations: list[Any] | None = Field(None, title="Relations")
+    corrections: list[DiffCorrection] | None = Field(None, title="Corrections")
+    entities: list[DiffEntity] | None = Field(None, title="Entities")
+    instructions: list[DiffInstruction] | None = Field(None, title="Instructions")
+    relations: list[DiffRelation] | None = Field(None, title="Relations")
     turn_id: str = Field(..., alias="turnId", title="Turnid")
-    uncertainties: list[Any] | None = Field(None, title="Uncertainties")
+    uncertainties: list[DiffUncertainty] | None = Field(None, title="Uncertainties")
 
 
 class ExtractionUsage(BaseModel):
@@ -741,30 +863,6 @@ class FactsBody(BaseModel):
     supersedes: list[UUID] | None = Field(None, max_length=50, title="Supersedes")
     text: str = Field(..., max_length=128000, title="Text")
     visibility: Literal["shared", "private"] | None = Field("shared", title="Visibility")
-
-
-class FactsResponse(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    extraction: ExtractionResult
-    held: bool = Field(
-        ..., description="The write waits for a judge's approval (a hold).", title="Held"
-    )
-    session_id: str = Field(..., alias="sessionId", title="Sessionid")
-    supersede_candidates: list[Any] | None = Field(
-        None,
-        alias="supersedeCandidates",
-        description="Records that may be superseded by this write (not after a hold).",
-        title="Supersedecandidates",
-    )
-    supersedes: list[DeclaredSupersede] | None = Field(
-        None,
-        description="What each declared supersede did, in order (only when the write declared some): a held write replaces nothing (`reason: held`).",
-        title="Supersedes",
-    )
-    turn_id: str = Field(..., alias="turnId", title="Turnid")
 
 
 class HistoryRevision(BaseModel):
@@ -841,6 +939,20 @@ class HitSource(BaseModel):
     )
 
 
+class HoldChanges(BaseModel):
+    """
+    How much an approval released, or a rejection removed.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    chunks: int = Field(..., title="Chunks")
+    facts: int = Field(..., description="Records (facts, notes, entities...).", title="Facts")
+    turns: int = Field(..., title="Turns")
+
+
 class HygieneConfig(BaseModel):
     """
     Memory hygiene (docs/hygiene.md). The band is cosine similarity of the embedder's
@@ -866,14 +978,35 @@ class HygieneConfig(BaseModel):
     reexamine_window_days: int = Field(..., ge=1, le=3650, title="Reexamine Window Days")
 
 
+class HygieneCounts(BaseModel):
+    """
+    What a run did, per step (`scan.COUNT_KEYS`).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    auto_resolved: int = Field(..., title="Auto Resolved")
+    dismissed: int = Field(..., title="Dismissed")
+    linked: int = Field(..., title="Linked")
+    pairs_judged: int = Field(..., title="Pairs Judged")
+    queued: int = Field(..., title="Queued")
+    reexamined: int = Field(..., title="Reexamined")
+    skipped_cross_project: int = Field(..., title="Skipped Cross Project")
+    stopped_on_queue_cap: bool = Field(
+        ..., description="The run stopped on the review-queue cap.", title="Stopped On Queue Cap"
+    )
+    subjects: int = Field(..., title="Subjects")
+    unrelated: int = Field(..., title="Unrelated")
+
+
 class HygieneRun(BaseModel):
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
     )
-    counts: dict[str, Any] = Field(
-        ..., description="Per step; `stopped_on_queue_cap` is a flag.", title="Counts"
-    )
+    counts: HygieneCounts
     created_at: str = Field(..., title="Created At")
     error: str | None = Field(..., title="Error")
     finished_at: str | None = Field(..., title="Finished At")
@@ -935,6 +1068,15 @@ class InactiveSetting(BaseModel):
     setting: str = Field(..., description="The `MEMWARDEN_*` variable.", title="Setting")
 
 
+class InstructionContent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    description: str = Field(..., title="Description")
+    label: str = Field(..., title="Label")
+
+
 class IssuedKey(BaseModel):
     """
     A new key: its metadata and, this once, its secret.
@@ -960,6 +1102,22 @@ class IssuedKey(BaseModel):
     subject: str = Field(..., title="Subject")
 
 
+class ItemError(BaseModel):
+    """
+    An error as the error body carries it (`api/errors.py`), for one item of a batch.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    code: str = Field(..., title="Code")
+    field: str | None = Field(
+        None, description="Present when one field is at fault.", title="Field"
+    )
+    message: str = Field(..., title="Message")
+
+
 class JudgeConfig(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
@@ -983,6 +1141,15 @@ class JudgementOverride(BaseModel):
     at: str | None = Field(None, title="At")
     by: str | None = Field(None, title="By")
     verdict: str = Field(..., title="Verdict")
+
+
+class JudgementScope(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    path: str = Field(..., title="Path")
+    visibility: str = Field(..., title="Visibility")
 
 
 class KeyInfo(BaseModel):
@@ -1034,56 +1201,6 @@ class MemoryCommand(BaseModel):
     record_id: UUID | None = Field(None, title="Record Id")
 
 
-class MemoryHit(BaseModel):
-    """
-    One memory record or chunk (`kind: chunk`), as recall returns it.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    content: Any | None = Field(
-        None, description="The record's structured content.", title="Content"
-    )
-    derived_by: str | None = Field(
-        None,
-        alias="derivedBy",
-        description="Only on a derived record: the pass.",
-        title="Derivedby",
-    )
-    derived_from: list[str] | None = Field(
-        None, alias="derivedFrom", description="Only on a derived record.", title="Derivedfrom"
-    )
-    direction: str | None = Field(
-        None, description="/profile only: `out` or `in`.", title="Direction"
-    )
-    id: str = Field(..., title="Id")
-    kind: str = Field(
-        ...,
-        description="entity, attribute, relation, action, instruction, ... or chunk",
-        title="Kind",
-    )
-    memory_category: str | None = Field(None, alias="memoryCategory", title="Memorycategory")
-    revision: int | None = Field(
-        None, description="The record's revision; null for a chunk.", title="Revision"
-    )
-    scope: HitScope
-    score: float | None = Field(
-        None, description="Fused rank score; null outside /query.", title="Score"
-    )
-    source: HitSource
-    superseded: bool | None = Field(
-        None, description="Only on a superseded record: true.", title="Superseded"
-    )
-    superseded_by: str | None = Field(None, alias="supersededBy", title="Supersededby")
-    text: str | None = Field(None, title="Text")
-    valid_from: str | None = Field(None, alias="validFrom", title="Validfrom")
-    valid_to: str | None = Field(
-        None, alias="validTo", description="Only on a superseded record.", title="Validto"
-    )
-
-
 class MemoryRestored(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -1125,6 +1242,14 @@ class ModelsConfig(BaseModel):
     rollup: ModelChoice | None
 
 
+class NoteContent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    text: str = Field(..., description="A memory command's note.", title="Text")
+
+
 class OverrideBody(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
@@ -1134,14 +1259,23 @@ class OverrideBody(BaseModel):
     verdict: Literal["pass", "warn", "fail"] = Field(..., title="Verdict")
 
 
+class PassCounts(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    dropped: int = Field(..., description="Rows the row gate dropped.", title="Dropped")
+    held: int = Field(..., title="Held")
+    inputs: int = Field(..., description="Units the pass read.", title="Inputs")
+    written: int = Field(..., title="Written")
+
+
 class PassRun(BaseModel):
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
     )
-    counts: dict[str, Any] = Field(
-        ..., description="`inputs`, `written`, `dropped`, `held`.", title="Counts"
-    )
+    counts: PassCounts
     created_at: str = Field(..., alias="createdAt", title="Createdat")
     error_code: str | None = Field(..., alias="errorCode", title="Errorcode")
     finished_at: str | None = Field(..., alias="finishedAt", title="Finishedat")
@@ -1234,26 +1368,11 @@ class ProfileEntity(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    entity_type: Any | None = Field(None, alias="entityType", title="Entitytype")
+    entity_type: str | None = Field(None, alias="entityType", title="Entitytype")
     id: str = Field(..., title="Id")
     memory_category: str | None = Field(None, alias="memoryCategory", title="Memorycategory")
-    name: Any | None = Field(None, title="Name")
+    name: str | None = Field(None, title="Name")
     scope: HitScope
-
-
-class ProfileResponse(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    actions: list[MemoryHit] = Field(..., title="Actions")
-    attributes: list[MemoryHit] = Field(..., title="Attributes")
-    entity: ProfileEntity
-    entity_ids: list[str] = Field(..., alias="entityIds", title="Entityids")
-    history: list[MemoryHit] = Field(
-        ..., description="Empty unless `history=true`.", title="History"
-    )
-    relations: list[MemoryHit] = Field(..., title="Relations")
 
 
 class PromptAddendums(BaseModel):
@@ -1317,34 +1436,33 @@ class QueryBody(BaseModel):
     scope: Scope3 | None = Field(None, title="Scope")
 
 
-class QueryResponse(BaseModel):
+class QueueProvenance(BaseModel):
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
     )
-    hits: list[MemoryHit] = Field(..., title="Hits")
-    query: str = Field(..., title="Query")
+    import_source_dir: str | None = Field(
+        ..., description="Only on an imported record.", title="Import Source Dir"
+    )
+    rank: int = Field(
+        ..., description="The provenance rank (`domain/provenance.py`).", title="Rank"
+    )
+    rank_name: str = Field(..., title="Rank Name")
+    source_kind: str | None = Field(..., title="Source Kind")
 
 
-class QueueMemory(BaseModel):
+class QueueScope(BaseModel):
     """
-    One side of a queue item: the record as it is now.
+    Where the record lives; null fields when the record is gone.
     """
 
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
     )
-    id: str = Field(..., title="Id")
-    judged_revision: int | None = Field(..., title="Judged Revision")
-    kind: str | None = Field(..., title="Kind")
-    provenance: dict[str, Any] = Field(
-        ..., description="`source_kind`, `rank`, `rank_name`...", title="Provenance"
-    )
-    revision: int | None = Field(..., title="Revision")
-    scope: dict[str, Any] = Field(..., description="`path`, `visibility`, `owner`.", title="Scope")
-    serving: str | None = Field(..., title="Serving")
-    text: str | None = Field(..., title="Text")
+    owner: str | None = Field(..., title="Owner")
+    path: str | None = Field(..., title="Path")
+    visibility: str | None = Field(..., title="Visibility")
 
 
 class Receipt(BaseModel):
@@ -1360,7 +1478,9 @@ class Receipt(BaseModel):
     credential_id: str | None = Field(..., title="Credential Id")
     decided_at: str | None = Field(..., title="Decided At")
     disposition: str = Field(..., title="Disposition")
-    evidence_ref: Any | None = Field(None, title="Evidence Ref")
+    evidence_ref: str | None = Field(
+        ..., description="The reviewer's reference, as sent.", title="Evidence Ref"
+    )
     idempotency_key: str | None = Field(..., title="Idempotency Key")
     receipt_id: str = Field(..., title="Receipt Id")
     record_id: str = Field(..., title="Record Id")
@@ -1408,6 +1528,23 @@ class RecordHistory(BaseModel):
     )
 
 
+class RecordScope(BaseModel):
+    """
+    A record's scope: the ids its path names (all null when the path follows no
+    project/mission/agent form) and the path itself.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    agent_id: str | None = Field(..., title="Agent Id")
+    mission_id: str | None = Field(..., title="Mission Id")
+    path: str = Field(..., title="Path")
+    project_id: str | None = Field(..., title="Project Id")
+    visibility: str = Field(..., title="Visibility")
+
+
 class ReflectBody(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
@@ -1426,19 +1563,19 @@ class ReflectExtraction(BaseModel):
         extra="allow",
         populate_by_name=True,
     )
-    actions: list[dict[str, Any]] = Field(..., title="Actions")
-    attributes: list[dict[str, Any]] = Field(..., title="Attributes")
-    corrections: list[dict[str, Any]] = Field(..., title="Corrections")
-    entities: list[dict[str, Any]] = Field(..., title="Entities")
-    instructions: list[dict[str, Any]] = Field(..., title="Instructions")
+    actions: list[DiffAction] = Field(..., title="Actions")
+    attributes: list[DiffAttribute] = Field(..., title="Attributes")
+    corrections: list[DiffCorrection] = Field(..., title="Corrections")
+    entities: list[DiffEntity] = Field(..., title="Entities")
+    instructions: list[DiffInstruction] = Field(..., title="Instructions")
     reflection_id: str | None = Field(
         ...,
         alias="reflectionId",
         description="Null when there was nothing to reflect on.",
         title="Reflectionid",
     )
-    relations: list[dict[str, Any]] = Field(..., title="Relations")
-    uncertainties: list[dict[str, Any]] = Field(..., title="Uncertainties")
+    relations: list[DiffRelation] = Field(..., title="Relations")
+    uncertainties: list[DiffUncertainty] = Field(..., title="Uncertainties")
 
 
 class ReflectResponse(BaseModel):
@@ -1461,6 +1598,16 @@ class ReflectResponse(BaseModel):
         title="Reflectionid",
     )
     sources: int = Field(..., description="How many memories the model was shown.", title="Sources")
+
+
+class RelationContent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    label: str = Field(..., title="Label")
+    object: str = Field(..., title="Object")
+    subject: str = Field(..., title="Subject")
 
 
 class ReprocessExtraction(BaseModel):
@@ -1638,16 +1785,6 @@ class StageHealthReport(BaseModel):
     stage: str = Field(..., title="Stage")
 
 
-class StateResponse(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    actions: list[MemoryHit] = Field(..., title="Actions")
-    instructions: list[MemoryHit] = Field(..., title="Instructions")
-    uncertainties: list[MemoryHit] = Field(..., title="Uncertainties")
-
-
 class StreamedMemory(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -1656,6 +1793,17 @@ class StreamedMemory(BaseModel):
     id: str = Field(..., title="Id")
     kind: str = Field(..., title="Kind")
     score: float = Field(..., title="Score")
+
+
+class SupersedeCandidates(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    candidates: list[CandidateRecord] = Field(..., title="Candidates")
+    record_id: str = Field(
+        ..., alias="recordId", description="A record this write stored.", title="Recordid"
+    )
 
 
 class Limit(RootModel[int]):
@@ -1675,6 +1823,21 @@ class TokenBudget(BaseModel):
     period: Literal["day", "month"] = Field(..., title="Period")
 
 
+class UncertaintyContent(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    about: str = Field(..., title="About")
+    judge_reasons: list[str] | None = Field(
+        None,
+        alias="judgeReasons",
+        description="Only on the judge's warning note: its reason codes.",
+        title="Judgereasons",
+    )
+    reason: str = Field(..., title="Reason")
+
+
 class UsageCounts(BaseModel):
     model_config = ConfigDict(
         extra="allow",
@@ -1683,6 +1846,20 @@ class UsageCounts(BaseModel):
     calls: int = Field(..., title="Calls")
     completion_tokens: int = Field(..., title="Completion Tokens")
     prompt_tokens: int = Field(..., title="Prompt Tokens")
+
+
+class VerdictPair(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    error: str | None = Field(
+        None, description="`judge_unavailable` when it failed.", title="Error"
+    )
+    reasons: list[str] = Field(..., title="Reasons")
+    verdict: str | None = Field(
+        ..., description="Null when the judge could not answer.", title="Verdict"
+    )
 
 
 class Webhook(BaseModel):
@@ -1780,15 +1957,37 @@ class BatchBody(BaseModel):
     )
 
 
-class BatchResponse(BaseModel):
+class BatchItemError(BaseModel):
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
     )
-    extractions: list[FactsResponse | BatchItemError] = Field(
+    error: ItemError
+
+
+class ChatResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    answer: str = Field(..., title="Answer")
+    cached: bool = Field(..., description="The answer came from the answer cache.", title="Cached")
+    chunk_only: bool = Field(..., alias="chunkOnly", title="Chunkonly")
+    memories: list[CitedMemory] = Field(
+        ..., description="The memories the answer was given.", title="Memories"
+    )
+    model: str = Field(..., description="`provider:model` that answered.", title="Model")
+    session_id: str | None = Field(
         ...,
-        description="One answer per item, in order: its result or its error.",
-        title="Extractions",
+        alias="sessionId",
+        description="The session the turn was remembered in.",
+        title="Sessionid",
+    )
+    turn_id: str | None = Field(
+        ...,
+        alias="turnId",
+        description="The remembered turn; null when not remembered.",
+        title="Turnid",
     )
 
 
@@ -1877,7 +2076,15 @@ class ContractRecord(BaseModel):
     )
     author: str | None = Field(..., title="Author")
     body: str | None = Field(..., title="Body")
-    content: Any = Field(..., description="The stored JSON as it is.", title="Content")
+    content: (
+        EntityContent
+        | AttributeContent
+        | RelationContent
+        | ActionContent
+        | InstructionContent
+        | UncertaintyContent
+        | NoteContent
+    ) = Field(..., description="The stored JSON as it is, by kind.", title="Content")
     created_at: str | None = Field(..., title="Created At")
     derived_by: str | None = Field(
         None, description="Only on a derived record: the pass.", title="Derived By"
@@ -1893,9 +2100,7 @@ class ContractRecord(BaseModel):
     modified_at_millis: int = Field(..., title="Modified At Millis")
     review: ReviewObject | None
     revision: int = Field(..., title="Revision")
-    scope: dict[str, Any] = Field(
-        ..., description="The ids the path names, `visibility`, `path`.", title="Scope"
-    )
+    scope: RecordScope = Field(..., description="The ids the path names, `visibility`, `path`.")
 
 
 class CreatedContext(BaseModel):
@@ -1922,6 +2127,48 @@ class DocumentList(BaseModel):
     )
 
 
+class DryRunEntry(BaseModel):
+    """
+    One tested (or skipped) judgement.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    candidate: VerdictPair | None = Field(None, description="Under the addendum.")
+    changed: bool | None = Field(None, description="The candidate differs.", title="Changed")
+    current: VerdictPair | None = Field(None, description="With compareCurrent.")
+    gate: str | None = Field(None, description="Absent for an id that was not found.", title="Gate")
+    id: str = Field(..., title="Id")
+    original: VerdictPair | None = None
+    override: str | None = Field(
+        None, description="A reviewer's verdict, if any.", title="Override"
+    )
+    skipped: Literal["not_found", "row_gate"] | None = Field(
+        None, description="Why it was not tested.", title="Skipped"
+    )
+    source: str | None = Field(None, title="Source")
+
+
+class DryRunResult(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    changed: int = Field(..., title="Changed")
+    entries: list[DryRunEntry] = Field(
+        ..., description="Per judgement: original and candidate.", title="Entries"
+    )
+    matrix: dict[str, dict[str, int]] = Field(
+        ..., description="Original verdict to candidate's.", title="Matrix"
+    )
+    model: str | None = Field(..., title="Model")
+    note: str | None = Field(None, description="When no judge model answered.", title="Note")
+    skipped: int = Field(..., title="Skipped")
+    tested: int = Field(..., title="Tested")
+
+
 class EmbeddingRequest(BaseModel):
     model_config = ConfigDict(
         extra="forbid",
@@ -1933,6 +2180,51 @@ class EmbeddingRequest(BaseModel):
     revision: int = Field(..., ge=1, le=2000000000, title="Revision")
     scope: ScopeIn
     vector: list[VectorItem] = Field(..., max_length=384, min_length=384, title="Vector")
+
+
+class Erasure(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    counts: ErasureCounts = Field(..., description="What was erased, per kind.")
+    created_at: str = Field(..., alias="createdAt", title="Createdat")
+    erasure_id: str = Field(..., alias="erasureId", title="Erasureid")
+    error: str | None = Field(..., title="Error")
+    finished_at: str | None = Field(..., alias="finishedAt", title="Finishedat")
+    requested_by: str = Field(..., alias="requestedBy", title="Requestedby")
+    started_at: str | None = Field(..., alias="startedAt", title="Startedat")
+    status: str = Field(..., description="queued, running, done or failed.", title="Status")
+    target_kind: str = Field(
+        ...,
+        alias="targetKind",
+        description="records, subject, speaker, scope, session, document.",
+        title="Targetkind",
+    )
+
+
+class FactsResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    extraction: ExtractionResult
+    held: bool = Field(
+        ..., description="The write waits for a judge's approval (a hold).", title="Held"
+    )
+    session_id: str = Field(..., alias="sessionId", title="Sessionid")
+    supersede_candidates: list[SupersedeCandidates] | None = Field(
+        None,
+        alias="supersedeCandidates",
+        description="Records that may be superseded by this write (not after a hold).",
+        title="Supersedecandidates",
+    )
+    supersedes: list[DeclaredSupersede] | None = Field(
+        None,
+        description="What each declared supersede did, in order (only when the write declared some): a held write replaces nothing (`reason: held`).",
+        title="Supersedes",
+    )
+    turn_id: str = Field(..., alias="turnId", title="Turnid")
 
 
 class Judgement(BaseModel):
@@ -1962,7 +2254,7 @@ class Judgement(BaseModel):
     replay: str | None = Field(..., title="Replay")
     retained: bool | None = Field(..., title="Retained")
     row_count: int | None = Field(..., title="Row Count")
-    scope: dict[str, Any] = Field(..., description="`path` and `visibility`.", title="Scope")
+    scope: JudgementScope = Field(..., description="The write's scope.")
     source: str | None = Field(..., title="Source")
     turn_id: str | None = Field(..., title="Turn Id")
     verdict: str = Field(..., title="Verdict")
@@ -1976,6 +2268,67 @@ class JudgementList(BaseModel):
     judgements: list[Judgement] = Field(..., title="Judgements")
     next_cursor: str | None = Field(
         ..., description="Pass as `cursor` for the next page.", title="Next Cursor"
+    )
+
+
+class MemoryHit(BaseModel):
+    """
+    One memory record or chunk (`kind: chunk`), as recall returns it.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    content: (
+        EntityContent
+        | AttributeContent
+        | RelationContent
+        | ActionContent
+        | InstructionContent
+        | UncertaintyContent
+        | NoteContent
+        | None
+    ) = Field(
+        None,
+        description="The record's structured content, by kind; null for a chunk.",
+        title="Content",
+    )
+    derived_by: str | None = Field(
+        None,
+        alias="derivedBy",
+        description="Only on a derived record: the pass.",
+        title="Derivedby",
+    )
+    derived_from: list[str] | None = Field(
+        None, alias="derivedFrom", description="Only on a derived record.", title="Derivedfrom"
+    )
+    direction: str | None = Field(
+        None, description="/profile only: `out` or `in`.", title="Direction"
+    )
+    id: str = Field(..., title="Id")
+    kind: str = Field(
+        ...,
+        description="entity, attribute, relation, action, instruction, ... or chunk",
+        title="Kind",
+    )
+    memory_category: str | None = Field(None, alias="memoryCategory", title="Memorycategory")
+    revision: int | None = Field(
+        None, description="The record's revision; null for a chunk.", title="Revision"
+    )
+    scope: HitScope
+    score: float | None = Field(
+        None, description="Fused rank score; null outside /query.", title="Score"
+    )
+    source: HitSource
+    superseded: bool | None = Field(
+        None, description="Only on a superseded record: true.", title="Superseded"
+    )
+    superseded_by: str | None = Field(None, alias="supersededBy", title="Supersededby")
+    text: str | None = Field(None, title="Text")
+    valid_from: str | None = Field(None, alias="validFrom", title="Validfrom")
+    valid_to: str | None = Field(
+        None, alias="validTo", description="Only on a superseded record.", title="Validto"
     )
 
 
@@ -1993,14 +2346,247 @@ class ModelsHealth(BaseModel):
     status: Literal["ok", "error"] = Field(..., title="Status")
 
 
+class ProfileResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    actions: list[MemoryHit] = Field(..., title="Actions")
+    attributes: list[MemoryHit] = Field(..., title="Attributes")
+    entity: ProfileEntity
+    entity_ids: list[str] = Field(..., alias="entityIds", title="Entityids")
+    history: list[MemoryHit] = Field(
+        ..., description="Empty unless `history=true`.", title="History"
+    )
+    relations: list[MemoryHit] = Field(..., title="Relations")
+
+
+class QueryResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    hits: list[MemoryHit] = Field(..., title="Hits")
+    query: str = Field(..., title="Query")
+
+
+class QueueMemory(BaseModel):
+    """
+    One side of a queue item: the record as it is now.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    id: str = Field(..., title="Id")
+    judged_revision: int | None = Field(..., title="Judged Revision")
+    kind: str | None = Field(..., title="Kind")
+    provenance: QueueProvenance
+    revision: int | None = Field(..., title="Revision")
+    scope: QueueScope
+    serving: str | None = Field(..., title="Serving")
+    text: str | None = Field(..., title="Text")
+
+
+class ReadAnswer(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    contract_version: int = Field(..., title="Contract Version")
+    record: ContractRecord
+
+
+class ReadRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    contract_version: Literal[1] = Field(..., title="Contract Version")
+    record_id: UUID = Field(..., title="Record Id")
+    scope: ScopeIn
+
+
+class ReceiptReadRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    contract_version: Literal[1] = Field(..., title="Contract Version")
+    record_id: UUID = Field(..., title="Record Id")
+    revision: int = Field(..., ge=1, le=2000000000, title="Revision")
+    scope: ScopeIn
+
+
+class RecordState(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    deleted: bool = Field(..., title="Deleted")
+    expired: bool = Field(..., title="Expired")
+    record_id: str = Field(..., title="Record Id")
+    review: ReviewObject | None = Field(..., description="The current decision, if any.")
+    revision: int = Field(..., title="Revision")
+
+
+class ReplayedWrite(BaseModel):
+    """
+    The replayed /facts write's answer, and where its turn went.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    extraction: ExtractionResult
+    held: bool = Field(
+        ..., description="The write waits for a judge's approval (a hold).", title="Held"
+    )
+    session_id: str = Field(..., alias="sessionId", title="Sessionid")
+    session_replay: Literal["stored", "new", "not_found"] = Field(
+        ...,
+        alias="sessionReplay",
+        description="`stored`: the session the request named; `new`: it named none; `not_found`: the one it named is gone or no longer the principal's.",
+        title="Sessionreplay",
+    )
+    supersede_candidates: list[SupersedeCandidates] | None = Field(
+        None,
+        alias="supersedeCandidates",
+        description="Records that may be superseded by this write (not after a hold).",
+        title="Supersedecandidates",
+    )
+    supersedes: list[DeclaredSupersede] | None = Field(
+        None,
+        description="What each declared supersede did, in order (only when the write declared some): a held write replaces nothing (`reason: held`).",
+        title="Supersedes",
+    )
+    turn_id: str = Field(..., alias="turnId", title="Turnid")
+
+
+class ReviewRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        populate_by_name=True,
+    )
+    command: ReviewCommand
+    scope: ScopeIn
+
+
+class ReviewStateAnswer(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    contract_version: int = Field(..., title="Contract Version")
+    scope: ContractScope = Field(..., description="The scope the request named, as sent.")
+    state: RecordState
+
+
+class SearchHit(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    lexical_rank: int | None = Field(..., title="Lexical Rank")
+    record: ContractRecord
+    score: float | None = Field(..., title="Score")
+    vector_rank: int | None = Field(..., title="Vector Rank")
+
+
+class StageUsage(BaseModel):
+    """
+    One stage's model calls and tokens, in all and per `provider:model`.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    calls: int = Field(..., title="Calls")
+    completion_tokens: int = Field(..., title="Completion Tokens")
+    models: dict[str, UsageCounts] = Field(..., title="Models")
+    prompt_tokens: int = Field(..., title="Prompt Tokens")
+
+
+class StateResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    actions: list[MemoryHit] = Field(..., title="Actions")
+    instructions: list[MemoryHit] = Field(..., title="Instructions")
+    uncertainties: list[MemoryHit] = Field(..., title="Uncertainties")
+
+
+class UsageAnswer(BaseModel):
+    """
+    GET /{context_id}/usage (`usage.usage_breakdown`).
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    extraction: ExtractionUsage
+    since: str = Field(..., description="The first day counted (ISO date, UTC).", title="Since")
+    stages: dict[str, StageUsage] = Field(
+        ..., description="By stage: `chat`, `extraction`, ...", title="Stages"
+    )
+    total_tokens: int = Field(
+        ..., description="Prompt and completion tokens of every stage.", title="Total Tokens"
+    )
+
+
+class BatchResponse(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    extractions: list[FactsResponse | BatchItemError] = Field(
+        ...,
+        description="One answer per item, in order: its result or its error.",
+        title="Extractions",
+    )
+
+
+class HealthReport(BaseModel):
+    """
+    200 when `status` is `ok`, 503 when it is `degraded` or `down`.
+    """
+
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    database: DatabaseHealth
+    inactive_settings: list[InactiveSetting] | None = Field(
+        None,
+        description="Operator: settings given a value that have no effect yet.",
+        title="Inactive Settings",
+    )
+    models: ModelsHealth
+    status: Literal["ok", "degraded", "down"] = Field(..., title="Status")
+    version: str | None = Field(None, description="Operator: memwarden's version.", title="Version")
+    worker: WorkerHealth
+
+
+class HoldDecision(BaseModel):
+    model_config = ConfigDict(
+        extra="allow",
+        populate_by_name=True,
+    )
+    changed: HoldChanges
+    judgement: Judgement
+
+
 class OverrideResult(BaseModel):
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
     )
-    ingest: dict[str, Any] | None = Field(
-        ..., description="The replayed write's answer, if any.", title="Ingest"
-    )
+    ingest: ReplayedWrite | None = Field(..., description="The replayed write's answer, if any.")
     judgement: Judgement
     replay: str | None = Field(
         ..., description="What became of the replay, when one was asked.", title="Replay"
@@ -2055,144 +2641,14 @@ class QueueResolved(BaseModel):
     item: QueueItem
 
 
-class ReadAnswer(BaseModel):
+class SearchAnswer(BaseModel):
     model_config = ConfigDict(
         extra="allow",
         populate_by_name=True,
     )
     contract_version: int = Field(..., title="Contract Version")
-    record: ContractRecord
-
-
-class ReadRequest(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    contract_version: Literal[1] = Field(..., title="Contract Version")
-    record_id: UUID = Field(..., title="Record Id")
-    scope: ScopeIn
-
-
-class ReceiptReadRequest(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    contract_version: Literal[1] = Field(..., title="Contract Version")
-    record_id: UUID = Field(..., title="Record Id")
-    revision: int = Field(..., ge=1, le=2000000000, title="Revision")
-    scope: ScopeIn
-
-
-class RecordState(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    deleted: bool = Field(..., title="Deleted")
-    expired: bool = Field(..., title="Expired")
-    record_id: str = Field(..., title="Record Id")
-    review: ReviewObject | None = Field(..., description="The current decision, if any.")
-    revision: int = Field(..., title="Revision")
-
-
-class ReviewRequest(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-    )
-    command: ReviewCommand
-    scope: ScopeIn
-
-
-class ReviewStateAnswer(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    contract_version: int = Field(..., title="Contract Version")
-    scope: dict[str, Any] = Field(
-        ..., description="The scope the request named, as sent.", title="Scope"
-    )
-    state: RecordState
-
-
-class SearchHit(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    lexical_rank: int | None = Field(..., title="Lexical Rank")
-    record: ContractRecord
-    score: float | None = Field(..., title="Score")
-    vector_rank: int | None = Field(..., title="Vector Rank")
-
-
-class StageUsage(BaseModel):
-    """
-    One stage's model calls and tokens, in all and per `provider:model`.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    calls: int = Field(..., title="Calls")
-    completion_tokens: int = Field(..., title="Completion Tokens")
-    models: dict[str, UsageCounts] = Field(..., title="Models")
-    prompt_tokens: int = Field(..., title="Prompt Tokens")
-
-
-class UsageAnswer(BaseModel):
-    """
-    GET /{context_id}/usage (`usage.usage_breakdown`).
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    extraction: ExtractionUsage
-    since: str = Field(..., description="The first day counted (ISO date, UTC).", title="Since")
-    stages: dict[str, StageUsage] = Field(
-        ..., description="By stage: `chat`, `extraction`, ...", title="Stages"
-    )
-    total_tokens: int = Field(
-        ..., description="Prompt and completion tokens of every stage.", title="Total Tokens"
-    )
-
-
-class HealthReport(BaseModel):
-    """
-    200 when `status` is `ok`, 503 when it is `degraded` or `down`.
-    """
-
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    database: DatabaseHealth
-    inactive_settings: list[InactiveSetting] | None = Field(
-        None,
-        description="Operator: settings given a value that have no effect yet.",
-        title="Inactive Settings",
-    )
-    models: ModelsHealth
-    status: Literal["ok", "degraded", "down"] = Field(..., title="Status")
-    version: str | None = Field(None, description="Operator: memwarden's version.", title="Version")
-    worker: WorkerHealth
-
-
-class HoldDecision(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    changed: dict[str, Any] = Field(
-        ..., description="How many `facts`, `chunks` and `turns` moved.", title="Changed"
-    )
-    judgement: Judgement
+    hits: list[SearchHit] = Field(..., title="Hits")
+    mode: str = Field(..., title="Mode")
 
 
 class QueueChallenged(BaseModel):
@@ -2208,13 +2664,3 @@ class QueueChallenged(BaseModel):
         ..., description="The item in full for a caller who may review the memory, else null."
     )
     status: str = Field(..., title="Status")
-
-
-class SearchAnswer(BaseModel):
-    model_config = ConfigDict(
-        extra="allow",
-        populate_by_name=True,
-    )
-    contract_version: int = Field(..., title="Contract Version")
-    hits: list[SearchHit] = Field(..., title="Hits")
-    mode: str = Field(..., title="Mode")

@@ -89,18 +89,18 @@ async def revoke_key(
     return await keys.revoke_key(svc.db, who, context_id, key_id)
 
 
-@router.get("/{context_id}/config", responses={200: {"model": ContextConfig}})
+@router.get("/{context_id}/config")
 async def get_config(
     context_id: uuid.UUID, svc: Services = Depends(services), who: Caller = Depends(caller)
-) -> dict[str, Any]:
+) -> ContextConfig:
     return await settings_service.get_config(svc.db, who, context_id)
 
 
-@router.patch("/{context_id}/config", responses={200: {"model": ContextConfig}})
+@router.patch("/{context_id}/config")
 async def patch_config(
     context_id: uuid.UUID,
     patch: dict[str, Any] = Body(...),
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
-) -> dict[str, Any]:
+) -> ContextConfig:
     return await settings_service.patch_config(svc.db, who, context_id, patch)

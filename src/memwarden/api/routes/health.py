@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Mapping
-from typing import Any
 
-from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi import APIRouter, Depends, Request, Response
+from fastapi.responses import PlainTextResponse
 
 from memwarden import __version__
 from memwarden.api.deps import services
+from memwarden.api.routes import AnswerRoute
 from memwarden.health import HealthReport, check_health, public_view
 from memwarden.services import Services
 
-router = APIRouter(tags=["health"])
+router = APIRouter(tags=["health"], route_class=AnswerRoute)
 
 
 def _is_operator(request: Request, svc: Services) -> bool:
@@ -32,7 +32,7 @@ def _is_operator(request: Request, svc: Services) -> bool:
 @router.get(
     "/health",
     responses={
-        200: {"model": HealthReport, "description": "Every part is up (`status`: `ok`)."},
+        200: {"description": "Every part is up (`status`: `ok`)."},
         503: {
             "model": HealthReport,
             "description": "A part is down (`status`: `down`, the database) or degraded "
@@ -40,16 +40,18 @@ def _is_operator(request: Request, svc: Services) -> bool:
         },
     },
 )
-async def health(request: Request, svc: Services = Depends(services)) -> JSONResponse:
+async def health(
+    request: Request, response: Response, svc: Services = Depends(services)
+) -> HealthReport:
     """Public: status and component states. With the admin token: versions, provider
     hosts, the worker, inactive settings."""
-    report: dict[str, Any] = await check_health(svc)
-    status = 200 if report["status"] == "ok" else 503
+    report = await check_health(svc)
+    response.status_code = 200 if report.status == "ok" else 503
+    response.headers["Cache-Control"] = "no-store"
     if _is_operator(request, svc):
-        report["version"] = __version__
-    else:
-        report = public_view(report)
-    return JSONResponse(report, status_code=status, headers={"Cache-Control": "no-store"})
+        report.version = __version__
+        return report
+    return public_view(report)
 
 
 # Process-wide counters in `services.write_counters`, as Prometheus counters (help text).
