@@ -22,14 +22,69 @@ from tests.support.live import LiveServer
 from tests.support.pg import PgCluster
 from tests.support.scripted_model import RecordingSink, ScriptedModelServer
 from tests.support.services import ServiceHarness
+from tests.support.tool_schemas import install as reuse_tool_schemas
 
 # Property tests assert properties, not speed: hypothesis's default 200 ms deadline per
 # example turns a busy CI machine into a failure (seen: chunking a large drawn document).
 hypothesis_settings.register_profile("memwarden", deadline=None)
 hypothesis_settings.load_profile("memwarden")
+# Each live server's MCP tools reuse the schemas the first one derived (tests/support).
+reuse_tool_schemas()
 
 ADMIN_TOKEN = "test-admin-token-0123456789"
 ALL_GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
+HERE = "tests"  # the node id prefix of this conftest's fixtures
+GROUP_SIZE = 100  # tests sharing a module fixture, at most, sent to one xdist worker at once
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """`pytest -n N` distributes by xdist_group (`--dist loadgroup`, see
+    pytest_collection_modifyitems) unless another `--dist` mode than load is asked for."""
+    option = config.option
+    if getattr(option, "numprocesses", None) and getattr(option, "dist", None) in ("no", "load"):
+        option.dist = "loadgroup"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist, tests that share a fixture wider than one test (a module's
+    browser or deployment, a session's npm install) run on one worker, so it is built
+    once; every other test goes to whichever worker is free. The session-wide fixtures
+    of this file (the PostgreSQL cluster) are meant per worker and group nothing."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    sizes: dict[str, int] = {}
+    for item in items:
+        group, whole = _shared_fixture_group(item)
+        if group is None:
+            continue
+        if not whole:
+            # A module of hundreds of tests on one server (the auth matrix) would keep
+            # one worker busy long after the others finish: it goes out in runs of
+            # GROUP_SIZE consecutive tests, each run building the module's fixture once.
+            seen = sizes.get(group, 0)
+            sizes[group] = seen + 1
+            group = f"{group}#{seen // GROUP_SIZE}"
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
+def _shared_fixture_group(item: pytest.Item) -> tuple[str | None, bool]:
+    """The group of a test that uses a fixture wider than one test, and whether the group
+    must stay whole: a session fixture (an npm install into the checkout, say) must be
+    built by one worker only."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None, False
+    group = None
+    for defs in info.name2fixturedefs.values():
+        for fixture in defs:
+            where = fixture.baseid
+            if fixture.scope == "function" or where in ("", HERE):
+                continue  # per test, or pytest's own, or this file's per-worker ones
+            if fixture.scope in ("session", "package"):
+                return where, True
+            group = item.nodeid.split("::", 1)[0]
+    return group, False
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -41,10 +96,17 @@ def _structured_logs() -> None:
 def cluster() -> Iterator[PgCluster]:
     # Not under pytest's basetemp: pytest keeps that 0700, and as root pgserver runs
     # PostgreSQL as its own user, which must traverse the path.
+    # Under pytest-xdist each worker (gw0, gw1, ...) runs its own server in its own
+    # directory, with its own template.
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     given = os.environ.get("MEMWARDEN_TEST_PGDIR")
-    workdir = Path(given or tempfile.mkdtemp(prefix="memwarden-test-pg-"))
+    if given:
+        workdir = Path(given) / worker if worker else Path(given)
+        workdir.mkdir(parents=True, exist_ok=True)
+    else:
+        workdir = Path(tempfile.mkdtemp(prefix=f"memwarden-test-pg-{worker}"))
     workdir.chmod(0o755)
-    cluster = PgCluster(workdir)
+    cluster = PgCluster(workdir, suffix=worker)
     yield cluster
     cluster.close()
     if not given:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import socket
 import threading
 import time
@@ -15,11 +17,42 @@ from memwarden.services import Services
 from memwarden.settings import Settings
 from memwarden.store.db import Database
 
+# httpx builds a TLS context (loading the CA bundle) for every Client unless given one:
+# 0.2 s of CPU on a loaded machine, for each of the thousands of clients a run opens on
+# plain http://127.0.0.1. One default context, made once, serves them all.
+_TLS = httpx.create_ssl_context()
+
 
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+class _PromptServer(uvicorn.Server):
+    """uvicorn's server, woken at once by `wake()` instead of at its next 0.1 s tick: a
+    test's teardown waits for its server to stop, hundreds of times a run."""
+
+    _loop: asyncio.AbstractEventLoop | None = None
+    _woken: asyncio.Event | None = None
+
+    async def main_loop(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._woken = asyncio.Event()
+        counter = 0
+        should_exit = await self.on_tick(counter)
+        while not should_exit:
+            counter = (counter + 1) % 864000
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._woken.wait(), 0.1)
+            should_exit = await self.on_tick(counter)
+
+    def wake(self) -> None:
+        """Called from the test's thread after setting should_exit."""
+        loop, woken = self._loop, self._woken
+        if loop is not None and woken is not None:
+            with contextlib.suppress(RuntimeError):  # the loop already closed
+                loop.call_soon_threadsafe(woken.set)
 
 
 class LiveServer:
@@ -34,7 +67,11 @@ class LiveServer:
             statement_timeout_s=settings.statement_timeout_s,
         )
         self.services: Services = build_services(settings, db=db)
-        self.port = free_port()
+        # The socket is bound here and handed to uvicorn: a port picked first and bound
+        # later could be taken in between by a server of another xdist worker.
+        self.socket = socket.socket()
+        self.socket.bind(("127.0.0.1", 0))
+        self.port = int(self.socket.getsockname()[1])
         self.app = create_app(self.services, run_worker=run_worker, open_services=True)
         config = uvicorn.Config(
             self.app,
@@ -44,8 +81,10 @@ class LiveServer:
             access_log=False,
             lifespan="on",
         )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.server = _PromptServer(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True
+        )
 
     @property
     def url(self) -> str:
@@ -64,8 +103,10 @@ class LiveServer:
 
     def stop(self) -> None:
         self.server.should_exit = True
+        self.server.wake()
         self.thread.join(timeout=30)
+        self.socket.close()  # uvicorn closed it unless the server never started
 
     def client(self, token: str | None = None, timeout: float = 60) -> httpx.Client:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=timeout)
+        return httpx.Client(base_url=self.url, headers=headers, timeout=timeout, verify=_TLS)
