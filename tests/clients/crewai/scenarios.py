@@ -1,29 +1,31 @@
 """CrewAI scenarios, run by test_crewai.py with the CrewAI venv's python (not pytest's):
 
-    python tests/clients/crewai/scenarios.py <scenario>   (MEMWARDEN_URL, MEMWARDEN_KEY set)
+    python tests/clients/crewai/scenarios.py <scenario>=<key> ...   (MEMWARDEN_URL set)
 
 Each drives the real crewai package (its `Memory`, its `StorageBackend` protocol, its
-`MemoryRecord`) against the live memwarden the test started, asserts, and prints one JSON
-line of what it saw for the test to check further. Exits non-zero on a failed assertion.
+`MemoryRecord`) against the live memwarden the test started, with that Context key, and
+asserts. One process runs them all (importing crewai takes seconds): each prints one line,
+`SCENARIO {"scenario", "ok", "seen" or "error"}`, for the test to check and report.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import importlib.util
 import json
 import math
 import os
 import re
 import sys
+import traceback
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from memwarden_client import JudgeRefused, Memwarden
-from memwarden_client.integrations.crewai import MemwardenStorage
-
 from crewai.memory import Memory, MemoryRecord
 from crewai.memory.storage.backend import StorageBackend
+from memwarden_client import JudgeRefused, Memwarden
+from memwarden_client.integrations.crewai import MemwardenStorage
 
 
 def embed(texts: list[str]) -> list[list[float]]:
@@ -38,17 +40,17 @@ def embed(texts: list[str]) -> list[list[float]]:
     return out
 
 
-def client() -> Memwarden:
-    return Memwarden(os.environ["MEMWARDEN_URL"], os.environ["MEMWARDEN_KEY"], max_retries=0)
+def client(key: str) -> Memwarden:
+    return Memwarden(os.environ["MEMWARDEN_URL"], key, max_retries=0)
 
 
 def record(content: str, scope: str, **fields: Any) -> MemoryRecord:
     return MemoryRecord(content=content, scope=scope, embedding=embed([content])[0], **fields)
 
 
-def memory_round_trip() -> dict[str, Any]:
+def memory_round_trip(key: str) -> dict[str, Any]:
     """crewai's own Memory, with memwarden as its storage: remember, recall, forget."""
-    storage = MemwardenStorage(client())
+    storage = MemwardenStorage(client(key))
     assert isinstance(storage, StorageBackend)
     memory = Memory(storage=storage, embedder=embed)
     kept = memory.remember(
@@ -78,9 +80,9 @@ def memory_round_trip() -> dict[str, Any]:
     return {"record_id": kept.id, "recalled": [m.record.content for m in found]}
 
 
-def storage_protocol() -> dict[str, Any]:
+def storage_protocol(key: str) -> dict[str, Any]:
     """Every StorageBackend method, the way crewai's Memory calls them."""
-    storage = MemwardenStorage(client())
+    storage = MemwardenStorage(client(key))
     old = record(
         "Quarterly numbers are due in March.",
         "/finance",
@@ -133,9 +135,9 @@ def storage_protocol() -> dict[str, Any]:
     return {"saved": [old.id, new.id, other.id]}
 
 
-def judged() -> dict[str, Any]:
+def judged(key: str) -> dict[str, Any]:
     """The Context's judge is on (hold on warn): a secret raises, personal data is held."""
-    storage = MemwardenStorage(client())
+    storage = MemwardenStorage(client(key))
     memory = Memory(storage=storage, embedder=embed)
     try:
         memory.remember(
@@ -157,8 +159,8 @@ def judged() -> dict[str, Any]:
     return {"reasons": reasons}
 
 
-def wrong_width() -> dict[str, Any]:
-    storage = MemwardenStorage(client())
+def wrong_width(key: str) -> dict[str, Any]:
+    storage = MemwardenStorage(client(key))
     short = MemoryRecord(content="A short vector.", scope="/x", embedding=[0.1] * 8)
     try:
         storage.save([short])
@@ -171,7 +173,29 @@ def wrong_width() -> dict[str, Any]:
     return {"message": message}
 
 
-SCENARIOS = {f.__name__: f for f in (memory_round_trip, storage_protocol, judged, wrong_width)}
+def environment(key: str) -> dict[str, Any]:
+    """What this venv holds: crewai, and neither memwarden's server nor its database
+    driver; memwarden_client comes from the tree (PYTHONPATH), not from an install."""
+    import crewai
+    import memwarden_client
+
+    present = [m for m in ("memwarden", "psycopg") if importlib.util.find_spec(m)]
+    return {
+        "crewai": crewai.__version__,
+        "present": present,
+        "client": os.path.dirname(memwarden_client.__file__ or ""),
+    }
+
+
+SCENARIOS = {
+    f.__name__: f for f in (environment, memory_round_trip, storage_protocol, judged, wrong_width)
+}
 
 if __name__ == "__main__":
-    print(json.dumps(SCENARIOS[sys.argv[1]]()))
+    for arg in sys.argv[1:]:
+        name, _, key = arg.partition("=")
+        try:
+            line = {"scenario": name, "ok": True, "seen": SCENARIOS[name](key)}
+        except Exception:  # reported to the test, which fails on it
+            line = {"scenario": name, "ok": False, "error": traceback.format_exc()}
+        print("SCENARIO " + json.dumps(line, default=str), flush=True)
