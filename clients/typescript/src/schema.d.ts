@@ -5006,7 +5006,7 @@ export interface operations {
         parameters: {
             query?: {
                 include?: ("keys" | "judgements")[] | null;
-                scope?: string | null;
+                scope?: string[] | null;
                 sessions?: boolean;
                 subject?: string | null;
             };

@@ -53,7 +53,9 @@ def export_cmd(
     subject: Annotated[
         str | None, typer.Option(help="Only a subject's data: what it wrote or is about it.")
     ] = None,
-    scope: Annotated[str | None, typer.Option(help="Only records at or below a scope.")] = None,
+    scope: Annotated[
+        list[str] | None, typer.Option(help="Only records at or below a scope (repeat).")
+    ] = None,
     sessions: Annotated[
         bool, typer.Option("--sessions/--no-sessions", help="Sessions and turns too.")
     ] = False,
@@ -69,8 +71,9 @@ def export_cmd(
     review state and receipts; links; sessions and turns with --sessions)."""
     if not key:
         fail("no API key: pass --key or set MEMWARDEN_API_KEY", 2)
-    params: dict[str, Any] = {"subject": subject, "scope": scope, "sessions": sessions}
+    params: dict[str, Any] = {"subject": subject, "sessions": sessions}
     query = [(k, v) for k, v in params.items() if v is not None]
+    query += [("scope", s) for s in scope or ()]
     query += [("include", i) for i in include or ()]
     counts: Counter[str] = Counter()
     last: dict[str, Any] = {}

@@ -18,6 +18,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
+from memwarden.domain.scope import MAX_PATH_CHARS
 from memwarden.mcp.auth import Runtime
 from memwarden.portability import export
 from memwarden.portability.service import ExportRequest, audit_export, export_filter
@@ -32,14 +33,14 @@ def register(server: MCPServer[Any], rt: Runtime) -> None:
     async def export_subject(
         ctx: Context,
         subject: Annotated[str, Field(min_length=1, max_length=200)],
-        scope: Annotated[str | None, Field(max_length=1000)] = None,
+        scope: Annotated[str | None, Field(max_length=MAX_PATH_CHARS)] = None,
     ) -> dict[str, Any]:
         """One subject's data (what it wrote, owns, or what is about it) as export lines:
         records with every revision, review state and receipts. At most 500 lines or
         512 KiB; `truncated` true means more exists: use GET /export?subject=... for all.
         Another subject than the key's own needs grant:manage over the whole Context."""
         svc, who, context_id = await rt.begin_own(ctx)
-        request = ExportRequest(subject=subject, scope=scope)
+        request = ExportRequest(subject=subject, scopes=(scope,) if scope else ())
         f = export_filter(who, context_id, request)
         await audit_export(svc, who, context_id)
         lines: list[dict[str, Any]] = []

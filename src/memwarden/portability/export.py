@@ -49,7 +49,7 @@ async def stream(
     counts: Counter[str] = Counter()
     covers = {
         "subject": f.subject,
-        "scope": f.prefix,
+        "scopes": list(f.scopes),
         "sessions": request.sessions,
         "include": list(request.include),
         "everything": f.everything,

@@ -57,7 +57,7 @@ def _scope(path: str | None, field: str) -> str | None:
 @dataclass(frozen=True)
 class ExportRequest:
     subject: str | None = None
-    scope: str | None = None
+    scopes: tuple[str, ...] = ()
     sessions: bool = False
     include: tuple[Include, ...] = ()
 
@@ -89,7 +89,7 @@ def export_filter(
         everything=manager,
         prefixes=caller.prefixes("memory_read"),
         reader=caller.subject,
-        prefix=_scope(request.scope, "scope") or None,
+        scopes=tuple(dict.fromkeys(_scope(s, "scope") or "" for s in request.scopes)),
         subject=subject,
         speaker_norm=f"{SPEAKER_PREFIX}principal:{subject}" if subject else None,
     )

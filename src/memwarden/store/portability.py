@@ -32,7 +32,7 @@ class ExportFilter:
     everything: bool
     prefixes: Sequence[str]
     reader: str
-    prefix: str | None = None
+    scopes: Sequence[str] = ()
     subject: str | None = None
     speaker_norm: str | None = None
     turn_speaker: str | None = None
@@ -43,7 +43,7 @@ class ExportFilter:
             "everything": self.everything,
             "prefixes": list(self.prefixes),
             "reader": self.reader,
-            "prefix": self.prefix,
+            "scopes": list(self.scopes),
             "subject": self.subject,
             "speaker_norm": self.speaker_norm,
             "turn_speaker": self.turn_speaker,
@@ -85,7 +85,7 @@ async def principals_page(
 async def judgements_page(
     conn: Conn, f: ExportFilter, after: uuid.UUID, limit: int
 ) -> list[dict[str, Any]]:
-    params = {"context_id": f.context_id, "prefix": f.prefix, "after": after, "limit": limit}
+    params = {"context_id": f.context_id, "scopes": list(f.scopes), "after": after, "limit": limit}
     return await _rows(conn, "portability_judgements", params)
 
 

@@ -159,6 +159,6 @@ def test_a_persons_export_holds_their_records_and_what_is_about_them_and_nothing
     assert bobs and {r["author"] for r in bobs} == {"bob"}
     assert any("chess" in r["body"] for r in bobs)
     assert records(bob, subject="bob") == bobs
-    assert {r["scope"] for r in records(alice, scope="team/b")} == {"team/b"}
+    assert {r["scope"] for r in records(alice, scopes=("team/b",))} == {"team/b"}
     with refused(403, "missing_grant", "subject"):
         export_filter(bob.caller, bob.id, ExportRequest(subject="alice"))

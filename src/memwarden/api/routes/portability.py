@@ -12,7 +12,7 @@ from fastapi.responses import StreamingResponse
 from memwarden.api.deps import caller, services
 from memwarden.api.routes import AnswerRoute
 from memwarden.domain.grants import Caller
-from memwarden.domain.scope import Visibility
+from memwarden.domain.scope import MAX_PATH_CHARS, Visibility
 from memwarden.portability import export, formats
 from memwarden.portability.responses import ImportJob, ImportStarted
 from memwarden.portability.service import (
@@ -25,10 +25,13 @@ from memwarden.portability.service import (
     request_import,
 )
 from memwarden.services import Services
+from memwarden.text import StorableText
 
 router = APIRouter(tags=["portability"], route_class=AnswerRoute)
 
 NDJSON = "application/x-ndjson"
+MAX_SCOPES = 16
+"""Scope prefixes one export may name (records at or below any of them)."""
 EXPORT_ANSWER = (
     "JSON Lines: a `header` line (format `memwarden-export`, version 1), then one object "
     "per line with a `kind` (record, link, session, turn, principal, judgement), then an "
@@ -75,16 +78,18 @@ IMPORT_BODY = {
 async def export_route(
     context_id: uuid.UUID,
     subject: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
-    scope: Annotated[str | None, Query(max_length=1000)] = None,
+    scope: Annotated[list[StorableText] | None, Query(max_length=MAX_SCOPES)] = None,
     sessions: bool = False,
-    include: Annotated[list[Literal["keys", "judgements"]] | None, Query(max_length=2)] = None,
+    include: Annotated[list[Literal["keys", "judgements"]] | None, Query()] = None,
     svc: Services = Depends(services),
     who: Caller = Depends(caller),
 ) -> StreamingResponse:
     """A Context's memories as JSON Lines: records with every revision, validity,
     provenance, review state and receipts, links; sessions and turns with `sessions=true`.
     Only what the key may read, unless it holds grant:manage over the whole Context."""
-    request = ExportRequest(subject, scope, sessions, tuple(dict.fromkeys(include or ())))
+    request = ExportRequest(
+        subject, tuple(scope or ()), sessions, tuple(dict.fromkeys(include or ()))
+    )
     f = export_filter(who, context_id, request)
     await audit_export(svc, who, context_id)
     return StreamingResponse(
@@ -102,7 +107,7 @@ async def import_route(
     request: Request,
     source_dir: Annotated[str, Query(min_length=1, max_length=MAX_SOURCE_DIR)],
     format: Literal["auto", "memwarden", "mem0", "texts"] = "auto",
-    scope: Annotated[str | None, Query(max_length=1000)] = None,
+    scope: Annotated[str | None, Query(max_length=MAX_PATH_CHARS)] = None,
     visibility: Visibility = "shared",
     svc: Services = Depends(services),
     who: Caller = Depends(caller),

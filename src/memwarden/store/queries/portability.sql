@@ -2,7 +2,7 @@
 --
 -- The export walks share one set of parameters (store/portability.py: ExportFilter): the
 -- reader's read prefixes and subject (`everything` for a manager of the whole Context,
--- who reads others' private records too), an optional scope prefix and an optional
+-- who reads others' private records too), scope prefixes (none: all) and an optional
 -- subject (what it wrote, owns, or what is about its own speaker entity). Each walk pages
 -- by id upwards from `after`. Erased records are tombstones without content: not exported.
 
@@ -41,7 +41,8 @@ WHERE r.context_id = %(context_id)s AND r.serving::text <> 'erased'
   AND (r.kind = 'entity') = %(entities)s
   AND (%(everything)s OR memory_readable(r.scope_path, r.visibility, r.owner_subject,
                                          %(prefixes)s::text[], %(reader)s))
-  AND (%(prefix)s::text IS NULL OR scope_covers(%(prefix)s, r.scope_path))
+  AND (cardinality(%(scopes)s::text[]) = 0
+       OR EXISTS (SELECT 1 FROM unnest(%(scopes)s::text[]) AS s(p) WHERE scope_covers(s.p, r.scope_path)))
   AND (%(subject)s::text IS NULL
        OR r.author_subject = %(subject)s OR r.owner_subject = %(subject)s
        OR r.norm_name = %(speaker_norm)s
@@ -57,7 +58,7 @@ LIMIT %(limit)s
 
 -- portability_links --
 -- Hygiene's complementary links whose two records are both exported (readable, inside the
--- scope prefix; with a subject, one of them the subject's).
+-- scope prefixes; with a subject, one of them the subject's).
 SELECT l.record_lo, l.record_hi, l.kind, l.confidence, l.judge_model, l.created_at
 FROM memory_link l
 JOIN memory_record a ON a.context_id = l.context_id AND a.id = l.record_lo
@@ -69,8 +70,10 @@ WHERE l.context_id = %(context_id)s
                            %(prefixes)s::text[], %(reader)s)
            AND memory_readable(b.scope_path, b.visibility, b.owner_subject,
                                %(prefixes)s::text[], %(reader)s)))
-  AND (%(prefix)s::text IS NULL
-       OR (scope_covers(%(prefix)s, a.scope_path) AND scope_covers(%(prefix)s, b.scope_path)))
+  AND (cardinality(%(scopes)s::text[]) = 0
+       OR EXISTS (SELECT 1 FROM unnest(%(scopes)s::text[]) AS s(p) WHERE scope_covers(s.p, a.scope_path)))
+  AND (cardinality(%(scopes)s::text[]) = 0
+       OR EXISTS (SELECT 1 FROM unnest(%(scopes)s::text[]) AS s(p) WHERE scope_covers(s.p, b.scope_path)))
   AND (%(subject)s::text IS NULL
        OR %(subject)s IN (a.author_subject, a.owner_subject, b.author_subject, b.owner_subject))
   AND (l.record_lo, l.record_hi) > (%(after)s, %(after_hi)s)
@@ -94,7 +97,8 @@ LEFT JOIN principal p ON p.context_id = t.context_id AND p.id = t.principal_id
 WHERE t.context_id = %(context_id)s AND t.serving::text <> 'erased'
   AND (%(everything)s OR memory_readable(t.scope_path, t.visibility, t.owner_subject,
                                          %(prefixes)s::text[], %(reader)s))
-  AND (%(prefix)s::text IS NULL OR scope_covers(%(prefix)s, t.scope_path))
+  AND (cardinality(%(scopes)s::text[]) = 0
+       OR EXISTS (SELECT 1 FROM unnest(%(scopes)s::text[]) AS s(p) WHERE scope_covers(s.p, t.scope_path)))
   AND (%(subject)s::text IS NULL OR p.subject = %(subject)s OR t.owner_subject = %(subject)s
        OR t.speaker = %(turn_speaker)s)
   AND t.id > %(after)s
@@ -129,7 +133,8 @@ SELECT j.id, j.gate, j.verdict, j.reasons, j.source, j.scope_path, j.visibility,
        j.override_subject, j.created_at
 FROM judgement j
 WHERE j.context_id = %(context_id)s
-  AND (%(prefix)s::text IS NULL OR scope_covers(%(prefix)s, j.scope_path))
+  AND (cardinality(%(scopes)s::text[]) = 0
+       OR EXISTS (SELECT 1 FROM unnest(%(scopes)s::text[]) AS s(p) WHERE scope_covers(s.p, j.scope_path)))
   AND j.id > %(after)s
 ORDER BY j.id
 LIMIT %(limit)s
