@@ -19,8 +19,14 @@ from memwarden.portability import run
 from memwarden.portability.formats import MAX_ITEMS
 from tests.integration.judge.helpers import CARD
 from tests.service.hygiene.helpers import scan
-from tests.service.portability.helpers import import_file, import_status, jsonl, start_import
-from tests.service.usecases import refused
+from tests.service.portability.helpers import (
+    export_text,
+    import_file,
+    import_status,
+    jsonl,
+    start_import,
+)
+from tests.service.usecases import facts, refused
 from tests.support.scripted_model import RecordedRequest, Reply, ScriptedModelServer
 from tests.support.services import ContextKey, ServiceHarness
 
@@ -271,3 +277,30 @@ def test_an_item_the_judge_warns_about_is_held_for_a_reviewer_under_on_warn_hold
     )
     assert servings == [("held",)]
     assert sql("SELECT count(*) FROM judgement WHERE context_id = %s AND held", (ctx.id,)) == [(1,)]
+
+
+def test_records_of_an_export_pass_the_judge_as_writes_do_refused_held_and_kept(
+    judged: ServiceHarness, scripted: ScriptedModelServer, sql: Callable[..., list[tuple]]
+) -> None:
+    source = judged.make_context("source")
+    facts(judged, source, "I like chess.")
+    facts(judged, source, "I like go.")
+    exported = export_text(judged, source)
+    target = judged.make_context("target", config={"judge": {"enabled": True, "on_warn": "hold"}})
+
+    def verdict(request: RecordedRequest) -> dict[str, Any]:
+        if "go" in request.user:
+            return {"verdict": "fail", "reasons": ["policy"]}
+        if "chess" in request.user:
+            return {"verdict": "warn", "reasons": ["personal_data"]}
+        return {"verdict": "pass", "reasons": []}
+
+    scripted.respond_with("judge", verdict)
+    scripted.respond_with("row_judge", _rows_pass)
+    done = import_file(judged, target, exported)
+    assert done["counts"]["refused"] >= 1 and done["counts"]["held"] >= 1
+    bodies = dict(
+        sql("SELECT body, serving::text FROM memory_record WHERE context_id = %s", (target.id,))
+    )
+    assert not [b for b in bodies if " go" in b]
+    assert {s for b, s in bodies.items() if "chess" in b} == {"held"}
