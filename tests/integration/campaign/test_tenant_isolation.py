@@ -46,6 +46,7 @@ ID_KINDS = (
     ("/passes/runs/", "pass_run"),
     ("/webhooks/", "webhook"),
     ("/erasures/", "erasure"),
+    ("/imports/", "import"),
 )
 
 
@@ -137,6 +138,13 @@ def tenants(live: LiveServer) -> dict[str, Any]:
         erasure = client.post(f"/api/v1/{a['id']}/erasures", json={"scopePrefix": "nothing/here"})
         assert erasure.status_code == 202, erasure.text
         a["erasure"] = erasure.json()["erasureId"]
+        imported = client.post(
+            f"/api/v1/{a['id']}/imports",
+            params={"source_dir": "/src/a"},
+            content=json.dumps({"text": f"I like {marker}."}),
+        )
+        assert imported.status_code == 202, imported.text
+        a["import"] = imported.json()["importId"]
         for _ in range(120):
             doc = client.get(f"/api/v1/{a['id']}/documents/{a['document']}").json()
             if doc["status"] in ("processed", "failed"):
@@ -153,6 +161,7 @@ def tenants(live: LiveServer) -> dict[str, Any]:
         "pass_run": a["pass_run"],
         "webhook": a["webhook"],
         "erasure": a["erasure"],
+        "import": a["import"],
     }
     return out
 
@@ -295,6 +304,7 @@ MCP_TOOLS: dict[str, tuple[str | None, dict[str, Any]]] = {
     "get_pass_run": ("pass_run", {"runId": "{id}"}),
     "erase": ("record", {"record_ids": ["{id}"]}),
     "erasure": ("erasure", {"erasure_id": "{id}"}),
+    "export_subject": (None, {"subject": "alice"}),
 }
 
 
