@@ -19,7 +19,9 @@ def write(live, ctx, text=FACTS):
 def search(dashboard, ctx, words):
     dashboard.open(f"/ui/c/{ctx['id']}/memories")
     dashboard.page.get_by_label("Search", exact=True).fill(words)
-    dashboard.page.get_by_role("button", name="Search").click()
+    # count() does not wait: on a loaded machine it could still read the page before.
+    with dashboard.page.expect_navigation():
+        dashboard.page.get_by_role("button", name="Search").click()
     return dashboard.page.locator("tr.hit")
 
 
