@@ -140,7 +140,7 @@ ROUTES: list[Route] = [
     ("POST", "/api/v1/{cid}/erasures", {"scopePrefix": "p"}, "grant:manage"),
     ("GET", "/api/v1/{cid}/erasures/" + ZERO, None, "grant:manage"),
     ("GET", "/api/v1/{cid}/export", None, "memory_read"),
-    ("POST", "/api/v1/{cid}/imports?source_dir=/src", None, "memory_write"),
+    ("POST", "/api/v1/{cid}/imports?source_dir=/src", {"text": "I like tea."}, "memory_write"),
     ("GET", "/api/v1/{cid}/imports/" + ZERO, None, "memory_write"),
     ("GET", "/api/v1/{cid}/memories/" + ZERO + "/history", None, "memory_read"),
 ]

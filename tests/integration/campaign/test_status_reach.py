@@ -1010,6 +1010,14 @@ def erasure_read(w: World) -> httpx.Response:
     return w.send("GET", f"/api/v1/{w.a.id}/erasures/{started['erasureId']}", w.a.key)
 
 
+@recipe("GET", f"{CTX}/imports/{{import_id}}", 200)
+def import_read(w: World) -> httpx.Response:
+    route = f"/api/v1/{w.a.id}/imports"
+    sent = w.send("POST", route, w.a.key, params={"source_dir": "/src"}, content='"I like tea."')
+    started = w.ok(sent, 202)
+    return w.send("GET", f"{route}/{started['importId']}", w.a.key)
+
+
 @recipe("GET", f"{CTX}/memories/{{record_id}}/history", 200)
 def record_history_read(w: World) -> httpx.Response:
     command = {"contract_version": 1, "op": "create", "content": "A note with a history."}
