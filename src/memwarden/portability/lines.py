@@ -14,6 +14,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memwarden.domain.scope import Visibility
 from memwarden.limits import MAX_TURN_CHARS
 
 FORMAT: Final = "memwarden-export"
@@ -89,7 +90,7 @@ class RecordLine(Line):
     recordKind: RecordKind
     category: Literal["identity", "knowledge", "context"]
     scope: str = Field(max_length=1000)
-    visibility: Literal["shared", "private"]
+    visibility: Visibility
     owner: str = Field(min_length=1, max_length=200)
     author: str = Field(min_length=1, max_length=200)
     content: dict[str, Any]
@@ -145,7 +146,7 @@ class TurnLine(Line):
     principal: str = Field(min_length=1, max_length=200)
     text: str = Field(max_length=MAX_TURN_CHARS)
     scope: str = Field(max_length=1000)
-    visibility: Literal["shared", "private"]
+    visibility: Visibility
     owner: str = Field(min_length=1, max_length=200)
     serving: Literal["live", "held", "superseded", "invalidated", "deleted", "expired"]
     speaker: str | None = Field(default=None, max_length=400)

@@ -47,6 +47,7 @@ ID_KINDS = (
     ("/webhooks/", "webhook"),
     ("/erasures/", "erasure"),
     ("/imports/", "import"),
+    ("/memories/", "record"),  # a record's history
 )
 
 
@@ -305,6 +306,7 @@ MCP_TOOLS: dict[str, tuple[str | None, dict[str, Any]]] = {
     "erase": ("record", {"record_ids": ["{id}"]}),
     "erasure": ("erasure", {"erasure_id": "{id}"}),
     "export_subject": (None, {"subject": "alice"}),
+    "history": ("record", {"record_id": "{id}"}),
 }
 
 

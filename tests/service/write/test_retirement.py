@@ -23,7 +23,7 @@ def _attributes(sql: Callable[..., list[tuple]], context_id: uuid.UUID) -> dict[
 def _retire(h: ServiceHarness, ctx: ContextKey, old: uuid.UUID, new: uuid.UUID) -> Retirement:
     async def go() -> Retirement:
         async with h.services.db.transaction() as conn:
-            return await retire(conn, ctx.id, old, new, "test")
+            return await retire(conn, ctx.id, old, new, "test", cause="correction")
 
     return h.run(go())
 
@@ -40,6 +40,12 @@ def test_a_record_in_the_same_scope_retires_another_with_history(
     done = _retire(svc, ctx, ids["jazz"], ids["tea"])
     assert done.applied and done.refused is None
     assert _serving(sql, ids["jazz"]) == "superseded"
+    last = sql(
+        "SELECT op, cause, replaced_by FROM memory_revision WHERE record_id = %s"
+        " ORDER BY revision DESC LIMIT 1",
+        (ids["jazz"],),
+    )
+    assert last == [("supersede", "correction", ids["tea"])]
 
 
 def test_a_replacement_outside_the_retired_scope_or_not_served_changes_nothing(

@@ -9,7 +9,8 @@ import pytest
 
 from memwarden.domain.provenance import SOURCE_RANKS, Rank, is_authoritative, rank_for
 
-MIGRATION = Path(__file__).parents[3] / "src/memwarden/store/migrations/0001_initial.sql"
+SCHEMA = Path(__file__).parents[3] / "src/memwarden/store/schema.sql"
+"""The schema every migration builds, so a kind a later migration allows is checked too."""
 
 
 @pytest.mark.parametrize(
@@ -18,6 +19,8 @@ MIGRATION = Path(__file__).parents[3] / "src/memwarden/store/migrations/0001_ini
         ("command", False, Rank.AUTHORITATIVE),
         ("turn", False, Rank.PROVISIONAL),
         ("document", False, Rank.PROVISIONAL),
+        ("import", False, Rank.PROVISIONAL),
+        ("import", True, Rank.AUTHORITATIVE),
         ("reflection", False, Rank.DERIVED),
         ("consolidation", False, Rank.DERIVED),
         ("elaboration", False, Rank.DERIVED),
@@ -37,9 +40,9 @@ def test_a_records_rank_follows_its_source_and_a_reviewers_approval(
 
 
 def test_every_source_kind_the_schema_allows_has_a_rank() -> None:
-    sql = MIGRATION.read_text()
-    pattern = r"source_kind\s+text NOT NULL.*?CHECK \(source_kind IN \((.*?)\)\)"
-    block = re.search(pattern, sql, re.S)
+    sql = SCHEMA.read_text()
+    pattern = r"memory_record_source_kind_check CHECK \(\(source_kind = ANY \(ARRAY\[(.*?)\]"
+    block = re.search(pattern, sql)
     assert block is not None
     kinds = set(re.findall(r"'(\w+)'", block.group(1)))
     assert kinds == set(SOURCE_RANKS)
