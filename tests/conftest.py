@@ -30,6 +30,14 @@ hypothesis_settings.register_profile("memwarden", deadline=None)
 hypothesis_settings.load_profile("memwarden")
 # Each live server's MCP tools reuse the schemas the first one derived (tests/support).
 reuse_tool_schemas()
+# A pytest-xdist worker starts with COLUMNS=80 and LINES=24 where the run had neither: a
+# rich console made when the CLI is imported would then keep 80 columns whatever COLUMNS
+# a test gives its CLI call. Workers drop that pair, as a serial run never had it.
+if os.environ.get("PYTEST_XDIST_WORKER") and (
+    os.environ.get("COLUMNS"),
+    os.environ.get("LINES"),
+) == ("80", "24"):
+    del os.environ["COLUMNS"], os.environ["LINES"]
 
 ADMIN_TOKEN = "test-admin-token-0123456789"
 ALL_GRANTS = ["memory_read", "memory_write", "memory_review", "grant:manage"]
