@@ -31,7 +31,8 @@ from rich.table import Table
 from memwarden.pipeline.ingest import FactsInput, write_facts
 from memwarden.retrieval.query import QueryInput, run_query
 
-DATA = Path("/work/shared/data/locomo/locomo10.json")
+# The shared folder is ../shared from the repository root.
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "locomo" / "locomo10.json"
 MODES = ("lexical", "vector", "hybrid")
 KS = (5, 10, 20)
 
@@ -77,7 +78,7 @@ async def ingest(svc: Any, sample: dict[str, Any], progress: Progress, task: Any
                 svc, caller, caller.context_id, FactsInput(turn_text(date, turn))
             )
             timings.append((time.perf_counter() - started) * 1000)
-            by_turn[out["turnId"]] = turn["dia_id"]
+            by_turn[out.turnId] = turn["dia_id"]
             progress.advance(task)
     return caller, by_turn, timings
 
@@ -95,8 +96,8 @@ async def ask(
     result = await run_query(svc, caller, caller.context_id, req)
     elapsed = (time.perf_counter() - started) * 1000
     ranked: list[str] = []
-    for hit in result["hits"]:
-        dia = by_turn.get(hit["source"]["ref"] or "")
+    for hit in result.hits:
+        dia = by_turn.get(hit.source.ref or "")
         if dia and dia not in ranked:
             ranked.append(dia)
     return ranked, elapsed

@@ -36,7 +36,8 @@ from memwarden.retrieval.indexing import index_large_contexts
 from memwarden.retrieval.query import QueryInput, run_query
 from memwarden.retrieval.search import search_memory
 
-LOCOMO = Path("/work/shared/data/locomo/locomo10.json")
+# The shared folder is ../shared from the repository root.
+LOCOMO = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "locomo" / "locomo10.json"
 DIM = 384
 KINDS = ("attribute", "relation", "action", "entity")
 # memory_record's COPY columns: ids, kind, category, owner, content, body, author, source,

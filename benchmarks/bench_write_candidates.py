@@ -142,9 +142,9 @@ async def measure(size: int, writes: int, warmup: int) -> dict[str, Any]:
             elapsed = (time.perf_counter() - t0 - (model.seconds - m0)) * 1000
             if n >= warmup:
                 write_ms.append(elapsed)
-                found = out["supersedeCandidates"]
+                found = out.supersedeCandidates or []
                 records.append(len(found))
-                offered.append(sum(len(e["candidates"]) for e in found))
+                offered.append(sum(len(e.candidates) for e in found))
     ingest.supersede_candidates = original  # type: ignore[assignment]
     measured = candidate_ms[warmup:]
     return {

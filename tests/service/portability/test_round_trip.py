@@ -92,7 +92,7 @@ def test_a_context_exported_and_imported_serves_every_principal_the_same_state_h
 
     alice2 = svc.make_context("target", GRANTS, subject="alice")
     bob2 = svc.add_key(alice2.id, GRANTS[:3], subject="bob")
-    done = import_file(svc, alice2, exported, "/work/old-project")
+    done = import_file(svc, alice2, exported, "/projects/old-project")
     assert done["status"] == "done" and done["counts"]["refused"] == 0
     assert done["counts"]["imported"] == done["total"] > 0
 
@@ -115,7 +115,7 @@ def test_a_context_exported_and_imported_serves_every_principal_the_same_state_h
         "SELECT DISTINCT source_kind, import_source_dir FROM memory_record WHERE context_id = %s",
         (alice2.id,),
     )
-    assert kinds == [("import", "/work/old-project")]
+    assert kinds == [("import", "/projects/old-project")]
 
 
 def test_an_import_of_the_same_export_again_skips_every_record(svc: ServiceHarness) -> None:
