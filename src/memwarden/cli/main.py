@@ -26,6 +26,7 @@ from memwarden.cli.judgements import judgements_app
 from memwarden.cli.mcp_cmd import mcp_stdio
 from memwarden.cli.passes import passes_app
 from memwarden.cli.portability import export_cmd, import_cmd
+from memwarden.cli.recall import profile_cmd, query_cmd, state_cmd
 from memwarden.cli.reprocess import reprocess_app
 from memwarden.cli.review import review_app
 from memwarden.cli.runner import (
@@ -57,6 +58,9 @@ app.command("erase")(erase_cmd)
 app.command("history")(history_cmd)
 app.command("export")(export_cmd)
 app.command("import")(import_cmd)
+app.command("query")(query_cmd)
+app.command("profile")(profile_cmd)
+app.command("state")(state_cmd)
 
 
 @contextmanager

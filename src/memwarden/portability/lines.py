@@ -14,6 +14,7 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memwarden.domain.revision_cause import RevisionCause
 from memwarden.domain.scope import Visibility
 from memwarden.limits import MAX_TURN_CHARS
 
@@ -25,18 +26,7 @@ RecordKind = Literal[
 ]
 
 
-Cause = Literal[
-    "write",
-    "correction",
-    "declared_supersede",
-    "hygiene_resolution",
-    "consolidation",
-    "review_decision",
-    "restore",
-    "delete",
-    "erasure",
-    "unknown",
-]
+Cause = RevisionCause
 Op = Literal["create", "update", "delete", "review", "supersede", "hold", "release", "restore"]
 
 

@@ -1,9 +1,11 @@
 """`as_of` over HTTP: GET and POST /query, GET /profile and GET /state read as of a moment,
-and a bad moment is a 400 naming `as_of`. What each moment serves is checked in depth on the
-use cases (tests/service/retrieval/test_as_of.py); here, what the routes make of it."""
+and a bad moment is a 400 naming `as_of`; `memwarden query/profile/state --as-of` read the
+same routes. What each moment serves is checked in depth on the use cases
+(tests/service/retrieval/test_as_of.py); here, what the routes make of it."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -11,7 +13,9 @@ from typing import Any
 
 import httpx
 import pytest
+from typer.testing import CliRunner
 
+from memwarden.cli.main import app
 from tests.integration.review.helpers import command, create
 from tests.support.live import LiveServer
 
@@ -126,3 +130,40 @@ def test_the_openapi_documents_as_of_as_a_timestamp(live: LiveServer) -> None:
     variants = [schema, *schema.get("anyOf", [])]
     assert any(v.get("format") == "date-time" for v in variants), schema
     assert "moment" in params["as_of"]["description"]
+
+
+def test_the_cli_reads_query_profile_and_state_as_of_a_moment(
+    live: LiveServer, story: dict[str, Any]
+) -> None:
+    cid, at = story["ctx"]["id"], story["at"]
+
+    def cli(key: str, *args: str) -> Any:
+        done = CliRunner().invoke(
+            app,
+            [*args, "--url", live.url, "--context", cid],
+            env={"MEMWARDEN_API_KEY": key, "COLUMNS": "200"},
+        )
+        return done
+
+    def hits(done: Any, *parts: str) -> set[str]:
+        assert done.exit_code == 0, done.output
+        answer = json.loads(done.stdout)
+        return {hit["text"] for part in parts for hit in answer[part]}
+
+    alice, bob = story["ctx"]["key"], story["bob"]
+    then = cli(alice, "query", "live Oslo Bergen", "--as-of", at[1], "--json")
+    assert hits(then, "hits") >= {"alice lives in Oslo"}
+    assert "alice lives in Bergen" not in hits(then, "hits")
+    now = hits(cli(alice, "query", "live Oslo Bergen", "--json"), "hits")
+    assert "alice lives in Bergen" in now and "alice lives in Oslo" not in now
+    table = cli(alice, "query", "live Oslo Bergen", "--as-of", at[1])
+    assert table.exit_code == 0 and f"as of {at[1]}" in table.output
+    assert "alice lives in Oslo" in table.output and "Bergen" not in table.output.split("'")[-1]
+    profile = cli(alice, "profile", "--entity", "me", "--as-of", at[1], "--json")
+    assert hits(profile, "relations") == {"alice lives in Oslo"}
+    state = cli(bob, "state", "--as-of", at[0], "--json")
+    assert hits(state, "instructions") == set()
+    [instruction] = hits(cli(bob, "state", "--as-of", at[1], "--json"), "instructions")
+    assert "French" in instruction
+    refused = cli(alice, "state", "--as-of", "yesterday")
+    assert refused.exit_code == 2 and "400" in refused.output and "as_of" in refused.output
