@@ -89,7 +89,35 @@ def write_everywhere(
     _ok(client.post(f"{base}/facts/batch", json={"items": [{"text": f"I like {mark}batch."}]}))
     _ok(client.post(f"{base}/chat", json={"message": f"Remember {mark}chat.", "remember": True}))
     command = {"contract_version": 1, "op": "create", "content": f"Note {mark}note."}
-    _ok(client.post("/api/v1/memory/commands", json={"scope": SCOPE, "command": command}))
+    note = _ok(client.post("/api/v1/memory/commands", json={"scope": SCOPE, "command": command}))
+    # An update keeps the note's first state for as_of reads (memory_record_past).
+    update = {
+        "contract_version": 1,
+        "op": "update",
+        "record_id": note["record_id"],
+        "expected_revision": note["revision"],
+        "content": f"Note {mark}updated.",
+    }
+    _ok(client.post("/api/v1/memory/commands", json={"scope": SCOPE, "command": update}))
+    # An import of texts: its items pass through import_item before they are written.
+    lines = "\n".join(
+        json.dumps({"id": f"t{n}", "text": f"I own {mark}import{n}."}) for n in (1, 2)
+    )
+    started = client.post(
+        f"{base}/imports",
+        params={"source_dir": "/projects/old", "format": "texts"},
+        content=lines,
+        headers={"Content-Type": "application/x-ndjson"},
+    )
+    import_id = _ok(started, 202)["importId"]
+    imported = _until(
+        lambda: (
+            (body := _ok(client.get(f"{base}/imports/{import_id}")))["status"] in ("done", "failed")
+            and body
+        ),
+        "import",
+    )
+    assert imported["status"] == "done" and imported["counts"].get("imported") == 2, imported
     upload = client.post(
         f"{base}/documents",
         files={"file": (f"{mark}file.txt", f"Notes on {mark}document.".encode(), "text/plain")},
