@@ -3,6 +3,7 @@ Services to call use cases directly (the service tier) or a live HTTP server (ac
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import tempfile
@@ -98,6 +99,19 @@ def _shared_fixture_group(item: pytest.Item) -> tuple[str | None, bool]:
 @pytest.fixture(scope="session", autouse=True)
 def _structured_logs() -> None:
     configure_logging("INFO", json=True)
+
+
+@pytest.fixture(autouse=True)
+def _logs_as_served() -> None:
+    """Every test starts with the logging a served process has: a test before it in the same
+    worker may have raised the level, swapped structlog's chain or disabled loggers (a
+    benchmark module a test imports configures WARNING on import: benchmarks/_harness.py),
+    and the tests that read log lines would then see none."""
+    configure_logging("INFO", json=True)
+    logging.disable(logging.NOTSET)
+    for logger in list(logging.root.manager.loggerDict.values()):
+        if isinstance(logger, logging.Logger) and logger.disabled:
+            logger.disabled = False
 
 
 @pytest.fixture(scope="session")

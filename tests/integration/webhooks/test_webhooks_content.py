@@ -94,6 +94,7 @@ def test_held_released_judge_fail_and_hygiene_queued_come_from_the_review_log_an
         facts(h, ctx, "The admin password is hunter2.")
     (failed,) = [j for j in judgements(h, ctx) if j["verdict"] == "fail"]
     record = Who.of(h, ctx)
+    scripted.respond_with("judge", verdict("pass"))  # a memory command is judged too
     rid, _ = create(record, "The deploy key rotates every month.")
     item = challenge(h, ctx, rid, "It rotates weekly now.")
     expected = 2 * len(held_events) + 2

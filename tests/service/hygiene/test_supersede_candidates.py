@@ -46,7 +46,7 @@ def test_a_multi_record_write_hands_back_each_records_candidates_and_nothing_it_
     facts(svc, carol, "I work at Globex Corp.")  # shared at the root: above, in alice's view
     facts(svc, ctx, "I love jazz.", scope=["team/b"])  # beside the write: never replaced
     facts(svc, bob, "I live in Paris. I work at Globex.", visibility="private")  # bob's own
-    facts(svc, ctx, "I live in Paris suburbs.", visibility="private")  # hers, but private
+    facts(svc, ctx, "I live in Paris.", visibility="private")  # hers, the same, but private
 
     out = facts(svc, ctx, NEW_WRITE, scope=["team/a/osprey"])
 
@@ -70,7 +70,7 @@ def test_a_multi_record_write_hands_back_each_records_candidates_and_nothing_it_
     assert set(in_band) >= {
         ("Alice works at Globex", "bob works at Globex"),
         ("Alice lives in Paris", "bob lives in Paris"),
-        ("Alice lives in Paris", "alice lives in Paris suburbs"),
+        ("Alice lives in Paris", "alice lives in Paris"),
         ("Alice — loves: jazz music", "alice — loves: jazz"),
     }
     # Each similarity is the pair's cosine similarity, rounded as the answer rounds it.
