@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 import uuid
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -24,6 +25,7 @@ NO_FLUSH = {"fsync": "off", "full_page_writes": "off"}
 # Databases copied from the template ahead of need, in a background thread, and dropped
 # there too: a test's setup takes a ready one instead of waiting for CREATE DATABASE.
 AHEAD = 2
+COPY_ATTEMPTS = 6
 
 
 class PgCluster:
@@ -110,10 +112,20 @@ class PgCluster:
             self._ready.append(self._background.submit(self._copy_template))
 
     def _copy_template(self) -> str:
+        """Copied in the background while a test runs: a test that holds thousands of locks
+        (partitions, many indexes) can fill the shared lock table for a moment, and the
+        copy then fails with `out of shared memory`; it is tried again once that passes."""
         name = f"t_{uuid.uuid4().hex[:16]}"
-        with psycopg.connect(self.admin_url, autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{self.template}"')
-        return name
+        for attempt in range(COPY_ATTEMPTS):
+            try:
+                with psycopg.connect(self.admin_url, autocommit=True) as conn:
+                    conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{self.template}"')
+                return name
+            except psycopg.errors.OutOfMemory:
+                if attempt == COPY_ATTEMPTS - 1:
+                    raise
+                time.sleep(0.5 * (attempt + 1))
+        raise AssertionError("unreachable")
 
     def _drop(self, name: str) -> None:
         with psycopg.connect(self.admin_url, autocommit=True) as conn:
