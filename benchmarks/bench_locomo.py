@@ -24,6 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _harness import STDERR, make_caller, peak_rss_mb, services
+from _locomo import DATA, sessions, turn_text
 from _tables import table_console
 from rich.progress import Progress
 from rich.table import Table
@@ -31,28 +32,8 @@ from rich.table import Table
 from memwarden.pipeline.ingest import FactsInput, write_facts
 from memwarden.retrieval.query import QueryInput, run_query
 
-# The shared folder is ../shared from the repository root.
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "locomo" / "locomo10.json"
 MODES = ("lexical", "vector", "hybrid")
 KS = (5, 10, 20)
-
-
-def sessions(conversation: dict[str, Any]) -> list[tuple[int, str, list[dict[str, Any]]]]:
-    """(number, date, turns) for every session that holds turns (conv-26 lists empty ones)."""
-    out = []
-    for key, turns in conversation.items():
-        match = re.fullmatch(r"session_(\d+)", key)
-        if match and isinstance(turns, list) and turns:
-            n = int(match[1])
-            out.append((n, str(conversation.get(f"session_{n}_date_time", "")), turns))
-    return sorted(out)
-
-
-def turn_text(date: str, turn: dict[str, Any]) -> str:
-    text = f"[{date}] {turn['speaker']}: {turn['text']}"
-    if turn.get("blip_caption"):
-        text += f" (shared a photo: {turn['blip_caption']})"
-    return text
 
 
 def evidence(raw: list[str]) -> set[str]:

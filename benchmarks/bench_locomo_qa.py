@@ -52,6 +52,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _harness import STDERR, make_caller, percentile, services
+from _locomo import DATA, sessions, turn_text
 from _tables import table_console
 from openai import AsyncOpenAI
 from rich.progress import Progress
@@ -60,8 +61,6 @@ from rich.table import Table
 from memwarden.pipeline.ingest import FactsInput, write_facts
 from memwarden.retrieval.query import QueryInput, run_query
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "locomo" / "locomo10.json"
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 STAGE_HEADER = "X-Memwarden-Stage"  # lets a scripted test server tell answer from judge
 ANSWER_MAX_TOKENS = 64
@@ -93,24 +92,6 @@ Generated answer: {generated_answer}
 
 Give a one-sentence reason, then the label, as JSON: {{"reason": "...", "label": "CORRECT"}} \
 or {{"reason": "...", "label": "WRONG"}}."""
-
-
-def sessions(conversation: dict[str, Any]) -> list[tuple[int, str, list[dict[str, Any]]]]:
-    """(number, date, turns) for every session that holds turns (conv-26 lists empty ones)."""
-    out = []
-    for key, turns in conversation.items():
-        match = re.fullmatch(r"session_(\d+)", key)
-        if match and isinstance(turns, list) and turns:
-            n = int(match[1])
-            out.append((n, str(conversation.get(f"session_{n}_date_time", "")), turns))
-    return sorted(out)
-
-
-def turn_text(date: str, turn: dict[str, Any]) -> str:
-    text = f"[{date}] {turn['speaker']}: {turn['text']}"
-    if turn.get("blip_caption"):
-        text += f" (shared a photo: {turn['blip_caption']})"
-    return text
 
 
 def speaker_id(name: str) -> str:
