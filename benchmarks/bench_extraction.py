@@ -17,12 +17,16 @@ bound: observations leave out much that is true). A hand-checked sample
 (`extraction_judged.json`, our own verdicts by dia_id and record text, no LoCoMo text)
 gives the precision a person sees, and checks the matcher against a person's reading.
 
+Splits: the rules are developed on our own sentences and on the first five conversations
+(`dev`: conv-26, conv-30, conv-41, conv-42, conv-43); the last five (`held-out`) are read
+only to report, so every figure comes for all ten, for `dev` and for `held-out`.
+
 Run: `python benchmarks/bench_extraction.py [--limit-conversations 2] [--before REV]
-[--spacy] [--draw-sample 40] [--evidence] [--json]`. `--before REV` also scores the rule
-extractor as it was at git revision REV; `--spacy` scores a dependency-parse baseline where
-spaCy and an English pipeline are installed (not a dependency of memwarden: see
-docs/benchmarks.md); `--evidence` writes every turn through /facts and reports LoCoMo
-evidence recall when /query ranks only the extracted records.
+[--spacy] [--draw-sample 40] [--evidence] [--split all|dev|held-out] [--json]`.
+`--before REV` also scores the rule extractor as it was at git revision REV; `--spacy`
+scores a dependency-parse baseline where spaCy and an English pipeline are installed (not
+a dependency of memwarden: see docs/benchmarks.md); `--evidence` writes every turn through
+/facts and reports LoCoMo evidence recall when /query ranks only the extracted records.
 """
 
 from __future__ import annotations
@@ -51,6 +55,14 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "locomo" / "locomo10.json"
 JUDGED = Path(__file__).resolve().parent / "extraction_judged.json"
 RULES_PATH = "src/memwarden/models/rule_extractor.py"
+# Rules are tuned on these conversations only; the other five are held out (see docstring).
+DEV = frozenset({"conv-26", "conv-30", "conv-41", "conv-42", "conv-43"})
+SPLITS = ("all", "dev", "held-out")
+
+
+def in_split(sample: dict[str, Any], split: str) -> bool:
+    return split == "all" or (sample["sample_id"] in DEV) == (split == "dev")
+
 
 STOP = frozenset(
     re.findall(
@@ -341,7 +353,8 @@ KS = (5, 10, 20)
 
 async def evidence_recall(data: list[dict[str, Any]], module_extract: Any | None) -> dict:
     """Evidence recall@k of category 1-4 questions when /query ranks only the extracted
-    records (each counts for the turn it came from), beside the same run's chunks only.
+    records (each counts for the turn it came from), beside the same run's chunks only;
+    for all conversations and for each split.
     `module_extract`: the `_extract` of another revision of the rules, swapped in."""
     from _harness import make_caller, services
 
@@ -352,8 +365,8 @@ async def evidence_recall(data: list[dict[str, Any]], module_extract: Any | None
     original = rules._extract
     if module_extract is not None:
         rules._extract = module_extract
-    scores: dict[str, dict[int, list[float]]] = {
-        m: {k: [] for k in KS} for m in ("records", "chunks")
+    scores: dict[str, dict[str, dict[int, list[float]]]] = {
+        split: {m: {k: [] for k in KS} for m in ("records", "chunks")} for split in SPLITS
     }
     try:
         async with services() as svc:
@@ -385,14 +398,22 @@ async def evidence_recall(data: list[dict[str, Any]], module_extract: Any | None
                             dia = by_turn.get(hit.source.ref or "")
                             if dia and dia not in ranked:
                                 ranked.append(dia)
-                        for k in KS:
-                            scores[mode][k].append(len(want & set(ranked[:k])) / len(want))
+                        for split in SPLITS:
+                            if not in_split(sample, split):
+                                continue
+                            for k in KS:
+                                got = len(want & set(ranked[:k])) / len(want)
+                                scores[split][mode][k].append(got)
     finally:
         rules._extract = original
     return {
-        mode: {f"@{k}": round(statistics.fmean(v), 4) for k, v in per.items()}
-        for mode, per in scores.items()
-    } | {"questions": len(scores["records"][KS[0]])}
+        split: {
+            mode: {f"@{k}": round(statistics.fmean(v), 4) if v else None for k, v in per.items()}
+            for mode, per in by_mode.items()
+        }
+        | {"questions": len(by_mode["records"][KS[0]])}
+        for split, by_mode in scores.items()
+    }
 
 
 def main() -> None:
@@ -417,6 +438,12 @@ def main() -> None:
         "--evidence",
         action="store_true",
         help="evidence recall when /query ranks the extracted records (writes every turn)",
+    )
+    parser.add_argument(
+        "--split",
+        choices=SPLITS,
+        default="all",
+        help="all: report all ten conversations, dev and held-out; or only one split",
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -445,25 +472,31 @@ def main() -> None:
         extractors["spaCy SVO baseline"] = spacy_baseline()
     if args.model:
         extractors[f"model {args.model}"] = model_extractor(args.model)
-    results = {name: score(fn, data) for name, fn in extractors.items()}
-    for result in results.values():
-        result.update(hand_checked(result))
+    splits = SPLITS if args.split == "all" else (args.split,)
+    results: dict[tuple[str, str], dict[str, Any]] = {}
+    for name, fn in extractors.items():
+        for split in splits:
+            chosen = [sample for sample in data if in_split(sample, split)]
+            if chosen:
+                results[(name, split)] = score(fn, chosen)
+                results[(name, split)].update(hand_checked(results[(name, split)]))
     if args.draw_sample:
-        drawn = results[f"rules at {args.before}" if args.before else "rules (this tree)"]
+        drawn = results[
+            (f"rules at {args.before}" if args.before else "rules (this tree)", splits[0])
+        ]
         print(json.dumps(draw_sample(drawn, args.draw_sample), indent=1))
         return
     public = {
-        name: {k: v for k, v in r.items() if not k.startswith("_")} for name, r in results.items()
+        key: {k: v for k, v in r.items() if not k.startswith("_")} for key, r in results.items()
     }
     if args.json:
-        print(json.dumps(public, indent=2))
+        print(json.dumps({f"{name} | {split}": r for (name, split), r in public.items()}, indent=2))
         return
-    table = Table(
-        title=f"LoCoMo observation facts, {len(data)} conversations "
-        f"({next(iter(public.values()))['observations']} observations)"
-    )
+    table = Table(title=f"LoCoMo observation facts, {len(data)} conversations")
     columns = (
         "extractor",
+        "split",
+        "observations",
         "records",
         "fact recall",
         "reference precision",
@@ -473,9 +506,11 @@ def main() -> None:
     )
     for column in columns:
         table.add_column(column, justify="right")
-    for name, r in public.items():
+    for (name, split), r in public.items():
         table.add_row(
             name,
+            split,
+            str(r["observations"]),
             str(r["records"]),
             str(r["fact_recall"]),
             str(r["reference_precision"]),
