@@ -18,7 +18,8 @@ from procrastinate import App
 from memwarden.admission import Admission
 from memwarden.child_pool import ChildPool
 from memwarden.gatekeeper import Gatekeeper, PassThrough
-from memwarden.models.registry import Models
+from memwarden.models.registry import OPENAI_PROVIDERS, Models
+from memwarden.models.rerank import Reranker, build_reranker
 from memwarden.settings import Settings
 from memwarden.store.db import Database
 from memwarden.ttl_cache import TtlCache
@@ -54,8 +55,11 @@ class Services:
     # Requests in flight in this process, in all and per Context (requests and body
     # bytes), and their budgets.
     admission: Admission = field(init=False)
+    # /query's reranker (retrieval/rerank_stage.py); None when no model is named.
+    reranker: Reranker | None = field(init=False)
 
     def __post_init__(self) -> None:
+        self.reranker = _reranker(self.settings, self.models)
         self.admission = Admission(
             max_in_flight=self.settings.max_in_flight,
             context_max_in_flight=self.settings.context_max_in_flight,
@@ -70,4 +74,22 @@ class Services:
         await self.parsers.close()  # kills any parser child still running
         await self.jobs.close_async()
         await self.models.aclose()  # model clients hold keep-alive connections
+        if self.reranker is not None:
+            await self.reranker.aclose()
         await self.db.close()
+
+
+def _reranker(settings: Settings, models: Models) -> Reranker | None:
+    """The reranker MEMWARDEN_MODEL_RERANK names; its endpoint and key default to the
+    OpenAI-compatible ones, and a chat scorer shares the registry's client for its model."""
+    key = settings.rerank_api_key or settings.openai_api_key
+    return build_reranker(
+        settings.model_rerank,
+        base_url=settings.rerank_base_url or settings.openai_base_url,
+        api_key=key.get_secret_value() if key else None,
+        timeout_s=settings.rerank_timeout_s,
+        max_retries=min(settings.model_max_retries, 1),
+        max_candidates=settings.rerank_candidates,
+        chat_provider=lambda spec: models.chat_provider(spec, "rerank"),
+        chat_providers=OPENAI_PROVIDERS,
+    )

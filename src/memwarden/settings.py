@@ -76,6 +76,14 @@ class Settings(BaseSettings):
     model_timeout_s: float = 30.0
     model_max_retries: int = 2
     request_deadline_s: float = Field(default=45.0, ge=0.0)
+    # /query's reranker (docs/configuration.md#reranker): off unless a model is named; a
+    # /rerank endpoint (rerank:, cohere:, jina:, infinity:, tei:) or a chat model (openai: ...)
+    # over the fused top `rerank_candidates`, bounded by `rerank_timeout_s`.
+    model_rerank: str | None = None
+    rerank_base_url: str | None = None
+    rerank_api_key: SecretStr | None = None
+    rerank_candidates: int = Field(default=50, ge=2, le=200)
+    rerank_timeout_s: float = Field(default=5.0, gt=0.0, le=120.0)
     pool_min_size: int = 1
     pool_max_size: int = 10
     # The connection budget (docs/scale.md#connection-budget-and-back-pressure): how long a

@@ -26,6 +26,7 @@ from memwarden.errors import InvalidInput
 from memwarden.retrieval import traffic
 from memwarden.retrieval.as_of import parse_moment
 from memwarden.retrieval.reader import reader_for, render_chunk, render_record
+from memwarden.retrieval.rerank_stage import rerank_fused
 from memwarden.retrieval.responses import QueryResponse
 from memwarden.retrieval.search import RRF_K, candidate_count
 from memwarden.retrieval.vector_plan import VectorPlan, vector_plan
@@ -241,7 +242,9 @@ async def run_query(
             ann = await vector_plan(services, conn, who.context_id) if at is None else EXACT
             dense = dense_candidates(who, p, vector, ann)
         lists += await _rank(conn, lexical + dense, chunk_ids)
-        top = fuse_ranks(lists)[: req.limit]
+        top = await rerank_fused(
+            services, conn, who, req, fuse_ranks(lists), chunk_ids, at=at, sink=sink
+        )
         record_ids = [i for i, _ in top if i not in chunk_ids]
         records, chunks = await _read_hits(conn, who, req, top, record_ids, at)
         hits = [
