@@ -442,16 +442,22 @@ def _extra_pairs(text: str) -> Iterator[Finding]:
             yield Finding(CREDENTIAL, "secret_assignment", pair.start, pair.start + len(value), 0.9)
 
 
-def _occurrences(text: str, secret: str) -> Iterator[tuple[int, int]]:
-    """Every place `secret` stands in `text`, left to right, without overlaps.
+def _plugin_spans(plugin: RegexBasedDetector, text: str) -> Iterator[tuple[int, int]]:
+    """Spans of a detect-secrets plugin's matches, read from its own regexes.
 
-    detect-secrets hands back the matched strings, not their offsets, and the same string once
-    per match: a key pasted twice comes back twice, and both copies must be found.
+    `analyze_string` hands back a pattern's first group when it has one, and for GitLab's
+    `(glpat|gldt|...)-[...]` that group is the prefix alone: the finding covered `glpat`, and
+    the token's filler body (`glpat-XXXX...`) was never checked. The whole match is what the
+    issuer check reads; the span is a group only where the group is the secret itself (AWS's
+    `aws ... key ... "<40 chars>"`), not a short prefix.
     """
-    index = text.find(secret)
-    while index >= 0:
-        yield index, index + len(secret)
-        index = text.find(secret, index + len(secret))
+    for regex in plugin.denylist:
+        for m in regex.finditer(text):
+            start, end = m.span()
+            if regex.groups and m.group(1) and len(m.group(1)) >= 8:
+                start, end = m.span(1)
+            if plausible(m.group()) and plausible(text[start:end]):
+                yield start, end
 
 
 def find_credentials(text: str) -> list[Finding]:
@@ -476,19 +482,18 @@ def find_credentials(text: str) -> list[Finding]:
             )
     if "://" in text:
         for m in _URL_PASSWORD.finditer(text):
-            if not is_placeholder(m.group(1)):
+            # Three characters or fewer (`user:abc@`) is a sample, not a password anyone set.
+            if len(m.group(1)) > 3 and not is_placeholder(m.group(1)):
                 findings.append(Finding(CREDENTIAL, "url_password", m.start(1), m.end(1), 1.0))
     if _DS_PREFILTER.search(text):
         for plugin in _DS_PLUGINS:
             anchors = _PLUGIN_ANCHORS.get(type(plugin).__name__, ("",))
             if not any(anchor in text for anchor in anchors):
                 continue
-            for secret in dict.fromkeys(plugin.analyze_string(text)):
-                if secret and plausible(secret):
-                    findings.extend(
-                        Finding(CREDENTIAL, "detect_secrets", start, end, 0.9)
-                        for start, end in _occurrences(text, secret)
-                    )
+            findings.extend(
+                Finding(CREDENTIAL, "detect_secrets", start, end, 0.9)
+                for start, end in _plugin_spans(plugin, text)
+            )
     if "=" in text or ":" in text:
         findings.extend(_assignments(text))
     findings.extend(_extra_pairs(text))

@@ -13,6 +13,7 @@ import base64
 import binascii
 import json
 import re
+import string
 import zlib
 from collections.abc import Iterator
 from typing import Final
@@ -49,9 +50,42 @@ def checksum_ok(token: str) -> bool:
     return base62(zlib.crc32(body[:30].encode("ascii"))) == body[30:]
 
 
+# A short unit said over and over (`123123123123`, `DEADBEEFDEADBEEF`, `abab...`): a unit of 2
+# to 8 characters seen at least three times in a row over 12 or more characters. A random
+# base62 body repeats so by chance with odds far below one in a billion.
+_PERIODIC: Final = re.compile(
+    "|".join(
+        rf"(.{{{unit}}})\{group}{{{max(3, -(-12 // unit)) - 1},}}"
+        for group, unit in enumerate(range(2, 9), start=1)
+    )
+)
+# Counting runs (`abcdefgh`, `12345678`, `ABCDEFGHIJ`): detect-secrets drops a value that is a
+# run of the alphabet or the digits (`filters.heuristic.is_sequential_string`); eight in a row
+# inside a random body are as unlikely as the period above.
+_SEQUENCE_RUN: Final = 8
+_SEQUENCE: Final = re.compile(
+    "|".join(
+        re.escape(alphabet[i : i + _SEQUENCE_RUN])
+        for alphabet in (string.digits, string.ascii_lowercase, string.ascii_uppercase)
+        for i in range(len(alphabet) - _SEQUENCE_RUN + 1)
+    )
+)
+
+
+def has_sequence(value: str) -> bool:
+    """True when `value` holds eight characters counting up by one (`cdefghij`, `23456789`)."""
+    return _SEQUENCE.search(value) is not None
+
+
+def is_periodic(value: str) -> bool:
+    """True when a unit of 2-8 characters repeats, three times or more, over 12 characters."""
+    return _PERIODIC.search(value) is not None
+
+
 def is_filler(body: str) -> bool:
-    """Placeholder bodies: `xxxx`, `XXXX`, `000000`, one repeated character, `EXAMPLE`."""
-    return bool(_FILLER.search(body))
+    """Placeholder bodies: `xxxx`, `XXXX`, `000000`, one repeated character, `EXAMPLE`,
+    a unit said over and over (`123123123...`) or a counting run (`abcdefgh`)."""
+    return bool(_FILLER.search(body)) or is_periodic(body) or has_sequence(body)
 
 
 def _b64json(segment: str) -> object:

@@ -12,7 +12,14 @@ from hypothesis import strategies as st
 
 from memwarden.detectors.assignments import iter_pairs
 from memwarden.detectors.credentials import find_credentials
-from memwarden.detectors.issuers import base62, checksum_ok, jwt_ok, plausible
+from memwarden.detectors.issuers import (
+    base62,
+    checksum_ok,
+    has_sequence,
+    is_periodic,
+    jwt_ok,
+    plausible,
+)
 
 _ALNUM = string.ascii_letters + string.digits
 
@@ -206,3 +213,76 @@ def test_a_published_example_key_is_not_a_finding() -> None:
 def test_an_azure_client_secret_is_found_by_its_format_and_its_mask_is_not() -> None:
     assert _flagged("the value is Zq3" + "8Q~" + "Hq7Lm2Zp9Rt4Vx1Ns8Kd3Wb6Yc5Tf0Gj2")
     assert not _flagged("client_secret=Zq38Q~" + "x" * 34)
+
+
+# Third round (issue 26): filler bodies that repeat or count, and detect-secrets' spans.
+
+
+@given(
+    unit=st.text(alphabet=string.ascii_letters + string.digits, min_size=2, max_size=8).filter(
+        lambda u: len(set(u)) > 1
+    ),
+    repeats=st.integers(min_value=3, max_value=8),
+)
+def test_a_unit_said_over_and_over_is_periodic_filler(unit: str, repeats: int) -> None:
+    body = unit * max(repeats, -(-12 // len(unit)) + 1)
+    assert is_periodic(body)
+    assert not plausible("GR1348941" + body)
+
+
+@given(start=st.integers(min_value=0, max_value=26 - 8), length=st.integers(8, 12))
+def test_a_counting_run_of_eight_or_more_is_filler(start: int, length: int) -> None:
+    run = string.ascii_uppercase[start : start + length][:length]
+    assert has_sequence("Q" + run + "7")
+    assert not plausible("AKIA" + (run + "ZQWXRTYP")[:16])
+
+
+_BODY = st.text(alphabet=string.ascii_letters + string.digits, max_size=16)
+
+
+@given(
+    body=st.builds(
+        lambda a, unit, n, b: a + unit * n + b,
+        _BODY,
+        st.text(alphabet="ab1", min_size=2, max_size=8),
+        st.integers(0, 7),
+        _BODY,
+    )
+)
+def test_periodic_and_counting_tests_agree_with_a_plain_reading(body: str) -> None:
+    # The regexes against a brute-force reading of the same words: a unit of 2-8 characters
+    # seen 3+ times in a row over 12+ characters; 8 characters each one more than the last.
+    periodic = any(
+        body[i : i + unit * reps] == body[i : i + unit] * reps
+        for unit in range(2, 9)
+        for reps in [max(3, -(-12 // unit))]
+        for i in range(len(body) - unit * reps + 1)
+    )
+    counting = any(
+        all(ord(body[i + k + 1]) == ord(body[i + k]) + 1 for k in range(7))
+        for i in range(len(body) - 7)
+    )
+    assert is_periodic(body) == periodic
+    assert has_sequence(body) == counting
+
+
+def test_a_masked_gitlab_token_is_not_a_credential() -> None:
+    for masked in ("glpat-XXXXXXXXXXX-XXXXXXXX", "glrt-tx_xxxxxxxxxxxxxxxxxxxxxxxxxxx.xxxxxxxxx"):
+        assert find_credentials(masked) == [], masked
+
+
+def test_a_gitlab_token_found_by_detect_secrets_is_redacted_whole() -> None:
+    token = "glpat-Q7zK2m9XW4rTb6HnP3vL"
+    text = f"deploy with {token} tonight"
+    spans = {(f.start, f.end) for f in find_credentials(text) if f.detector == "detect_secrets"}
+    assert spans == {(text.index(token), text.index(token) + len(token))}
+
+
+def test_a_url_password_of_three_characters_is_a_sample() -> None:
+    assert not [
+        f
+        for f in find_credentials('u = "https://user:abc@api.com/v1"')
+        if f.detector == "url_password"
+    ]
+    found = find_credentials('u = "https://user:k9Qz@api.com/v1"')
+    assert any(f.detector == "url_password" for f in found)
