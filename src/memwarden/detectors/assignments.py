@@ -49,9 +49,12 @@ _FLAG: Final = re.compile(
 _USER_FLAG: Final = re.compile(
     r"(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(?P<arg>\"[^\"\n]*\"(?::\"[^\"\n]*\")?|'[^'\n]*'|\S+)"
 )
+# Any scheme word before the value: Okta's `SSWS`, `Splunk`, `GenieKey`, `Bot`, not only the
+# registered Basic/Bearer/Digest.
 _AUTH_HEADER: Final = re.compile(
     r"\b(?P<key>Authorization|Proxy-Authorization)\s*:\s*"
-    r"(?:(?:Basic|Bearer|Token|Api-Token|Digest|Key)\s+)?(?P<val>[\w=~@.+/-]{6,})",
+    r"(?:(?:Basic|Bearer|Token|Api-Token|Digest|Key|[A-Za-z][\w-]{1,20}(?=\s+\S{6}))\s+)?"
+    r"(?P<val>[\w=~@.+/-]{6,})",
     re.IGNORECASE,
 )
 _SCHEMES: Final = frozenset({"basic", "bearer", "token", "api-token", "digest", "key"})

@@ -70,6 +70,15 @@ _TOKEN_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
             r"(?<![\w~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![\w~.-])",
         ),
         ("huggingface_token", r"\bhf_[A-Za-z0-9]{30,}"),
+        # Microsoft Teams incoming webhooks (the URL is the credential), in the legacy
+        # `outlook.office.com/webhook/` and the `<tenant>.webhook.office.com/webhookb2/` forms;
+        # and Mailgun's legacy `key-` + 32 API keys (both formats as Nosey Parker writes them).
+        (
+            "teams_webhook",
+            r"https://(?:outlook\.office\.com/webhook|[\w-]+\.webhook\.office\.com/webhookb2)/"
+            r"[0-9a-f-]{36}@[0-9a-f-]{36}/IncomingWebhook/[0-9a-f]{32}/[0-9a-f-]{36}",
+        ),
+        ("mailgun_key", r"\bkey-[0-9a-z]{32}\b"),
         # Vendor prefixes from the vendors' token-format pages, shapes as Nosey Parker's rules
         # (Apache-2.0) write them: Databricks, Doppler, Postman, RubyGems, Sourcegraph.
         ("databricks_token", r"\bdapi[a-f0-9]{32}(?:-\d+)?\b"),
@@ -90,7 +99,7 @@ _TOKEN_PATTERNS: Final[tuple[tuple[str, re.Pattern[str]], ...]] = tuple(
 )
 
 # Patterns whose matches carry their own structure check (or none is published).
-_UNCHECKED_PATTERNS: Final = frozenset({"password_hash", "slack_webhook"})
+_UNCHECKED_PATTERNS: Final = frozenset({"password_hash", "slack_webhook", "teams_webhook"})
 # Literals each token pattern needs; a pattern runs only when one is in the text.
 _TOKEN_ANCHORS: Final[dict[str, tuple[str, ...]]] = {
     "openai_key": ("sk-",),
@@ -104,6 +113,8 @@ _TOKEN_ANCHORS: Final[dict[str, tuple[str, ...]]] = {
     "google_api_key": ("AIza",),
     "azure_client_secret": ("Q~",),
     "huggingface_token": ("hf_",),
+    "teams_webhook": ("IncomingWebhook",),
+    "mailgun_key": ("key-",),
     "databricks_token": ("dapi",),
     "doppler_token": ("dp.",),
     "postman_key": ("PMAK-",),

@@ -247,3 +247,31 @@ def test_a_sonarqube_login_from_a_variable_is_not_a_token() -> None:
 )
 def test_sourcegraph_tokens_are_found_bare(secret: str) -> None:
     assert _spans(f"use {secret} here") == [secret]
+
+
+def test_a_teams_incoming_webhook_url_is_a_credential() -> None:
+    url = (
+        "https://outlook.office.com/webhook/1f0c2d3e-4a5b-4c6d-8e7f-90a1b2c3d4e5@"
+        "0a1b2c3d-4e5f-4a6b-9c8d-7e6f5a4b3c2d/IncomingWebhook/3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f/"
+        "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b"
+    )
+    text = f"post build results to {url} please"
+    assert (text.index(url), text.index(url) + len(url)) in {
+        (f.start, f.end) for f in find_credentials(text) if f.detector == "teams_webhook"
+    }
+    assert not [f for f in find_credentials(url.replace("IncomingWebhook", "Jenkins"))]
+
+
+def test_a_mailgun_key_is_found_and_a_filler_one_is_not() -> None:
+    assert any(
+        f.detector == "mailgun_key"
+        for f in find_credentials("mg = 'key-3ax6xnjp29jd6fds4gc373sgvjxteol0'")
+    )
+    assert not find_credentials("see key-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx in the docs")
+
+
+def test_an_authorization_header_with_any_scheme_word_gives_its_value() -> None:
+    text = "Authorization: SSWS 00Qz7Kp2Lm9Xv4Rt6Wb8Nc1Hd3Fg5Js0Ya2Ue4Io6"
+    assert "00Qz7Kp2Lm9Xv4Rt6Wb8Nc1Hd3Fg5Js0Ya2Ue4Io6" in _spans(text)
+    assert not find_credentials("Authorization: Bearer ${API_TOKEN}")
+    assert not find_credentials("Authorization: see the docs for the header")
