@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from memwarden.store.citus import generic_plans_allowed
 from memwarden.store.db import Conn
 from memwarden.store.queries import GENERIC, prepare_flag, q
 
@@ -41,7 +42,10 @@ async def run_all(conn: Conn, statements: Sequence[Statement]) -> list[list[Row]
     """Each statement's rows (empty for one that returns none), in order."""
     if not statements:
         return []
-    sent = with_plan_modes(statements)
+    if generic_plans_allowed(conn):
+        sent = with_plan_modes(statements)
+    else:  # on Citus: the planner's choice, so each statement is routed (store/citus.py)
+        sent = [(statement, True) for statement in statements]
     if len(sent) == 1:
         name, params = statements[0]
         cur = await conn.execute(q(name), params, prepare=prepare_flag(name))

@@ -13,6 +13,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from memwarden.settings import Settings
+from memwarden.store import citus
 from memwarden.store.embedded import embedded_url, release_embedded, start_embedded
 from memwarden.store.errors import PoolExhausted, translated
 from memwarden.store.migrate import apply_migrations
@@ -72,6 +73,7 @@ class Database:
                 (str(self.statement_timeout_ms),),
             )
         await conn.execute(q("session_vector_settings"))
+        await citus.note_connection(conn)
 
     async def open(self) -> None:
         await self.pool.open(wait=True, timeout=30)
@@ -93,7 +95,7 @@ class Database:
         Context (store/queries.py, GENERIC); the setting ends with the transaction."""
         with translated(), _budgeted():
             async with self.pool.connection() as conn, conn.transaction():
-                if generic_plans:
+                if generic_plans and citus.generic_plans_allowed(conn):
                     await conn.execute(q("set_plan_cache_mode"), GENERIC_IN_TRANSACTION)
                 yield conn
 

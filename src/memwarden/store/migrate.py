@@ -54,6 +54,7 @@ def apply_migrations(url: str) -> list[str]:
                 " applied_at timestamptz NOT NULL DEFAULT now())"
             )
             done = {row[0] for row in conn.execute("SELECT version FROM schema_migration")}
+            citus = _on_citus(conn)
             for migration in available():
                 if migration.version in done:
                     continue
@@ -64,11 +65,39 @@ def apply_migrations(url: str) -> list[str]:
                         (migration.version, migration.name),
                     )
                 applied_now.append(migration.name)
+            if citus and applied_now:
+                _distribute_again(conn, applied_now)
             _apply_procrastinate(conn)
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
     log.info("migrations applied: %s", " ".join(applied_now) or "none")
     return applied_now
+
+
+CITUS_DISTRIBUTION = 30  # the migration that distributes the tables on a Citus coordinator
+
+
+def _on_citus(conn: psycopg.Connection) -> bool:
+    """A Citus coordinator: the extension is in the database. Its triggers on distributed
+    tables only touch co-located rows of one Context, so the migrations may create them
+    (`citus.enable_unsafe_triggers`, docs/scale.md#distribution)."""
+    row = conn.execute("SELECT 1 FROM pg_extension WHERE extname = 'citus'").fetchone()
+    if row is None:
+        return False
+    conn.execute("SET citus.enable_unsafe_triggers = on")
+    return True
+
+
+def _distribute_again(conn: psycopg.Connection, applied_now: list[str]) -> None:
+    """On Citus, a table created by a migration after the distribution one starts as a
+    local table on the coordinator: the distribution block is idempotent, so it runs again
+    after such migrations and distributes what is new."""
+    later = [m for m in available() if m.version > CITUS_DISTRIBUTION and m.name in applied_now]
+    if not later:
+        return
+    (distribution,) = [m for m in available() if m.version == CITUS_DISTRIBUTION]
+    with conn.transaction():
+        conn.execute(distribution.sql)  # type: ignore[arg-type]
 
 
 def _apply_procrastinate(conn: psycopg.Connection) -> None:
