@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from stdnum import luhn
+from stdnum import ean, luhn
+from stdnum.fr import siret
 
 from memwarden.detectors.findings import PAYMENT_CARD, Finding
 
@@ -53,6 +54,9 @@ _IIN_RANGES: Final[tuple[tuple[str, str, int, int], ...]] = (
     ("81", "82", 16, 16),  # RuPay
     ("9792", "9792", 16, 16),  # Troy
     ("9860", "9860", 16, 16),  # Humo
+    ("8600", "8600", 16, 16),  # UzCard
+    ("9704", "9704", 16, 19),  # Napas
+    ("31", "31", 19, 19),  # China T-Union
     ("0604", "0604", 12, 19),  # Maestro (legacy UK range)
 )
 # UnionPay issues numbers without a Luhn digit: with card wording nearby, the range suffices.
@@ -83,6 +87,20 @@ _CONTEXT_WINDOW: Final = 48
 _IRREGULAR: Final = re.compile(
     r"(?<![\w./+-])\d(?:(?:[ -]{1,3}|\.)?\d){11,18}(?![\w]|\.\d|[ -]{1,3}\d)"
 )
+
+
+def _other_identifier(digits: str) -> bool:
+    """True for a number that another Luhn-or-mod-10 scheme of its length accepts too.
+
+    A plain 12- to 14-digit run that is a valid EAN/UPC/GTIN (weights 1 and 3) or a French
+    SIRET (a Luhn-valid SIREN inside a Luhn-valid whole) is read as that product or company
+    number unless card wording is near: one card in ten of those lengths passes by chance,
+    while every such product or company number does. Sixteen digits and more are left alone,
+    and so are numbers in a card's groups of four ("4000-0000-00006"), which an EAN is not.
+    """
+    if not 12 <= len(digits) <= 14:
+        return False
+    return ean.is_valid(digits) or (len(digits) == 14 and siret.is_valid(digits))
 
 
 def _issuer_known(digits: str) -> bool:
@@ -149,7 +167,7 @@ def _card_end(text: str, match: re.Match[str]) -> int | None:
     start, raw = match.start(), match.group()
     separator = match.group(1)
     if separator is None:
-        return match.end() if _is_card(text, raw, start, match.end()) else None
+        return match.end() if _is_card(text, raw, start, match.end(), plain=True) else None
     groups = raw.split(separator)
     for count in range(len(groups), 2, -1):
         digits = "".join(groups[:count])
@@ -159,13 +177,17 @@ def _card_end(text: str, match: re.Match[str]) -> int | None:
     return None
 
 
-def _is_card(text: str, digits: str, start: int, end: int) -> bool:
+def _is_card(text: str, digits: str, start: int, end: int, plain: bool = False) -> bool:
+    """Luhn (or UnionPay's range), a known issuer, and no non-card label before it.
+
+    `plain`: written as one run of digits, where a product or company number reads the same.
+    """
     if not 12 <= len(digits) <= 19:
         return False
     if not luhn.is_valid(digits):
         return _unionpay_without_luhn(digits) and _card_context(text, start, end)
-    if not _issuer_known(digits):
+    if not _issuer_known(digits) or (plain and _other_identifier(digits)):
         loose = len(digits) >= 13 and digits[0] in _LOOSE_FIRST_DIGITS
-        if not (loose and _card_context(text, start, end)):
+        if not ((loose or _issuer_known(digits)) and _card_context(text, start, end)):
             return False
     return not _non_card_context(text, start, end)

@@ -15,7 +15,7 @@ from typing import Final
 
 import phonenumbers
 from stdnum import iban
-from stdnum.us import ssn
+from stdnum.us import itin, ssn
 
 from memwarden.detectors.country_names import COUNTRY_NAMES
 from memwarden.detectors.findings import PERSONAL_DATA, Finding
@@ -33,9 +33,14 @@ _EMAIL: Final = re.compile(
 # group boundary and passes the mod-97 check (`_ibans`).
 _IBAN: Final = re.compile(r"\b[A-Z]{2} ?\d{2}(?:[ -]?[A-Z0-9]){11,34}", re.IGNORECASE)
 _IBAN_LENGTHS: Final = range(15, 35)
-_SSN_DASHED: Final = re.compile(r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])")
+# The SSA's 3-2-4 layout, with one separator throughout: dashes, dots or spaces
+# ("078-05-1123", "078.05.1123", "078 05 1123"). A phone number is 3-3-4, a date 2-2-4.
+_SSN_LAID_OUT: Final = re.compile(r"(?<![\w.-])\d{3}([-. ])\d{2}\1\d{4}(?![\w-]|\.\d)")
+# After an SSN or ITIN cue, nine digits in any grouping ("078051123", "078-051123").
 _SSN_CONTEXT: Final = re.compile(
-    r"(?i:\b(?:ssn|social security(?: number| no\.?)?|soc\.? sec\.?))\W{0,20}(\d{9})\b"
+    r"(?i:\b(?:ssn|social security(?: number| no\.?)?|soc\.? sec\.?|itin))\W{0,5}"
+    r"(?i:(?:number|no|is|was)\W{1,5}){0,3}"
+    r"(\d(?:[-. ]?\d){8})(?![\w-]|\.\d)"
 )
 # Either case, but one case throughout ("AB 12 34 56 C", "tw987654a").
 _NINO: Final = re.compile(
@@ -286,11 +291,13 @@ def _identifiers(text: str) -> Iterator[Finding]:
             continue
         yield _finding("national_id", start, end, 0.9 if bare else 0.8)
     lowered = text.lower()
-    for m in _SSN_DASHED.finditer(text) if "-" in text else ():
-        if ssn.is_valid(m.group()):
+    for m in _SSN_LAID_OUT.finditer(text):
+        if ssn.is_valid(m.group().replace(".", "").replace(" ", "")):
             yield _finding("us_ssn", m.start(), m.end())
-    for m in _SSN_CONTEXT.finditer(text) if ("ss" in lowered or "soc" in lowered) else ():
-        if ssn.is_valid(m.group(1)):
+    cued = "ss" in lowered or "soc" in lowered or "itin" in lowered
+    for m in _SSN_CONTEXT.finditer(text) if cued else ():
+        digits = "".join(c for c in m.group(1) if c.isdigit())
+        if ssn.is_valid(digits) or itin.is_valid(digits):
             yield _finding("us_ssn", m.start(1), m.end(1))
     for m in _NINO.finditer(text):
         prefix = (m.group(1) or m.group(2)).upper()

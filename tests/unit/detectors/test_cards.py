@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from stdnum import luhn
+from stdnum import ean, luhn
+from stdnum.fr import siret
 
 from memwarden.detectors.cards import find_cards
 
@@ -188,3 +189,51 @@ def test_a_luhn_valid_imei_after_its_label_is_not_a_card() -> None:
     assert not find_cards(f"IMEI: {imei}")
     assert not find_cards(f"device serial no {_with_check_digit('490154203237518')}")
     assert not find_cards(f"S/N {_with_check_digit('123456789012345')}")
+
+
+@pytest.mark.parametrize(
+    ("body", "issuer"),
+    [
+        ("860012345678901", "UzCard, 16 digits"),
+        ("970412345678901", "Napas, 16 digits"),
+        ("310012345678901234", "China T-Union, 19 digits"),
+    ],
+)
+def test_issuer_ranges_of_national_networks_are_cards(body: str, issuer: str) -> None:
+    number = _with_check_digit(body)
+    assert [(f.start, f.end) for f in find_cards(f"paid with {number} today")] == [
+        (10, 10 + len(number))
+    ], issuer
+
+
+def _ean_and_luhn(prefix: str, length: int) -> str:
+    """A number of `length` digits that passes both Luhn and the EAN/GTIN check."""
+    for serial in range(10 ** (length - len(prefix) - 1)):
+        body = f"{prefix}{serial:0{length - len(prefix) - 1}d}"
+        number = _with_check_digit(body)
+        if ean.is_valid(number):
+            return number
+    raise AssertionError("no serial passes both")
+
+
+@pytest.mark.parametrize(("prefix", "length"), [("50", 12), ("4", 13), ("36", 14)])
+def test_a_plain_run_that_is_also_a_valid_ean_is_a_card_only_with_card_wording(
+    prefix: str, length: int
+) -> None:
+    number = _ean_and_luhn(prefix, length)  # Maestro, Visa, Diners; and a valid GTIN
+    assert not find_cards(f"item {number} in stock")
+    assert find_cards(f"my card {number}")
+    grouped = " ".join(number[i : i + 4] for i in range(0, length, 4))
+    assert find_cards(f"item {grouped} in stock")  # a card's groups of four: not an EAN
+
+
+def test_a_fourteen_digit_siret_is_not_a_diners_card_without_card_wording() -> None:
+    siren = _with_check_digit("36252187")  # starts like a Diners Club card
+    number = next(
+        n
+        for n in (_with_check_digit(f"{siren}{nic:04d}") for nic in range(10000))
+        if not ean.is_valid(n)
+    )
+    assert siret.is_valid(number) and luhn.is_valid(number)
+    assert not find_cards(f"établissement {number}")
+    assert find_cards(f"Diners card {number}")

@@ -13,6 +13,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from stdnum import luhn
 from stdnum.cn import ric
+from stdnum.dk import cpr
 from stdnum.es import dni
 from stdnum.it import codicefiscale
 from stdnum.nl import bsn
@@ -64,9 +65,24 @@ def test_a_strong_checksum_with_a_wrong_digit_is_not_found() -> None:
 
 
 def test_a_medium_checksum_is_found_with_its_cue_word_only() -> None:
-    number = _pesel("8512310123")  # date plus one check digit: rejects about 98%
+    number = "1508934512"  # a Danish CPR: a birth date and no check digit, rejects about 97%
+    assert cpr.is_valid(number)
     assert not _spans(f"my number is {number}")
-    assert _spans(f"PESEL {number}") == [number]
+    assert _spans(f"CPR {number}") == [number]
+
+
+def test_a_pesel_is_found_bare_since_its_date_must_fall_in_a_lifetime() -> None:
+    # One check digit, but the month also encodes the century (1800-2299): with the date held
+    # to a lifetime, the check rejects over 99% of random 11-digit runs.
+    number = _pesel("8512310123")
+    assert national_ids._STRENGTH["pl.pesel"][0][11] >= BARE_REJECTION
+    assert _spans(f"my number is {number}") == [number]
+
+
+def test_strength_is_per_length_so_a_two_digit_check_is_not_judged_by_a_one_digit_one() -> None:
+    # A Russian INN: 12 digits (a person) carry two check digits, 10 (a company) one.
+    rejections, _letters = national_ids._STRENGTH["ru.inn"]
+    assert rejections[12] > 0.98 > rejections[10]
 
 
 def test_a_weak_checksum_needs_a_cue_word() -> None:
@@ -127,9 +143,9 @@ def test_every_person_module_is_a_stdnum_validator_with_a_measured_strength() ->
     for name in PERSON_MODULES:
         module = importlib.import_module(f"stdnum.{name}")
         assert callable(module.is_valid)
-        lengths, rejection, letters = national_ids._STRENGTH[name]
-        assert all(6 <= n <= 20 for n in lengths)
-        assert 0.0 <= rejection <= 1.0 and letters in (0, 1, 2)
+        rejections, letters = national_ids._STRENGTH[name]
+        assert rejections and all(6 <= n <= 20 for n in rejections)
+        assert all(0.0 <= r <= 1.0 for r in rejections.values()) and letters in (0, 1, 2)
     assert FORMATTED_REJECTION < BARE_REJECTION
 
 

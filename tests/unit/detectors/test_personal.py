@@ -137,3 +137,21 @@ def test_a_bare_run_of_digits_without_a_phone_word_is_not_a_phone(text: str) -> 
 )
 def test_a_number_written_as_a_phone_or_after_a_phone_word_is_a_phone(text: str) -> None:
     assert [f for f in find_personal_data(text) if "phone" in f.detector]
+
+
+@pytest.mark.parametrize("written", ["078-05-1123", "078.05.1123", "078 05 1123"])
+def test_an_ssn_in_the_three_two_four_layout_is_found_with_any_one_separator(
+    written: str,
+) -> None:
+    assert _found(f"applicant {written} on file") == [written]
+
+
+@pytest.mark.parametrize("written", ["078-05 1123", "078.05-1123", "000 05 1123", "078 051 123"])
+def test_mixed_separators_an_invalid_area_or_another_grouping_is_not_an_ssn(written: str) -> None:
+    assert not any(f.detector == "us_ssn" for f in find_personal_data(f"applicant {written}"))
+
+
+def test_after_an_ssn_or_itin_cue_nine_digits_in_any_grouping_are_found() -> None:
+    assert _found("my ssn is 078-051123") == ["078-051123"]
+    assert "911-701234" in _found("my itin is 911-701234")
+    assert not _found("my ssn is 666-051123")  # area 666 is never issued
