@@ -16,6 +16,7 @@ from typing import Final
 from memwarden.detectors.findings import CREDENTIAL, Finding
 from memwarden.detectors.secret_values import (
     char_classes,
+    cut_stand_in,
     is_identifier_shaped,
     is_placeholder,
 )
@@ -158,6 +159,8 @@ def _plain_language(text: str) -> Iterator[Finding]:
         quoted = match.group("q") is not None
         value = match.group("qval") if quoted else match.group("val").rstrip(".,;:!?)")
         if not value or is_placeholder(value, key):
+            continue
+        if not quoted and cut_stand_in(match.group("val"), text[match.end("val") :]):
             continue
         if not _plain_value_ok(key, value, match):
             continue

@@ -42,6 +42,7 @@ from memwarden.detectors.secret_values import (
     HEX_CHARS,
     PUBLIC_KEY_VALUE,
     char_classes,
+    cut_stand_in,
     is_identifier_shaped,
     is_placeholder,
     norm_key,
@@ -426,6 +427,8 @@ def _assignments(text: str) -> Iterator[Finding]:
             value = (
                 match.group("qval").rstrip("\\") if quoted else _trim_closers(match.group("val"))
             )
+            if not quoted and cut_stand_in(value, body[match.end() :]):
+                continue
             if not value:
                 if key_class and body[match.end() :].strip() == "":
                     parent_indent, parent_class, parent_key = indent, key_class, key
@@ -453,6 +456,11 @@ def _extra_pairs(text: str) -> Iterator[Finding]:
             yield Finding(CREDENTIAL, "secret_assignment", pair.start, pair.start + len(value), 0.9)
 
 
+def _glued(text: str, start: int, end: int) -> bool:
+    """True when the span has a letter or digit right before or right after it."""
+    return (start > 0 and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum())
+
+
 def _plugin_spans(plugin: RegexBasedDetector, text: str) -> Iterator[tuple[int, int]]:
     """Spans of a detect-secrets plugin's matches, read from its own regexes.
 
@@ -467,6 +475,10 @@ def _plugin_spans(plugin: RegexBasedDetector, text: str) -> Iterator[tuple[int, 
             start, end = m.span()
             if regex.groups and m.group(1) and len(m.group(1)) >= 8:
                 start, end = m.span(1)
+            elif _glued(text, start, end):
+                # `EUROPEASIAAUSTRALIAAMERICA` holds `ASIA` + 16 capitals: a key is a token of
+                # its own, not the middle of a longer run of letters and digits.
+                continue
             if plausible(m.group()) and plausible(text[start:end]):
                 yield start, end
 

@@ -129,6 +129,23 @@ def is_placeholder(value: str, key: str = "") -> bool:
     return bool(_PLACEHOLDER_SHAPE.match(stripped))
 
 
+_CLOSERS: Final = {"<": ">", "{": "}", "[": "]"}
+
+
+def cut_stand_in(value: str, rest: str) -> bool:
+    """True for an unquoted value cut at a space inside brackets that close later on the line.
+
+    `AUTH_TOKEN=<an authorization token>`, `password: [the password you chose]`: an unquoted
+    value ends at the first space, so the rules see `<an` or `[the`; the closing bracket
+    further on shows it is the start of a stand-in written in words.
+    """
+    closer = _CLOSERS.get(value[:1])
+    if closer is None or closer in value:
+        return False
+    line_end = rest.find("\n")
+    return closer in (rest if line_end < 0 else rest[:line_end])
+
+
 def char_classes(value: str) -> int:
     return sum(
         (

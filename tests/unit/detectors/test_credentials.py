@@ -275,3 +275,19 @@ def test_an_authorization_header_with_any_scheme_word_gives_its_value() -> None:
     assert "00Qz7Kp2Lm9Xv4Rt6Wb8Nc1Hd3Fg5Js0Ya2Ue4Io6" in _spans(text)
     assert not find_credentials("Authorization: Bearer ${API_TOKEN}")
     assert not find_credentials("Authorization: see the docs for the header")
+
+
+def test_a_key_shape_in_the_middle_of_a_longer_run_of_capitals_is_not_a_key() -> None:
+    # `ASIA` + 16 capitals sits inside the word; the same shape standing alone is a key id.
+    assert not find_credentials('<link rel="login?user=EUROPEASIAAUSTRALIAAMERICA" />')
+    assert find_credentials("key id ASIAQ7ZK2M9XW4RTB6HN for the job")
+
+
+def test_a_bracketed_stand_in_with_spaces_is_a_placeholder() -> None:
+    for line in (
+        "AUTH_TOKEN=<an authorization token>",
+        "api_key = {your api key here}",
+        "password: [the password you chose]",
+    ):
+        assert not find_credentials(line), line
+    assert "Zq8w2LmX9pK4" in _spans("AUTH_TOKEN=Zq8w2LmX9pK4 <- rotate monthly")
