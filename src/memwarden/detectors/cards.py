@@ -52,6 +52,7 @@ _IIN_RANGES: Final[tuple[tuple[str, str, int, int], ...]] = (
     ("56", "69", 12, 19),  # Maestro (covers RuPay 60, InterPayment 636, InstaPayment)
     ("62", "62", 14, 19),  # UnionPay
     ("81", "82", 16, 16),  # RuPay
+    ("81", "81", 17, 19),  # UnionPay (81xx, 16-19)
     ("9792", "9792", 16, 16),  # Troy
     ("9860", "9860", 16, 16),  # Humo
     ("8600", "8600", 16, 16),  # UzCard

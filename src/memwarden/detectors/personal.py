@@ -254,9 +254,12 @@ def _phones(text: str) -> Iterator[Finding]:
             # often as a phone. Written without `+`, brackets, spaces or dashes it is a phone
             # only after a phone word, and `_PHONE_CONTEXT` above reports those.
             continue
+        # Strict grouping: the groups as written must be the region's own ("650 253 0000",
+        # "650 2530000"); a company or tax number grouped 3-2-5 ("623-28-60129") or 2-3-3-3
+        # holds a valid US number's digits but is not written as one.
         for region in _cued_regions(text, run.start()):
             for match in phonenumbers.PhoneNumberMatcher(
-                window, region, phonenumbers.Leniency.VALID
+                window, region, phonenumbers.Leniency.STRICT_GROUPING
             ):
                 span = (lo + match.start, lo + match.end)
                 if span not in seen:

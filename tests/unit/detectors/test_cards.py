@@ -197,6 +197,7 @@ def test_a_luhn_valid_imei_after_its_label_is_not_a_card() -> None:
         ("860012345678901", "UzCard, 16 digits"),
         ("970412345678901", "Napas, 16 digits"),
         ("310012345678901234", "China T-Union, 19 digits"),
+        ("817199992766000002", "UnionPay 81, 19 digits"),
     ],
 )
 def test_issuer_ranges_of_national_networks_are_cards(body: str, issuer: str) -> None:

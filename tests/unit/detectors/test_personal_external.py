@@ -73,3 +73,12 @@ def test_an_ni_number_in_lower_case_is_found_and_a_never_issued_prefix_is_not() 
     assert _spans("nino ab123456c", "uk_nino") == ["ab123456c"]
     assert not _spans("national insurance NT 12 34 56 A", "uk_nino")
     assert _spans("national insurance number QQ 12 34 56 A", "uk_nino")
+
+
+def test_digits_of_a_valid_us_number_grouped_unlike_a_phone_are_not_a_phone() -> None:
+    # A Korean business registration number (3-2-5) and an Australian ABN (2-3-3-3) hold ten
+    # digits that a US phone number could have; written in those groups they are not phones.
+    for written in ("623-28-60129", "19 365 454 495"):
+        assert not _spans(f"registered as {written}", "phone"), written
+    for written in ("623-286-0129", "623 2860129", "(623) 286-0129"):
+        assert _spans(f"registered as {written}", "phone"), written
