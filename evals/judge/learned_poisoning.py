@@ -10,6 +10,11 @@ for false positives and its injections for recall (they are injections, not pois
 poisoning classifier is not expected to find them all).
 
     PYTHONPATH=src python evals/judge/learned_poisoning.py [--shared PATH] [--json]
+        [--external evals/judge/external_poisoning.jsonl LOCOMO.jsonl ...]
+
+`--external` adds rows written by others in the same format: their `train` rows join the
+training set (and pick the penalty and threshold with it), their `test` rows are scored per
+source, so a held-out source is never seen before it is scored.
 
 The regression is a few lines of numpy (Newton's method with an L2 penalty) so the experiment
 needs nothing the service does not install; embeddings are computed once per run.
@@ -99,9 +104,13 @@ def main() -> None:
     parser.add_argument("--l2", type=float, nargs="+", default=[0.1, 1.0, 10.0])
     parser.add_argument("--cache", type=Path, help="an .npy file to keep the embeddings in")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--external", type=Path, nargs="*", default=[])
     args = parser.parse_args()
 
     rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line]
+    for path in args.external:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        rows += [{**json.loads(line), "external": True} for line in lines if line]
     shared = []
     if args.shared.exists():
         shared = [json.loads(line) for line in args.shared.read_text(encoding="utf-8").splitlines()]
@@ -139,12 +148,22 @@ def main() -> None:
         "rules or classifier": lambda r, c: r | c,
         "rules and classifier": lambda r, c: r & c,
     }
-    test = ~train
+    ours = np.asarray([not r.get("external") for r in rows])
+    test = ~train & ours
+    external_test = ~train & ~ours
+    held_out = sorted({r["source"] for r, held in zip(rows, external_test, strict=True) if held})
     groups: Sequence[tuple[str, np.ndarray]] = [
         ("test, all", test),
         *(
             (f"test, {g}", test & np.asarray([group_of(r["source"]) == g for r in rows]))
             for g in ("generated", "hand-written")
+        ),
+        *(
+            (
+                f"external test, {name}",
+                external_test & np.asarray([r["source"] == name for r in rows]),
+            )
+            for name in held_out
         ),
         ("train, out-of-fold", train),
     ]
