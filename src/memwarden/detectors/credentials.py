@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Final
 
 from detect_secrets.plugins.artifactory import ArtifactoryDetector
@@ -140,6 +141,18 @@ _PLUGIN_ANCHORS: Final[dict[str, tuple[str, ...]]] = {
     "StripeDetector": ("k_live_",),
     "TelegramBotTokenDetector": (":",),
     "TwilioKeyDetector": ("AC", "SK"),
+}
+
+# Every anchor once: one pass of `in` over the text, then each pattern asks the set (a generator
+# of `in` tests per pattern cost 85 µs per KiB, a sixth of these rules).
+_ALL_ANCHORS: Final[tuple[str, ...]] = tuple(
+    sorted({a for v in (*_TOKEN_ANCHORS.values(), *_PLUGIN_ANCHORS.values()) for a in v})
+)
+_TOKEN_ANCHOR_SETS: Final[dict[str, frozenset[str]]] = {
+    name: frozenset(anchors) for name, anchors in _TOKEN_ANCHORS.items()
+}
+_PLUGIN_ANCHOR_SETS: Final[dict[str, frozenset[str]]] = {
+    name: frozenset(anchors) for name, anchors in _PLUGIN_ANCHORS.items()
 }
 
 _PEM_PRIVATE: Final = re.compile(
@@ -292,6 +305,7 @@ _KEY_TAIL: Final = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)  # keys repeat across lines and texts; the class is a pure function
 def _key_class(key: str) -> str:
     """'strong' (named like a secret), 'weak' (…key), 'mention' (secret word inside), ''."""
     norm = _KEY_TAIL.sub("", norm_key(key))
@@ -348,8 +362,11 @@ def _high_entropy(value: str) -> bool:
     return False
 
 
+_SPACE: Final = re.compile(r"\s")
+
+
 def _value_is_secret(value: str, key_class: str, key: str, *, sole_token: bool) -> bool:
-    if not value or any(c.isspace() for c in value) or is_placeholder(value, key):
+    if not value or _SPACE.search(value) or is_placeholder(value, key):
         return False
     if key_class == "strong":
         if value.isdigit() and len(value) < 6 and not norm_key(key).endswith(("pin", "pwd")):
@@ -486,8 +503,10 @@ def _plugin_spans(plugin: RegexBasedDetector, text: str) -> Iterator[tuple[int, 
 def find_credentials(text: str) -> list[Finding]:
     """Return credential spans in `text`."""
     findings: list[Finding] = []
+    present = {anchor for anchor in _ALL_ANCHORS if anchor in text}
     for name, pattern in _TOKEN_PATTERNS:
-        if not any(anchor in text for anchor in _TOKEN_ANCHORS.get(name, ("",))):
+        anchors = _TOKEN_ANCHOR_SETS.get(name)
+        if anchors is not None and present.isdisjoint(anchors):
             continue
         findings.extend(
             Finding(CREDENTIAL, name, m.start(), m.end(), 1.0)
@@ -510,8 +529,8 @@ def find_credentials(text: str) -> list[Finding]:
                 findings.append(Finding(CREDENTIAL, "url_password", m.start(1), m.end(1), 1.0))
     if _DS_PREFILTER.search(text):
         for plugin in _DS_PLUGINS:
-            anchors = _PLUGIN_ANCHORS.get(type(plugin).__name__, ("",))
-            if not any(anchor in text for anchor in anchors):
+            plugin_anchors = _PLUGIN_ANCHOR_SETS.get(type(plugin).__name__)
+            if plugin_anchors is not None and present.isdisjoint(plugin_anchors):
                 continue
             findings.extend(
                 Finding(CREDENTIAL, "detect_secrets", start, end, 0.9)

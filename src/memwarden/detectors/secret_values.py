@@ -8,6 +8,7 @@ one, and that a commit hash or a trace id is an identifier, not a key.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final
 
 _PLACEHOLDER_WORDS: Final = frozenset(
@@ -90,6 +91,7 @@ B64_CHARS: Final = re.compile(r"^[A-Za-z0-9+/=_-]+$")
 HEX_CHARS: Final = re.compile(r"^[0-9a-fA-F]+$")
 
 
+@lru_cache(maxsize=4096)
 def norm_key(key: str) -> str:
     return re.sub(r"[^a-z0-9]", "", key.lower())
 
