@@ -66,7 +66,8 @@ async def load(svc: Any, size: int, contexts: int, rng: random.Random, np_rng: A
     data = []
     for n in range(contexts):
         made = await create_context(svc.db, ADMIN, f"bench-{n}", owner="bench")
-        key = made["owner_key"]["key"]
+        assert made.owner_key is not None
+        key = made.owner_key.key
         caller = await authenticate(svc.db, key, None)
         ids = [new_id() for _ in range(per)]
         bodies = [" ".join(rng.choices(words, weights, k=rng.randint(6, 20))) for _ in ids]

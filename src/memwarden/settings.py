@@ -99,6 +99,9 @@ class Settings(BaseSettings):
     # worker (429 at upload past it; 100 MiB: four of the largest uploads). 0: no budget.
     context_max_bytes_in_flight: int = Field(default=64 * 2**20, ge=0)
     context_max_pending_document_bytes: int = Field(default=100 * 2**20, ge=0)
+    # Embedded records past which a Context gets its own vector indexes (docs/scale.md#a-
+    # context-that-was-just-filled): its first /query past it queues their build.
+    vector_index_threshold: int = Field(default=5000, ge=1)
     # Webhook delivery (docs/webhooks.md): per-attempt timeout, the retry schedule, the
     # consecutive failed attempts that pause a subscription, and the hosts it may reach
     # (comma-separated names or `*.suffix`; empty: any host).

@@ -27,7 +27,7 @@ from memwarden.pipeline.commit import WRITE_SCAN_TASK
 from memwarden.portability import run as import_run
 from memwarden.portability.service import QUEUE as IMPORT_QUEUE
 from memwarden.portability.service import RUN_TASK as IMPORT_TASK
-from memwarden.retrieval.indexing import index_large_contexts
+from memwarden.retrieval import indexing
 from memwarden.services import Services
 from memwarden.webhooks import delivery as webhooks
 
@@ -46,7 +46,12 @@ def register(app: App, services: Services) -> None:
         }
 
     async def vector_indexes(timestamp: int) -> int:
-        return len(await index_large_contexts(services.db))
+        threshold = services.settings.vector_index_threshold
+        return len(await indexing.index_large_contexts(services.db, threshold))
+
+    async def vector_index_build(context_id: str) -> bool:
+        """One Context's indexes, queued by the recall that found it past the threshold."""
+        return await indexing.index_context(services.db, uuid.UUID(context_id))
 
     async def process_one_document(context_id: str, document_id: str) -> str:
         return await process_document(services, uuid.UUID(context_id), uuid.UUID(document_id))
@@ -142,7 +147,8 @@ def register(app: App, services: Services) -> None:
     index = app.task(  # one build at a time, across workers (lock), one waiting (queueing_lock)
         name=f"{NAMESPACE}:vector_indexes",
         queue="maintenance",
-        lock="vector_indexes",
+        lock=indexing.LOCK,
         queueing_lock="vector_indexes",
     )(vector_indexes)
     app.periodic(cron="*/5 * * * *", periodic_id="vector_indexes")(index)
+    app.task(name=indexing.BUILD_TASK, queue=indexing.QUEUE, lock=indexing.LOCK)(vector_index_build)

@@ -46,9 +46,22 @@ async def indexes(conn: Conn) -> dict[str, bool]:
 
 async def build_index(conn: Conn, context_id: uuid.UUID) -> str:
     """Build (or rebuild, after an interrupted build left one invalid) one Context's record
-    and chunk indexes; the record index's name."""
+    and chunk indexes; the record index's name. The builds run without the pool's statement
+    timeout (a large Context's build takes minutes; cut at 30 s it would leave an invalid
+    index to be dropped and cut again at every try), restored afterwards."""
     if not idle(conn):
         raise RuntimeError("a vector index is built outside any transaction")
+    cur = await conn.execute(q("set_statement_timeout"), {"timeout": "0"})
+    saved = await cur.fetchone()
+    try:
+        await _build(conn, context_id)
+    finally:
+        assert saved is not None
+        await conn.execute(q("set_statement_timeout"), {"timeout": saved["previous"]})
+    return index_name(context_id)
+
+
+async def _build(conn: Conn, context_id: uuid.UUID) -> None:
     known = await indexes(conn)
     for block, name in (
         ("create_context_vector_index", index_name(context_id)),
@@ -64,7 +77,6 @@ async def build_index(conn: Conn, context_id: uuid.UUID) -> str:
             context_id=sql.Literal(str(context_id)),
         )
         await conn.execute(create)
-    return index_name(context_id)
 
 
 async def partition(conn: Conn, table: str, context_id: uuid.UUID) -> str:
@@ -79,18 +91,33 @@ async def partition(conn: Conn, table: str, context_id: uuid.UUID) -> str:
 @dataclass(frozen=True)
 class VectorProfile:
     """A Context's own vector indexes: rows in each (reltuples; -1 before the first vacuum),
-    None where it has no valid index, so its statements scan exactly."""
+    None where it has no valid index, so its statements scan exactly; `due` when one is
+    missing and the Context has reached the threshold it was read with."""
 
     records: float | None
     chunks: float | None
+    due: bool = False
 
 
-async def profile(conn: Conn, context_id: uuid.UUID) -> VectorProfile:
-    params = {"records": index_name(context_id), "chunks": chunk_index_name(context_id)}
+async def profile(conn: Conn, context_id: uuid.UUID, threshold: int | None = None) -> VectorProfile:
+    """The Context's indexes; with `threshold`, also whether it has grown past it without
+    them (a count that stops at `threshold`, made only when an index is missing)."""
+    params = {
+        "records": index_name(context_id),
+        "chunks": chunk_index_name(context_id),
+        "context_id": context_id,
+        "threshold": threshold,
+    }
     cur = await conn.execute(q("context_vector_profile"), params)
     row = await cur.fetchone()
     assert row is not None
-    return VectorProfile(row["records"], row["chunks"])
+    return VectorProfile(row["records"], row["chunks"], bool(row["due"]))
+
+
+async def has_indexes(conn: Conn, context_id: uuid.UUID) -> bool:
+    """Whether both of the Context's own indexes are built and valid."""
+    found = await profile(conn, context_id)
+    return found.records is not None and found.chunks is not None
 
 
 def walk_depth(ef_search: int) -> Statement:

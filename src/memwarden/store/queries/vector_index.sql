@@ -46,6 +46,14 @@ WHERE i.inhparent = %(table)s::regclass
 -- drop_context_vector_index --
 DROP INDEX CONCURRENTLY IF EXISTS {name}
 
+-- set_statement_timeout --
+-- This session's statement timeout set to `timeout` (ms, '0': none); the one it had before
+-- (store/vector_index.py: an index build runs without the pool's timeout).
+-- (read in a CTE first: the select list's order of evaluation is not promised).
+WITH before AS MATERIALIZED (SELECT current_setting('statement_timeout') AS previous)
+SELECT previous, set_config('statement_timeout', %(timeout)s, false) AS timeout
+FROM before
+
 -- create_context_vector_index --
 -- On the Context's partition of memory_record (context_partition): an index on the parent
 -- would be made on every partition.
@@ -76,11 +84,25 @@ SELECT set_config('hnsw.iterative_scan', 'relaxed_order', false),
 -- context_vector_profile --
 -- One Context's own record and chunk indexes: the rows each holds (pg_class.reltuples, set
 -- by the build and kept by vacuum; -1 before either), null for an index it lacks or whose
--- build has not finished. Recall picks its statements and walk depth from this.
-SELECT (SELECT c.reltuples FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
-        WHERE c.oid = to_regclass(%(records)s) AND i.indisvalid) AS records,
-       (SELECT c.reltuples FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
-        WHERE c.oid = to_regclass(%(chunks)s) AND i.indisvalid) AS chunks
+-- build has not finished. Recall picks its statements and walk depth from this. `due`: the
+-- Context lacks one of them and holds at least `threshold` embedded records (counting stops
+-- there, an index range scan; not counted at all when it has both or `threshold` is null),
+-- so recall asks for the build (retrieval/indexing.py) instead of waiting for the job's tick.
+WITH found AS (
+    SELECT (SELECT c.reltuples FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
+            WHERE c.oid = to_regclass(%(records)s) AND i.indisvalid) AS records,
+           (SELECT c.reltuples FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
+            WHERE c.oid = to_regclass(%(chunks)s) AND i.indisvalid) AS chunks
+)
+SELECT records, chunks,
+       CASE WHEN %(threshold)s::int IS NOT NULL AND (records IS NULL OR chunks IS NULL)
+            THEN (SELECT count(*) FROM (SELECT 1 FROM memory_record r
+                                        WHERE r.context_id = %(context_id)s
+                                          AND r.embedding IS NOT NULL
+                                        LIMIT %(threshold)s::int) s) >= %(threshold)s::int
+            ELSE false
+       END AS due
+FROM found
 
 -- set_walk_depth --
 -- How many candidates an HNSW walk keeps per step on this connection, for the statements
