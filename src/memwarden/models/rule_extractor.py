@@ -26,6 +26,7 @@ from memwarden.models.rule_lexicon import (
     ABBREVIATIONS,
     CONDITIONS,
     DIETS,
+    FAMILY,
     IRREGULAR_PAST,
     NOT_EVENT_VERBS,
     NOT_NAMES,
@@ -51,17 +52,21 @@ _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+")
 # A new clause starts at a conjunction or comma followed by a first-person subject, or at
 # "and"/"but" followed by a verb that continues the previous clause's subject.
 _CLAUSE_SPLIT = re.compile(
-    r"(?:,\s*(?:(?:and|but|so|because)\s+)?|\s+(?:and|but|so|because)\s+|\s+[-\u2013\u2014]+\s+)"
+    r"(?:,\s*(?:(?:and|but|so|because|after|before|when|while|since|until)\s+)?"
+    r"|\s+(?:and|but|so|because|after|before|when|while|since|until)\s+|\s+[-\u2013\u2014]+\s+)"
     r"(?=(?:i|my|he|she|we)\s)"
     r"|(?:,\s*|\s+)(?:and|but)\s+(?=(?:also\s+)?(?:works?|lives?|is|has|moved|loves?|likes?|"
-    r"enjoys?|hates?|plays?|started|wants?|plans?|" + "|".join(IRREGULAR_PAST) + r"|[a-z]{3,}ed)\b)"
+    r"enjoys?|hates?|plays?|started|wants?|plans?|speaks?|studies|teaches|drives|"
+    + "|".join(IRREGULAR_PAST)
+    + r"|[a-z]{3,}ed)\b)"
     r"|\s+[-\u2013\u2014]+\s+",
     re.IGNORECASE,
 )
 # Time said before the subject ("Last year I took a trip"): dropped, the clause is read on.
 _LEADING_TIME = re.compile(
     r"^(?:(?:just\s+)?(?:last|this|next)\s+(?:week|weekend|month|year|night|summer|winter|"
-    r"spring|fall|autumn|monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+    r"spring|fall|autumn|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
     r"|yesterday|today|recently|lately|finally|earlier|tonight|this morning|the other day"
     r"|a (?:few|couple of) (?:days|weeks|months|years) ago)\b[\s,]*",
     re.IGNORECASE,
@@ -73,7 +78,9 @@ _LEADING_FILLER = re.compile(
     r"haha|lol)\b[\s,!.]*)+",
     re.I,
 )
-_CORRECTION = re.compile(r"^(?:actually|correction|to be clear|sorry|in fact)\b[\s,:-]*", re.I)
+_CORRECTION = re.compile(
+    r"^(?:(?:actually|correction|to be clear|sorry|in fact|i meant(?: that)?)\b[\s,:-]*)+", re.I
+)
 _INSTRUCTION = re.compile(
     r"^(?:(?:please\s+)?(?:always|never)\b|from now on\b|going forward\b|in (?:the )?future\b"
     r"|please\s+(?:respond|reply|answer|write|use|keep|format|address|avoid|stop|don't|do not)\b"
@@ -85,18 +92,30 @@ _CONTRACTIONS = [
     (re.compile(r"\bI've\b", re.I), "I have"),
     (re.compile(r"\bI'll\b", re.I), "I will"),
     (re.compile(r"\bI'd\b", re.I), "I would"),
+    (re.compile(r"\b(he|she)'s\s+(?=been\b|got\b)", re.I), r"\1 has "),
     (re.compile(r"\b(he|she)'s\b", re.I), r"\1 is"),
+    (re.compile(r"\b(we|they)'re\b", re.I), r"\1 are"),
+    (re.compile(r"\b(we|they)'ve\b", re.I), r"\1 have"),
 ]
 # Where an object stops: the next clause-like part, a time phrase, a reason.
-_OBJECT_END = re.compile(
-    r"\s*(?:,|\band\b|\bbut\b|\bbecause\b|\bwhich\b|\bwho\b|\bwhere\b|\bwhen\b|\bso\b|\bsince\b"
+_OBJECT_END_REST = (
+    r"\bbut\b|\bbecause\b|\bwhich\b|\bwho\b|\bwhere\b|\bwhen\b|\bso\b|\bsince\b"
     r"|\bthough\b|\bto see\b|\blast (?:week|month|year|night|weekend|summer|time"
     r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|fri)\b"
-    r"|\b(?:yesterday|today|tonight|recently|lately|now|ago)\b"
+    r"|\b(?:yesterday|today|tonight|recently|lately|now|ago)\b|\bnot (?:so |that )?long ago\b"
     r"|\bthis (?:week|month|year|weekend|morning)\b|\b(?:a|two|few) (?:days?|weeks?|months?)\b"
-    r"|\bfor (?:a|the) (?:while|first time)\b|!|\?|\.|;|:|\(|\s(?=I\s)|\s[-\u2013\u2014]\s)",
+    r"|\bfor (?:a|the) (?:while|first time)\b|\bfor (?:\d+|a few|a couple of|several|many|one"
+    r"|two|three|four|five|six|seven|eight|nine|ten|over|almost|nearly|about)\b"
+    r"|!|\?|\.|;|:|\(|\s(?=I\s)|\s[-\u2013\u2014]\s"
+)
+_OBJECT_END = re.compile(r"\s*(?:,|\band\b|" + _OBJECT_END_REST + ")", re.IGNORECASE)
+# A list's end: as an object's, but "a, b and c" runs on (`_items` splits it).
+_LIST_END = re.compile(
+    r"\s*(?:" + _OBJECT_END_REST + r"|,\s*(?:and\s+)?(?=(?:i|it|we|he|she|"
+    r"they|you|that|this|which|so|but)\b))",
     re.IGNORECASE,
 )
+_LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", re.IGNORECASE)
 _OF_PLACE = re.compile(r"^(.+?)\s+in\s+(" + _NAME_WORD + r"(?:[\s,]+" + _NAME_WORD + r"){0,2})$")
 
 _CALL_ME = re.compile(r"^(?:please\s+)?call me\s+" + _NAME, re.IGNORECASE)
@@ -119,7 +138,8 @@ _SUBJECT_I = re.compile(
 )
 # No subject at all, as people write in chat ("Just got back from a road trip").
 _SUBJECTLESS = re.compile(
-    r"^(?:just\s+|finally\s+|recently\s+)?(?=(?:" + "|".join(IRREGULAR_PAST) + r"|[a-z]{3,}ed)\s)",
+    r"^(?:just\s+|finally\s+|recently\s+)?(?=(?:" + "|".join(IRREGULAR_PAST) + r"|[a-z]{3,}ed"
+    r"|been\s+[a-z]{2,}ing)\s)",
     re.IGNORECASE,
 )
 _SUBJECT_PRONOUN = re.compile(r"^(he|she)\s+(.+)$", re.IGNORECASE)
@@ -142,7 +162,7 @@ _WORK_AS = re.compile(
     r"^(?:currently\s+|still\s+|now\s+)?works?\s+as\s+(?:a|an|the)?\s*(.+)$", re.IGNORECASE
 )
 _WORK_AT = re.compile(
-    r"^(?:currently\s+|still\s+|now\s+)?works?\s+(?:at|for|with)\s+(.+)$", re.IGNORECASE
+    r"^(?:currently\s+|still\s+|now\s+)?works?\s+(at|for|with)\s+(.+)$", re.IGNORECASE
 )
 _ROLE = re.compile(r"^(?:am|is)\s+(?:now\s+)?(?:a|an)\s+(.+)$", re.IGNORECASE)
 _LIVE = re.compile(r"^(?:currently\s+|still\s+|now\s+)?lives?\s+in\s+(.+)$", re.IGNORECASE)
@@ -159,6 +179,7 @@ _DIAGNOSED = re.compile(
     r"^(?:have\s+been\s+|has\s+been\s+|was\s+|got\s+|just\s+got\s+)diagnosed\s+with\s+(.+)$",
     re.I,
 )
+_HAVE_GOT = re.compile(r"^(?:have|has)\s+got\b", re.IGNORECASE)  # possession, not an event
 _HAVE = re.compile(r"^(?:have|has)\s+(?:got\s+)?(.+)$", re.IGNORECASE)
 _DIET = re.compile(r"^(?:am|is)\s+(?:a\s+)?(" + "|".join(DIETS) + r")\b", re.IGNORECASE)
 _FAN = re.compile(r"^(?:am|is)\s+(?:a\s+)?(?:big\s+|huge\s+)?fan of\s+(.+)$", re.IGNORECASE)
@@ -177,9 +198,13 @@ _PLAN = re.compile(
 _WANT = re.compile(
     r"^(?:really\s+)?(?:want|wants|hope|hopes|would (?:love|like))\s+to\s+(.+)$", re.I
 )
-_LOOKING_FORWARD = re.compile(r"^(?:am|is)\s+(?:really\s+)?looking forward to\s+(.+)$", re.I)
+_LOOKING_FORWARD = re.compile(
+    r"^(?:(?:am|is|are)\s+(?:really\s+|so\s+)?looking|(?:always\s+|really\s+)?looks?)\s+"
+    r"forward to\s+(.+)$",
+    re.IGNORECASE,
+)
 _ONGOING = re.compile(
-    r"^(?:am|is|are|was|were|have been|has been)\s+(?:really\s+|still\s+|also\s+|now\s+|"
+    r"^(?:am|is|are|was|were|have been|has been|been)\s+(?:really\s+|still\s+|also\s+|now\s+|"
     r"currently\s+|actually\s+|just\s+)?([a-z]{2,}ing)\s+(.+)$",
     re.IGNORECASE,
 )
@@ -189,7 +214,128 @@ _EVENT = re.compile(
     re.IGNORECASE,
 )
 _ACTIVITY = re.compile(
-    r"^(?:also\s+|usually\s+|often\s+|still\s+)?(" + "|".join(PRESENT_ACTIVITIES) + r")s?\s+(.+)$",
+    r"^(?:also\s+|usually\s+|often\s+|still\s+|sometimes\s+|regularly\s+)?("
+    + "|".join(PRESENT_ACTIVITIES)
+    + r")(?:e?s)?\s+(.+)$",
+    re.IGNORECASE,
+)
+_AGE = re.compile(
+    r"^(?:am|is|just turned|turned|have just turned|has just turned)\s+(?:now\s+)?"
+    r"(\d{1,3})(?:\s+years?\s+old)?(?:\s+(?:now|today|this year))?$",
+    re.IGNORECASE,
+)
+# "I am married", "I'm married to Tom", "I just got engaged", "she is retired".
+_STATUS = re.compile(
+    r"^(am|is|got|just got|recently got|have been|has been)\s+(?:now\s+|happily\s+|recently\s+"
+    r"|newly\s+|finally\s+|just\s+)?(married|single|divorced|engaged|widowed|separated|"
+    r"retired|unemployed|self-employed|pregnant)\b(?:\s+(?:to|with)\s+(.+))?(.*)$",
+    re.IGNORECASE,
+)
+_STATUS_KEYS = {
+    "retired": "employment_status",
+    "unemployed": "employment_status",
+    "self-employed": "employment_status",
+    "pregnant": "health_status",
+}
+_BORN = re.compile(r"^(?:was|were)\s+born\s+(?:and\s+(?:raised|bred)\s+)?in\s+(.+)$", re.I)
+_LIVING = re.compile(
+    r"^(?:am|is|are|have been|has been)\s+(?:currently\s+|still\s+|now\s+)?living\s+"
+    r"(?:with\s+[\w\s']{1,30}?\s+)?in\s+(.+)$"
+    r"|^(?:currently\s+|still\s+|now\s+)?lives?\s+with\s+[\w\s']{1,30}?\s+in\s+(.+)$",
+    re.IGNORECASE,
+)
+_USED_TO = re.compile(r"^used to\s+(.+)$", re.IGNORECASE)
+# "I've been working at Microsoft", "she is working for Delta".
+_WORKING_AT = re.compile(
+    r"^(?:am|is|are|have been|has been)\s+(?:currently\s+|still\s+|now\s+)?working\s+"
+    r"(?:at|for)\s+(.+)$",
+    re.IGNORECASE,
+)
+# "I just started a new job at Amazon", "I got a job as a barista", "I landed a position".
+_NEW_JOB = re.compile(
+    r"^(?:just\s+|recently\s+|finally\s+)?(?:have\s+|has\s+)?(started|got|landed|accepted|"
+    r"took|began|found)\s+(?:a\s+|an\s+|my\s+|the\s+)?(?:new\s+|first\s+|dream\s+)?"
+    r"(?:job|position|role|internship|gig)\b\s*(.*)$",
+    re.IGNORECASE,
+)
+# "I quit my job at the bank", "I was laid off", "I left Globex": the workplace ends.
+_LEFT_JOB = re.compile(
+    r"^(?:just\s+|recently\s+|finally\s+)?(?:have\s+|has\s+)?(?:quit|left|lost|resigned from)"
+    r"\s+(?:my|his|her|their|the)\s+(?:old\s+)?job(?:\s+(?:at|with)\s+(.+))?$"
+    r"|^(?:was|got|were|have been|has been)\s+(?:laid off|fired|let go)(?:\s+(?:from|by)\s+(.+))?$",
+    re.IGNORECASE,
+)
+_STUDY = re.compile(
+    r"^(?:am|is)\s+(?:currently\s+|now\s+)?(?:studying|majoring in)\s+(.+)$"
+    r"|^(?:currently\s+|now\s+)?(?:study|studies|major in|majors in)\s+(.+)$",
+    re.IGNORECASE,
+)
+_STUDENT = re.compile(
+    r"^(?:am|is)\s+(?:a|an)\s+((?:[\w-]+\s+){0,2}student)(?:\s+(?:at|in)\s+(.+))?$", re.I
+)
+_INTO = re.compile(
+    r"^(?:am|is|are)\s+(?:really\s+|very\s+|so\s+|also\s+|big\s+|super\s+)?(?:into|"
+    r"passionate about|interested in|obsessed with|keen on|crazy about|fond of)\s+(.+)$",
+    re.IGNORECASE,
+)
+_NOT_FAN = re.compile(
+    r"^(?:am|is)\s+not\s+(?:a|really a|much of a|the biggest)\s+(?:big\s+)?fan of\s+(.+)$"
+    r"|^(?:am|is)\s+not\s+(?:really\s+)?(?:into|a fan of)\s+(.+)$",
+    re.IGNORECASE,
+)
+# "I don't eat meat", "I can't eat gluten", "she doesn't drink alcohol".
+_AVOID = re.compile(
+    r"^(?:do not|don't|does not|doesn't|cannot|can't|can not|never)\s+(eat|drink)\s+(.+)$",
+    re.IGNORECASE,
+)
+_SPEAK = re.compile(r"^(?:can\s+)?(?:speak|speaks)\s+(.+)$", re.IGNORECASE)
+_DRIVE = re.compile(r"^(?:drive|drives|ride|rides)\s+(?:a|an)\s+(" + _NAME_WORD + r".*)$")
+_THINKING = re.compile(
+    r"^(?:am|is|have been|has been)\s+(?:really\s+|seriously\s+|also\s+)?"
+    r"(?:thinking (?:about|of)|considering)\s+([a-z]+ing\s+.+)$",
+    re.IGNORECASE,
+)
+_NO_LONGER_STATE = re.compile(
+    r"^(?:am|is)\s+no longer\s+(an?\s+)?(.+)$|^(?:am|is)\s+not\s+(an?\s+)?(.+?)\s+any\s*more$",
+    re.IGNORECASE,
+)
+# "I moved from Boston to Chicago": the old and the new residence at once.
+_TRYING = re.compile(
+    r"^(?:am|is|have been|has been)\s+(?:also\s+|really\s+|now\s+|currently\s+)?trying\s+"
+    r"(out\s+)?(?!to\b|my\b|hard\b|not\b)(.+)$",
+    re.IGNORECASE,
+)
+_ENJOYING = re.compile(
+    r"^(?:am|is|have been|has been)\s+(?:really\s+|also\s+|totally\s+|so\s+)?enjoying\s+(.+)$",
+    re.IGNORECASE,
+)
+# "I do yoga", "she does physical therapy exercises every day"; not "I do think", "I do it".
+_DO = re.compile(
+    r"^(?:also\s+|usually\s+|often\s+|still\s+|regularly\s+)?(?:do|does)\s+(?!not\b|n't\b|"
+    r"think\b|love\b|like\b|know\b|hope\b|agree\b|believe\b|want\b|feel\b|miss\b|need\b|"
+    r"have\b|get\b|see\b|it\b|that\b|this\b|so\b|too\b|what\b|my best\b|the same\b|"
+    r"wish\b|enjoy\b|appreciate\b|remember\b|recommend\b)(.+)$",
+    re.IGNORECASE,
+)
+# "Iron Man is my top pick", "contemporary is my favorite": the favourite named first.
+_IS_MY_FAVOURITE = re.compile(
+    r"(?:^|,\s*(?:but\s+|and\s+|so\s+)?)([^,]{2,40}?)\s+(?:is|are)\s+(?:definitely\s+|"
+    r"probably\s+|still\s+)?my\s+(?:absolute\s+|all-time\s+|personal\s+)?(?:favou?rite|fave"
+    r"|top pick|top choice)(?:\s+([a-z][a-z\s]{1,20}))?$",
+    re.IGNORECASE,
+)
+_MY_THING_IS = re.compile(
+    r"^(.{2,30}?)(?:'s|\s+is|\s+are)\s+(?:mostly\s+|really\s+|totally\s+|definitely\s+)?"
+    r"(?:my|his|her)\s+(?:thing|jam|passion)$",
+    re.IGNORECASE,
+)
+_HOME = re.compile(
+    r"\bmy\s+(?:home\s*country|home\s*town|homeland|native country)\s*(?:,|of|is|was)?\s*"
+    r"(" + _NAME_WORD + r"(?:\s+" + _NAME_WORD + r")?)"
+)
+_MOVED_FROM = re.compile(
+    r"^(?:have\s+|has\s+)?(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\s+from\s+"
+    r"(.+?)\s+to\s+(.+)$",
     re.IGNORECASE,
 )
 _PREFERENCE_KEYS = {
@@ -219,16 +365,86 @@ def _restore(value: str) -> str:
     return value.replace(_DOT, ".")
 
 
+# Words an object cut short must not end on ("a community event to raise money for a").
+_DANGLING = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "for",
+        "to",
+        "in",
+        "on",
+        "at",
+        "with",
+        "by",
+        "from",
+        "as",
+        "my",
+        "your",
+        "his",
+        "her",
+        "our",
+        "their",
+        "its",
+        "and",
+        "or",
+        "but",
+        "while",
+        "when",
+        "if",
+        "that",
+        "which",
+        "who",
+        "than",
+        "so",
+    ]
+) | {""}  # a word that was only punctuation
+
+
 def _clean_object(value: str) -> str:
     value = _TRAILING.sub("", _restore(value).strip())
-    words = value.split()
-    return " ".join(words[:_MAX_OBJECT_WORDS])
+    words = value.split()[:_MAX_OBJECT_WORDS]
+    while len(words) > 1 and _TRAILING.sub("", words[-1]).casefold() in _DANGLING:
+        words.pop()
+    return _TRAILING.sub("", " ".join(words))
 
 
 def _head(value: str) -> str:
     """The object up to where the clause moves on (a comma, "and", a time phrase)."""
     match = _OBJECT_END.search(value)
     return _clean_object(value[: match.start()] if match else value)
+
+
+_NOT_ITEMS = frozenset({"i", "it", "we", "he", "she", "they", "you", "that", "this", "which", "so"})
+
+
+def _items(value: str) -> list[str]:
+    """ "peanuts, shellfish and eggs": one value each, when every part is a short noun
+    phrase; anything else is read as one object, as `_head` cuts it."""
+    match = _LIST_END.search(value)
+    parts = [
+        _clean_object(p)
+        for p in _LIST_SPLIT.split(value[: match.start()] if match else value)
+        if p.strip()
+    ]
+    if len(parts) > 1 and all(
+        0 < len(p.split()) <= 3 and p.split()[0].casefold() not in _NOT_ITEMS and not _vague(p)
+        for p in parts
+    ):
+        return parts
+    return [_head(value)]
+
+
+def _third(verb: str) -> str:
+    """A verb's third person ("teach" -> "teaches", "study" -> "studies"), for labels."""
+    verb = verb.casefold()
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if verb.endswith("y") and verb[-2:-1] not in ("a", "e", "o", "u"):
+        return verb[:-1] + "ies"
+    return verb + "s"
 
 
 def _snake(value: str) -> str:
@@ -249,8 +465,18 @@ def _protect(text: str) -> str:
     return ABBREVIATIONS.sub(lambda m: m.group(1) + _DOT, text)
 
 
+# "I started a store - pretty cool, huh?" is a statement with a tag, not a question.
+_TAG_QUESTION = re.compile(
+    r"(?:,|\s[-\u2013\u2014])\s*(?:[\w' ]{0,20}?,\s*)?(?:right|huh|eh|yeah|you know|isn't it|"
+    r"aren't they|don't you think)\s*\?+$",
+    re.IGNORECASE,
+)
+
+
 def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_SPLIT.split(_protect(text)) if s and s.strip()]
+    """The text's statements: a question ("Got any tips for marketing?") states nothing."""
+    parts = (_TAG_QUESTION.sub(".", s.strip()) for s in _SENTENCE_SPLIT.split(_protect(text)))
+    return [s for s in parts if s and not s.endswith("?")]
 
 
 def _clauses(sentence: str) -> list[str]:
@@ -316,6 +542,9 @@ def _place(facts: _Facts, subject: str, label: str, raw: str) -> None:
         facts.rel(subject, label, _clean_object(match.group(1)), "place", "identity")
 
 
+_ORG_NAME = re.compile(r"^([A-Z][\w'.&-]*(?:\s+(?:of\s+|de\s+|&\s+|and\s+)?[A-Z][\w'.&-]*)*)")
+
+
 def _organisation(facts: _Facts, subject: str, raw: str) -> None:
     """`St. Mary Hospital in Boston as a nurse`: employer, its city, a role after `as`."""
     head = _head(raw)
@@ -325,6 +554,8 @@ def _organisation(facts: _Facts, subject: str, raw: str) -> None:
         head = head[: role.start()]
     city = _OF_PLACE.match(head)
     org = _clean_object(city.group(1) if city else head)
+    if org[:1].isupper() and (named := _ORG_NAME.match(org)):
+        org = _clean_object(named.group(1))  # "Acme on a project": the name, not what follows
     if org:
         facts.rel(subject, "works_at", org, "organisation", "identity")
         if city:
@@ -344,6 +575,16 @@ def _role(facts: _Facts, subject: str, raw: str) -> bool:
     return True
 
 
+def _named(facts: _Facts, subject: str, name: str) -> None:
+    """A person the clause names as its object. "He"/"she" in a later clause means them only
+    when the speaker was the subject ("I'm married to Tom. He..."); after "Tom is married to
+    Lisa", it still means Tom."""
+    if subject == USER:
+        facts.person(name)
+    else:
+        facts.entity(name, "person")
+
+
 def _possession(facts: _Facts, subject: str, raw: str) -> bool:
     obj = _head(raw)
     counted = _NUMBER.match(obj)
@@ -354,10 +595,25 @@ def _possession(facts: _Facts, subject: str, raw: str) -> bool:
     head = words[0].rstrip("s") if words[0] not in ("guinea",) else "guinea pig"
     named = re.search(r"\b(?:named|called)\s+(" + _NAME_WORD + ")", _restore(raw))
     value = obj + (f" named {named.group(1)}" if named and named.group(1) not in obj else "")
-    if head in PETS:
+    names = _names_after(_restore(raw))
+    kin = words[0] if words[0] in RELATIVES else head
+    if kin in RELATIVES and kin not in _CHILDREN:
+        kind = "married_to" if kin in SPOUSES else _snake(kin)
+        for name in names:
+            _named(facts, subject, name)
+            facts.rel(subject, kind, name, "person", "identity")
+        if not names and kin in FAMILY:
+            facts.act(subject, "has", obj, "identity")
+        return bool(names) or kin in FAMILY
+    if any(w in CONDITIONS for w in words[:4]) and not counted:
+        facts.act(subject, "has_condition", noun, "identity")
+    elif head in PETS:
         facts.attr(subject, "pets", value, "identity")
     elif head in ("kid", "child", "children", "son", "daughter", "boy", "girl", "grandchild"):
         facts.attr(subject, "children", value, "identity")
+        for name in names:
+            facts.entity(name, "person")
+            facts.rel(subject, "child", name, "person", "identity")
     elif head in CONDITIONS:
         facts.act(subject, "has_condition", noun, "identity")
     elif counted and head in POSSESSIONS:
@@ -367,15 +623,36 @@ def _possession(facts: _Facts, subject: str, raw: str) -> bool:
     return True
 
 
+_CHILDREN = frozenset({"kid", "kids", "child", "children", "son", "daughter"})
+_NAMES_AFTER = re.compile(
+    r"(?:,\s*|\s+(?:named|called)\s+)((?-i:"
+    + _NAME_WORD
+    + r")(?:\s*,\s*(?-i:"
+    + _NAME_WORD
+    + r"))*(?:,?\s+and\s+(?-i:"
+    + _NAME_WORD
+    + r"))?)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _names_after(raw: str) -> list[str]:
+    """ "two kids, Sam and Lily" / "a brother named Tim": the names the phrase ends with."""
+    match = _NAMES_AFTER.search(_TRAILING.sub("", raw))
+    if not match:
+        return []
+    names = [n for n in re.split(r"\s*,\s*|\s+and\s+", match.group(1)) if n]
+    return [n for n in names if _is_name(n)]
+
+
 def _preference(facts: _Facts, subject: str, match: re.Match[str]) -> None:
     verb = " ".join(match.group(1).lower().split())
     key = _PREFERENCE_KEYS.get(verb) or _PREFERENCE_KEYS.get(verb.removesuffix("s"), "likes")
     if verb.endswith("es") and verb.removesuffix("es") in ("prefer", "hat", "ador"):
         key = _PREFERENCE_KEYS.get(verb[:-1], key)
-    value = _head(match.group(2))
-    if _vague(value) or value.casefold() in ("to", "the"):
-        return
-    facts.attr(subject, key, value, "knowledge")
+    for value in [_head(match.group(2))] if key == "prefers" else _items(match.group(2)):
+        if not _vague(value) and value.casefold() not in ("to", "the"):
+            facts.attr(subject, key, value, "knowledge")
 
 
 _PARTICLE = re.compile(
@@ -388,16 +665,53 @@ NOT_HAD = ("a blast", "fun", "a great", "a good time", "a lot of fun", "no ", "a
 _DEICTIC = frozenset({"this", "that", "these", "those", "it", "them", "something", "one"})
 _EMPTY = frozenset(
     {"it", "out", "through", "up", "so", "you", "myself", "a", "lot", "there", "here", "again"}
+    | {"everywhere", "anywhere", "somewhere", "together", "too", "anymore", "around", "well"}
+)
+
+
+# An object that opens with these is a judgement or a verb, not a thing someone did or has.
+_NOT_OBJECT_START = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "so",
+        "really",
+        "you",
+        "your",
+        "like",
+        "such",
+        "super",
+        "pretty",
+        "very",
+        "kinda",
+        "totally",
+        "awesome",
+        "great",
+        "amazing",
+        "good",
+        "nice",
+        "cool",
+        "fine",
+        "okay",
+        "ok",
+        "incredible",
+        "important",
+    ]
 )
 
 
 def _vague(obj: str) -> bool:
     """An object that means nothing without the conversation: "this pic", "them myself",
-    "it", "through", "something"; or one that starts with a verb ("is so expressive")."""
+    "it", "through", "something", "if"; one that starts with a verb ("is so expressive") or
+    ends on a pointing word ("dreaming of this")."""
     words = [w.strip(".,!?\"'").casefold() for w in obj.split()]
-    if not words or words[0] in ("is", "are", "was", "were", "so", "really", "you"):
+    if not words or words[0] in _NOT_OBJECT_START or "you" in words or "your" in words:
         return True
-    content = [w for w in words if w not in _EMPTY and w not in _DEICTIC]
+    if words[-1] in _DEICTIC or " like this" in f" {obj} ":
+        return True  # "dreaming of this", "a place like this"
+    content = [w for w in words if w not in _EMPTY and w not in _DEICTIC and w not in _DANGLING]
     if not content:
         return True
     return words[0] in _DEICTIC and len(content) < 2
@@ -430,6 +744,9 @@ def _predicate(facts: _Facts, subject: str, rest: str) -> bool:
         if m.group(2):
             _role(facts, subject, re.sub(r"^(?:a|an|the)\s+", "", m.group(2), flags=re.I))
         return True
+    life = _life(facts, subject, rest)
+    if life is not None:
+        return life
     if m := _NO_LONGER.match(rest):
         key = "works_at" if m.group(1).lower() == "work" else "lives_in"
         facts.corrections.append((subject, key, _head(m.group(2)), "none"))
@@ -438,13 +755,16 @@ def _predicate(facts: _Facts, subject: str, rest: str) -> bool:
     elif m := _WORK_AS.match(rest):
         return _role(facts, subject, m.group(1))
     elif m := _WORK_AT.match(rest):
-        _organisation(facts, subject, m.group(1))
+        if m.group(1).casefold() == "with" and not m.group(2)[:1].isupper():
+            return _event(facts, subject, "works", m.group(0).split(None, 1)[1])
+        _organisation(facts, subject, m.group(2))
     elif m := _LIVE.match(rest):
         _place(facts, subject, "lives_in", m.group(1))
     elif m := _FROM.match(rest):
         _place(facts, subject, "from", m.group(1) or m.group(2))
     elif m := _ALLERGIC.match(rest):
-        facts.attr(subject, "allergies", _head(m.group(1) or m.group(2)), "identity")
+        for item in _items(m.group(1) or m.group(2)):
+            facts.attr(subject, "allergies", item, "identity")
     elif m := _INTOLERANT.match(rest):
         facts.attr(subject, "allergies", f"{m.group(1).lower()} (intolerant)", "identity")
     elif m := _DIAGNOSED.match(rest):
@@ -452,13 +772,19 @@ def _predicate(facts: _Facts, subject: str, rest: str) -> bool:
     elif m := _DIET.match(rest):
         facts.attr(subject, "diet", m.group(1).lower(), "identity")
     elif m := _FAN.match(rest):
-        facts.attr(subject, "likes", _head(m.group(1)), "knowledge")
+        liked = [i for i in _items(m.group(1)) if not _vague(i)]
+        for item in liked:
+            facts.attr(subject, "likes", item, "knowledge")
+        return bool(liked)
     elif m := _LOOKING_FORWARD.match(rest):
         facts.act(subject, "looking_forward_to", _head(m.group(1)), "context")
     elif m := _PLAN.match(rest):
         return _plan(facts, subject, m.group(1) or m.group(2) or m.group(3) or m.group(4))
     elif m := _WANT.match(rest):
-        facts.attr(subject, "goals", _head(m.group(1)), "knowledge")
+        goal = _head(m.group(1))
+        if _vague(goal):
+            return False
+        facts.attr(subject, "goals", goal, "knowledge")
     elif (m := _HAVE.match(rest)) and _possession(facts, subject, m.group(1)):
         return True
     elif m := _ROLE.match(rest):
@@ -466,8 +792,8 @@ def _predicate(facts: _Facts, subject: str, rest: str) -> bool:
     elif m := _LIKE.match(rest):
         _preference(facts, subject, m)
     elif (m := _ACTIVITY.match(rest)) and (first or rest.split()[0].casefold().endswith("s")):
-        return _event(facts, subject, m.group(1).lower().removesuffix("s") + "s", m.group(2))
-    elif (m := _EVENT.match(rest)) or (
+        return _event(facts, subject, _third(m.group(1)), m.group(2))
+    elif ((m := _EVENT.match(rest)) and not _HAVE_GOT.match(rest)) or (
         (m := _ONGOING.match(rest)) and m.group(1).casefold() not in NOT_ONGOING
     ):
         return _event(facts, subject, m.group(1), m.group(2))
@@ -476,12 +802,168 @@ def _predicate(facts: _Facts, subject: str, rest: str) -> bool:
     return True
 
 
-def _plan(facts: _Facts, subject: str, raw: str) -> bool:
+def _life(facts: _Facts, subject: str, rest: str) -> bool | None:
+    """Age, marital and work status, birthplace, jobs taken and left, study, interests,
+    what someone will not eat, languages, cars, what they used to do and what no longer
+    holds. None: no pattern here reads `rest` (the caller tries its own)."""
+    if m := _AGE.match(rest):
+        facts.attr(subject, "age", m.group(1), "identity")
+    elif m := _NO_LONGER_STATE.match(rest):
+        return _no_longer(facts, subject, bool(m.group(1) or m.group(3)), m.group(2) or m.group(4))
+    elif (m := _STATUS.match(rest)) and (
+        m.group(3) or not m.group(4).strip() or _OBJECT_END.match(m.group(4))
+    ):
+        word = m.group(2).casefold()
+        if m.group(3) and word in ("married", "engaged") and _is_name(m.group(3)):
+            partner = _restore(_head(m.group(3)))
+            _named(facts, subject, partner)
+            facts.rel(
+                subject,
+                "married_to" if word == "married" else "engaged_to",
+                partner,
+                "person",
+                "identity",
+            )
+        facts.attr(subject, _STATUS_KEYS.get(word, "marital_status"), word, "identity")
+        if m.group(1).casefold().endswith("got"):
+            facts.act(subject, "got", word, "context")
+    elif m := _BORN.match(rest):
+        _place(facts, subject, "born_in", m.group(1))
+    elif m := _LIVING.match(rest):
+        _place(facts, subject, "lives_in", m.group(1) or m.group(2))
+    elif m := _MOVED_FROM.match(rest):
+        old, new = _place_name(m.group(1)), _place_name(m.group(2))
+        if not (old and new):
+            return None
+        facts.entity(new, "place")
+        facts.corrections.append((subject, "lives_in", old, new))
+    elif m := _WORKING_AT.match(rest):
+        if not re.match(r"(?:the\s+|a\s+|an\s+)?[A-Z]", m.group(1)):
+            return None
+        _organisation(facts, subject, m.group(1))
+    elif m := _NEW_JOB.match(rest):
+        _job(facts, subject, m.group(2))
+        _event(facts, subject, m.group(1), rest[m.end(1) :].strip())
+    elif m := _LEFT_JOB.match(rest):
+        org = _head(m.group(1) or m.group(2) or "") or None
+        facts.corrections.append((subject, "works_at", org, "none"))
+        said = re.search(
+            r"\b(?:my|his|her|their|the)\s+(?:old\s+)?job\b|laid off|fired|let go", rest
+        )
+        facts.act(subject, "left_job", org or (said.group(0) if said else "job"), "identity")
+    elif m := _STUDENT.match(rest):
+        facts.attr(subject, "role", _clean_object(m.group(1)), "identity")
+        if m.group(2):
+            _school(facts, subject, m.group(2))
+    elif m := _STUDY.match(rest):
+        raw = m.group(1) or m.group(2)
+        at = re.search(r"\s+(?:at|in)\s+(?=(?:the\s+)?[A-Z])", raw)
+        field_of = _head(raw[: at.start()] if at else raw)
+        if _vague(field_of) or field_of.casefold().startswith(("for ", "hard")):
+            return None
+        facts.attr(subject, "studies", field_of, "identity")
+        if at:
+            _school(facts, subject, raw[at.end() :])
+    elif m := _INTO.match(rest):
+        items = [i for i in _items(m.group(1)) if not _vague(i)]
+        for item in items:
+            facts.attr(subject, "interests", item, "knowledge")
+        return bool(items)
+    elif m := _NOT_FAN.match(rest):
+        for item in _items(m.group(1) or m.group(2)):
+            facts.attr(subject, "dislikes", item, "knowledge")
+    elif m := _AVOID.match(rest):
+        verb = m.group(1).casefold()
+        for item in _items(m.group(2)):
+            facts.act(subject, f"does_not_{verb}", item, "identity")
+    elif m := _SPEAK.match(rest):
+        items = [i for i in _items(m.group(1)) if i[:1].isupper()]
+        for item in items:
+            facts.attr(subject, "languages", item, "identity")
+        return bool(items)
+    elif m := _DRIVE.match(rest):
+        facts.act(subject, "owns", "a " + _head(m.group(1)), "knowledge")
+    elif m := _TRYING.match(rest):
+        return _event(facts, subject, "trying_out" if m.group(1) else "trying", m.group(2))
+    elif m := _ENJOYING.match(rest):
+        value = _head(m.group(1))
+        if _vague(value):
+            return False
+        facts.attr(subject, "enjoys", value, "knowledge")
+    elif m := _DO.match(rest):
+        return _event(facts, subject, "does", m.group(1))
+    elif m := _THINKING.match(rest):
+        return _plan(facts, subject, m.group(1), "considering")
+    elif m := _USED_TO.match(rest):
+        return _used_to(facts, subject, m.group(1))
+    else:
+        return None
+    return True
+
+
+def _place_name(raw: str) -> str | None:
+    match = _PLACE.match(raw.strip())
+    if match and match.group(1).split()[0] not in NOT_NAMES:
+        return _clean_object(match.group(1))
+    return None
+
+
+def _school(facts: _Facts, subject: str, raw: str) -> None:
+    school = _place_name(raw)
+    if school:
+        facts.rel(subject, "studies_at", school, "organisation", "identity")
+
+
+def _job(facts: _Facts, subject: str, raw: str) -> None:
+    """What follows "a new job": "as a barista at Blue Bottle", "at Amazon as an analyst"."""
+    raw = raw.strip()
+    if role := re.match(r"^as\s+(?:a|an|the)?\s*(.+)$", raw, re.IGNORECASE):
+        _role(facts, subject, role.group(1))
+    elif at := re.match(r"^(?:at|with|for)\s+(?=(?:the\s+)?[A-Z])(.+)$", raw):
+        _organisation(facts, subject, at.group(1))
+
+
+def _used_to(facts: _Facts, subject: str, raw: str) -> bool:
+    """ "I used to live in London": a past residence or job, kept as an event, never as the
+    current slot."""
+    if m := re.match(r"^(live|work)\s+(?:in|at|for)\s+(.+)$", raw, re.IGNORECASE):
+        place = _place_name(m.group(2))
+        if not place:
+            return False
+        label = "lived_in" if m.group(1).casefold() == "live" else "worked_at"
+        facts.act(subject, label, place, "identity")
+        return True
+    obj = _head(raw)
+    if _vague(obj) or len(obj.split()) < 2 or obj.split()[0].casefold() in NOT_PLANS:
+        return False
+    facts.act(subject, "used_to", obj, "context")
+    return True
+
+
+_STATUS_WORDS = frozenset({"married", "single", "divorced", "engaged", "retired", "unemployed"})
+
+
+def _no_longer(facts: _Facts, subject: str, article: bool, raw: str) -> bool:
+    """ "I'm no longer vegetarian", "she is not married any more": the slot ends."""
+    value = _head(raw)
+    word = value.casefold()
+    if word in DIETS:
+        facts.corrections.append((subject, "diet", word, "none"))
+    elif word in _STATUS_WORDS:
+        facts.corrections.append((subject, _STATUS_KEYS.get(word, "marital_status"), word, "none"))
+    elif article and 0 < len(value.split()) <= 3 and word.split()[0] not in NOT_ROLES:
+        facts.corrections.append((subject, "role", value, "none"))
+    else:
+        return False
+    return True
+
+
+def _plan(facts: _Facts, subject: str, raw: str, label: str = "plans_to") -> bool:
     obj = _head(raw)
     words = obj.casefold().split()
     if not words or words[0] in NOT_PLANS or _vague(obj) or " you" in f" {obj.casefold()} ":
         return False
-    facts.act(subject, "plans_to", obj, "context")
+    facts.act(subject, label, obj, "context")
     return True
 
 
@@ -528,6 +1010,15 @@ def _statement(facts: _Facts, clause: str, carried: str | None) -> str | None:
     if m := _MY_NAME.match(clause):
         _set_name(facts, _clean_object(m.group(1)))
         return USER
+    if (m := _IS_MY_FAVOURITE.search(_TRAILING.sub("", clause))) and not _vague(m.group(1)):
+        if m.start() > 0:
+            _statement(facts, clause[: m.start()], carried)
+        kind = f"favourite_{_snake(m.group(2))}" if m.group(2) else "favourite"
+        facts.attr(USER, kind, _clean_object(m.group(1)), "knowledge")
+        return USER
+    if (m := _MY_THING_IS.match(_TRAILING.sub("", clause))) and not _vague(m.group(1)):
+        facts.attr(USER, "likes", _clean_object(m.group(1)), "knowledge")
+        return USER
     if m := _FAVOURITE.match(clause):
         facts.attr(USER, f"favourite_{_snake(m.group(1))}", _head(m.group(2)), "knowledge")
         return USER
@@ -535,7 +1026,9 @@ def _statement(facts: _Facts, clause: str, carried: str | None) -> str | None:
         _relative(facts, m)
         return _restore(m.group(2)) if m.group(2) and _is_name(m.group(2)) else None
     if m := _MY_THING.match(clause):
-        facts.attr(USER, _snake(m.group(1)), _head(m.group(2)), "knowledge")
+        value = _head(m.group(2))
+        if not _vague(value):
+            facts.attr(USER, _snake(m.group(1)), value, "knowledge")
         return USER
     if m := _SUBJECT_I.match(clause):
         _predicate(facts, USER, m.group(1))
@@ -555,10 +1048,18 @@ def _statement(facts: _Facts, clause: str, carried: str | None) -> str | None:
             _merge(facts, scratch)
             return name
         return None
-    if carried:
+    if carried and not _OTHER_SUBJECT.match(clause):
         _predicate(facts, carried, clause)
         return carried
     return None
+
+
+# A clause with a subject of its own carries no earlier one ("it was awesome").
+_OTHER_SUBJECT = re.compile(
+    r"^(?:it|this|that|these|those|they|there|everything|everyone|nothing|so|such|what|you|"
+    r"the|a|an|his|her|their|our|its)\b",
+    re.IGNORECASE,
+)
 
 
 def _merge(into: _Facts, part: _Facts) -> None:
@@ -573,6 +1074,8 @@ def _merge(into: _Facts, part: _Facts) -> None:
 def _extract(text: str) -> dict[str, Any]:
     facts = _Facts()
     for sentence in _sentences(_PREFIX.sub("", text, count=1)):
+        if home := _HOME.search(sentence):
+            facts.rel(USER, "from", _restore(home.group(1)), "place", "identity")
         carried: str | None = None
         correcting = False  # "Actually," alone: the clause after it is the correction
         for index, raw in enumerate(_clauses(sentence)):
@@ -580,7 +1083,12 @@ def _extract(text: str) -> dict[str, Any]:
             clause = _LEADING_TIME.sub("", clause).strip()
             if not clause:
                 continue
-            if index == 0 and _SUBJECTLESS.match(clause) and not _CORRECTION.match(clause):
+            if (
+                index == 0
+                and _SUBJECTLESS.match(clause)
+                and not _CORRECTION.match(clause)
+                and len(clause.split()) >= 3
+            ):
                 clause = f"I {clause}"
             if correcting:
                 clause, correcting = f"actually {clause}", False
@@ -615,8 +1123,15 @@ def _correction(facts: _Facts, clause: str, carried: str | None) -> str | None:
     subject = _statement(facts, clause, carried)
     for entity, key, value, _ in facts.attributes[before[0] :]:
         facts.corrections.append((entity, key, None, value))
+    # "I live in Portland, not Seattle": the value named after "not" is the one replaced.
+    instead = re.search(r",?\s+(?:and\s+)?not\s+(?:in\s+|at\s+|for\s+)?" + _NAME + r"\W*$", clause)
     for entity, label, obj, _ in facts.relations[before[1] :]:
-        facts.corrections.append((entity, label, None, obj))
+        old = (
+            _restore(instead.group(1))
+            if instead and len(facts.relations) - before[1] == 1
+            else None
+        )
+        facts.corrections.append((entity, label, old, obj))
     del facts.attributes[before[0] :]
     del facts.relations[before[1] :]
     return subject

@@ -55,6 +55,14 @@ RELATIVES: Final = _words(
     """
 )
 SPOUSES: Final = frozenset({"wife", "husband", "spouse"})
+# Relatives whose mere existence is a fact worth keeping ("I have two brothers").
+FAMILY: Final = _words(
+    """
+    sister sisters brother brothers wife husband partner spouse boyfriend girlfriend fiance
+    fiancee fiancé fiancée cousin cousins aunt uncle niece nephew grandma grandpa
+    grandmother grandfather stepson stepdaughter twin
+    """
+)
 
 # "I have two cats": animals that are pets.
 PETS: Final = _words(
@@ -187,7 +195,8 @@ PRESENT_ACTIVITIES: Final = (
 NOT_ONGOING: Final = _words(
     """
     feeling thinking doing going looking wondering hoping trying kidding joking saying
-    telling asking being having loving liking enjoying missing getting
+    telling asking being having loving liking enjoying missing getting staying putting
+    hanging keeping coming waiting
     """
 )
 
@@ -195,6 +204,6 @@ NOT_ONGOING: Final = _words(
 NOT_PLANS: Final = _words(
     """
     be try see have do need it that let definitely always never keep check tell talk think
-    get make miss ask send show give take we i they he she
+    get make miss ask send show give take we i they he she stay
     """
 )

@@ -161,7 +161,7 @@ def test_no_longer_working_somewhere_is_a_correction_of_the_workplace() -> None:
 
 
 def test_objects_are_cut_to_a_few_words() -> None:
-    (_, _, value) = attrs("I love " + "very " * 20 + "long things")[0]
+    (_, _, value) = attrs("I love " + "big " * 20 + "long things")[0]
     assert len(value.split()) == 8
 
 
