@@ -21,12 +21,24 @@ from memwarden.detectors.country_names import COUNTRY_NAMES
 from memwarden.detectors.findings import PERSONAL_DATA, Finding
 from memwarden.detectors.national_ids import find_national_ids
 
-# Local part: the usual characters (any script), or a quoted string; domain labels in any
-# script ("jeff@臺網中心.tw"), a top-level label of letters.
+# Combining marks, which `\w` leaves out: Devanagari and other Brahmic vowel signs ("राम",
+# "मोहन"), Hebrew and Arabic points, and decomposed accents ("s" + U+0323 + U+0307). The
+# blocks of the Brahmic scripts are taken whole: their other characters are letters anyway.
+_MARKS: Final = (
+    "\u0300-\u036f\u0483-\u0489\u0591-\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06ed"
+    "\u0900-\u0dff\u0e31-\u0e3a\u0e47-\u0e4e\u0eb1-\u0ebc\u0ec8-\u0ecd\u0f18-\u0fbc"
+    "\u102b-\u103e\u1ab0-\u1aff\u1dc0-\u1dff\u200c\u200d\u20d0-\u20f0\ufe20-\ufe2f"
+)
+# Local part: the usual characters (any script, with its marks), or a quoted string (which may
+# hold `@` and escaped quotes: `"a@b"@example.com`); domain labels in any script
+# ("jeff@臺網中心.tw", "मोहन.ईन्फो"), a top-level label of letters and marks.
+_ALNUM: Final = rf"(?:[^\W_]|[{_MARKS}])"  # a letter or digit of any script, or a mark
 _EMAIL: Final = re.compile(
-    r"(?:(?<![\w.+\-!#$%&'*/=?^`{|}~])[\w!#$%&'*+/=?^`{|}~-][\w.!#$%&'*+/=?^`{|}~-]{0,63}"
-    r'|"[^"\n@]{1,64}")'
-    r"@(?:[^\W_](?:[\w-]{0,61}[^\W_])?\.)+[^\W\d_]{2,24}\b"
+    rf"(?:(?<![\w.+\-!#$%&'*/=?^`{{|}}~{_MARKS}])[\w!#$%&'*+/=?^`{{|}}~-]"
+    rf"[\w.!#$%&'*+/=?^`{{|}}~{_MARKS}-]{{0,63}}"
+    r'|"(?:[^"\\\n]|\\.){1,64}")'
+    rf"@(?:[^\W_](?:[\w{_MARKS}-]{{0,61}}{_ALNUM})?\.)+(?:[^\W\d_]|[{_MARKS}]){{2,24}}"
+    rf"(?![\w{_MARKS}])"
 )
 # Country, check digits, then up to 30 characters in groups. The tail may run into the next
 # word ("... 8741 and"), so a candidate is cut back to its longest prefix that ends at a

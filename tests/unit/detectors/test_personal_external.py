@@ -82,3 +82,18 @@ def test_digits_of_a_valid_us_number_grouped_unlike_a_phone_are_not_a_phone() ->
         assert not _spans(f"registered as {written}", "phone"), written
     for written in ("623-286-0129", "623 2860129", "(623) 286-0129"):
         assert _spans(f"registered as {written}", "phone"), written
+
+
+def test_addresses_whose_script_needs_combining_marks_are_found_whole() -> None:
+    # Devanagari vowel signs and virama, and a letter with two decomposed accents (NFD): none
+    # of them is a word character to the regex module, all of them belong to the address.
+    decomposed = "s\u0323\u0307"
+    for address in ("राम@मोहन.ईन्फो", f"{decomposed}@nfc.example", f"ami@caf{'e'}\u0301.example"):
+        assert _spans(f"write to {address} please", "email") == [address], address
+
+
+def test_a_quoted_local_part_may_hold_an_at_sign_and_an_escaped_quote() -> None:
+    for address in ('"quoted.with.at@"@example.com', '"say \\"hi\\""@example.com'):
+        assert _spans(f"write to {address} please", "email") == [address], address
+    # Without its closing quote the quote is not part of the address.
+    assert _spans('write to "unterminated@example.com', "email") == ["unterminated@example.com"]
