@@ -74,7 +74,10 @@ _PLACEHOLDER_SHAPE: Final = re.compile(
 # Words that mark a value as a stand-in wherever they sit in it (detect-secrets' own rule for
 # `fake`); `example` also covers AWS's documented `...EXAMPLE` keys.
 # Lower case only for `fake`/`dummy`: `...zFAKEdzC6...` inside a random key is chance.
-_FILLER_WORDS: Final = re.compile(r"fake|dummy|(?i:example|placeholder|changeme|redacted)")
+# A value that says it is not real (`not_a_real_token`, `NotARealKey`) is a stand-in as well.
+_FILLER_WORDS: Final = re.compile(
+    r"fake|dummy|(?i:example|placeholder|changeme|redacted|not[-_ ]?a?[-_ ]?real(?!ly))"
+)
 # Filler: one character repeated, or a long run of x/X/0/#/* inside the value.
 _FILLER_RUN: Final = re.compile(r"(.)\1{7,}|[xX]{4,}|#{4,}|\*{4,}|0{8,}")
 _CONSTANT_CASE: Final = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")

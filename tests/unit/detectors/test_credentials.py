@@ -291,3 +291,10 @@ def test_a_bracketed_stand_in_with_spaces_is_a_placeholder() -> None:
     ):
         assert not find_credentials(line), line
     assert "Zq8w2LmX9pK4" in _spans("AUTH_TOKEN=Zq8w2LmX9pK4 <- rotate monthly")
+
+
+def test_a_value_that_says_it_is_not_real_is_a_placeholder() -> None:
+    for value in ("not_a_real_token", "NotARealKeyButLooksLikeOne", "notreal-42Xq"):
+        assert is_placeholder(value), value
+        assert not find_credentials(f"DOCKER_TOKEN={value}"), value
+    assert "n0tR3al1y-Qz8w" in _spans("DOCKER_TOKEN=n0tR3al1y-Qz8w")

@@ -20,6 +20,7 @@ from memwarden.detectors.issuers import (
     jwt_ok,
     plausible,
 )
+from memwarden.detectors.secret_values import is_placeholder
 
 _ALNUM = string.ascii_letters + string.digits
 
@@ -152,9 +153,10 @@ _SHAPES = st.sampled_from(
 )
 
 
-# Random bodies, less the filler the placeholder rule rejects on purpose (`0000…`, `xxxx`).
+# Random bodies, less the filler the placeholder rule rejects on purpose (`0000…`, `xxxx`, a
+# stand-in word such as `EXAMPLE` that a random body can spell by chance).
 _BODIES = st.text(alphabet=_ALNUM, min_size=12, max_size=30).filter(
-    lambda b: len(set(b)) >= 8 and not re.search(r"(.)\1{3,}|[xX]{3,}", b)
+    lambda b: len(set(b)) >= 8 and not re.search(r"(.)\1{3,}|[xX]{3,}", b) and not is_placeholder(b)
 )
 
 
