@@ -2,7 +2,7 @@
 
 The extracts under `external_sources/` copy, with their licences and commits, the literal
 positives and negatives of gitleaks (MIT), detect-secrets (Apache-2.0), Nosey Parker
-(Apache-2.0), secretlint (MIT, negatives only) and CredSweeper (MIT); SOURCES.md says what was
+(Apache-2.0), secretlint (MIT) and CredSweeper (MIT); SOURCES.md says what was
 taken and what was left out. This script only expands them into rows of our evaluation format:
 it writes no carrier of its own (gitleaks' sample carriers are gitleaks' templates, listed in
 `gitleaks_samples.yml`).
