@@ -48,9 +48,10 @@ _IBAN_LENGTHS: Final = range(15, 35)
 # The SSA's 3-2-4 layout, with one separator throughout: dashes, dots or spaces
 # ("078-05-1123", "078.05.1123", "078 05 1123"). A phone number is 3-3-4, a date 2-2-4.
 _SSN_LAID_OUT: Final = re.compile(r"(?<![\w.-])\d{3}([-. ])\d{2}\1\d{4}(?![\w-]|\.\d)")
-# After an SSN or ITIN cue, nine digits in any grouping ("078051123", "078-051123").
+# After an SSN or ITIN cue ("taxpayer id"), nine digits in any grouping ("078-051123").
 _SSN_CONTEXT: Final = re.compile(
-    r"(?i:\b(?:ssn|social security(?: number| no\.?)?|soc\.? sec\.?|itin))\W{0,5}"
+    r"(?i:\b(?:ssn|social security(?: number| no\.?)?|soc\.? sec\.?|itin|"
+    r"(?:individual\s+)?taxpayer\s+id(?:entification)?))\W{0,5}"
     r"(?i:(?:number|no|is|was)\W{1,5}){0,3}"
     r"(\d(?:[-. ]?\d){8})(?![\w-]|\.\d)"
 )
@@ -309,7 +310,7 @@ def _identifiers(text: str) -> Iterator[Finding]:
     for m in _SSN_LAID_OUT.finditer(text):
         if ssn.is_valid(m.group().replace(".", "").replace(" ", "")):
             yield _finding("us_ssn", m.start(), m.end())
-    cued = "ss" in lowered or "soc" in lowered or "itin" in lowered
+    cued = any(word in lowered for word in ("ss", "soc", "itin", "taxpayer"))
     for m in _SSN_CONTEXT.finditer(text) if cued else ():
         digits = "".join(c for c in m.group(1) if c.isdigit())
         if ssn.is_valid(digits) or itin.is_valid(digits):

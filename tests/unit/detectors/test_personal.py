@@ -154,4 +154,5 @@ def test_mixed_separators_an_invalid_area_or_another_grouping_is_not_an_ssn(writ
 def test_after_an_ssn_or_itin_cue_nine_digits_in_any_grouping_are_found() -> None:
     assert _found("my ssn is 078-051123") == ["078-051123"]
     assert "911-701234" in _found("my itin is 911-701234")
+    assert "911-701234" in _found("my taxpayer id is 911-701234 91170-1234")
     assert not _found("my ssn is 666-051123")  # area 666 is never issued
