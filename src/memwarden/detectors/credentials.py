@@ -474,8 +474,17 @@ def _extra_pairs(text: str) -> Iterator[Finding]:
 
 
 def _glued(text: str, start: int, end: int) -> bool:
-    """True when the span has a letter or digit right before or right after it."""
-    return (start > 0 and text[start - 1].isalnum()) or (end < len(text) and text[end].isalnum())
+    """True when the span continues a word: a letter or digit of the same kind (letter next to
+    letter, digit next to digit) right before its first or right after its last character.
+
+    `EUROPEASIAAUSTRALIAAMERICA` is glued; Telegram's `bot110201543:AAH...` in its API URL is
+    not, the token's digits start after the letters of `bot`.
+    """
+    before = start > 0 and text[start - 1].isalnum()
+    if before and text[start - 1].isalpha() == text[start].isalpha():
+        return True
+    after = end < len(text) and text[end].isalnum()
+    return after and text[end].isalpha() == text[end - 1].isalpha()
 
 
 def _plugin_spans(plugin: RegexBasedDetector, text: str) -> Iterator[tuple[int, int]]:

@@ -298,3 +298,12 @@ def test_a_value_that_says_it_is_not_real_is_a_placeholder() -> None:
         assert is_placeholder(value), value
         assert not find_credentials(f"DOCKER_TOKEN={value}"), value
     assert "n0tR3al1y-Qz8w" in _spans("DOCKER_TOKEN=n0tR3al1y-Qz8w")
+
+
+def test_a_telegram_token_in_its_api_url_is_redacted_whole() -> None:
+    token = "110201543:AAHdqTcvCH1vGWJxfSe1ofSAs0K5PALDsaw"
+    text = f"curl https://api.telegram.org/bot{token}/getMe"
+    start = text.index(token)
+    assert (start, start + len(token)) in {
+        (f.start, f.end) for f in find_credentials(text) if f.detector == "detect_secrets"
+    }
