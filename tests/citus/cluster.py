@@ -46,6 +46,8 @@ NODE_SETTINGS = {
     "max_locks_per_transaction": "512",
     "shared_buffers": "128MB",
     "jit": "off",
+    # shards move between workers by logical replication while writes go on
+    "wal_level": "logical",
     # fewer shards than the default 32: the tier builds its schema in seconds, and three
     # workers still share them after a rebalance
     "citus.shard_count": "4",
@@ -145,11 +147,19 @@ class CitusCluster:
                     conn.execute(
                         f'CREATE DATABASE "{name}" TEMPLATE "{template}" STRATEGY FILE_COPY'
                     )
-                    return
+                    break
                 except psycopg.errors.ObjectInUse:
                     if attempt == attempts - 1:
                         raise
                     time.sleep(0.2)
+        # Citus records the database itself among its distributed objects, by oid: the
+        # copy must name itself, not the template (a node added later is sent that list).
+        with psycopg.connect(node.url(name), autocommit=True) as conn:
+            conn.execute(
+                "UPDATE pg_catalog.pg_dist_object SET objid = d.oid"
+                " FROM pg_database d WHERE d.datname = current_database()"
+                " AND classid = 'pg_database'::regclass"
+            )
 
     # ---- databases
     def database(self, name: str) -> str:
