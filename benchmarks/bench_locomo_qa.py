@@ -187,7 +187,8 @@ class Models:
             base_url=base_url,
             api_key=os.environ.get("MEMWARDEN_OPENAI_API_KEY") or "unused",
             max_retries=3,
-            timeout=120,
+            # Per call; a small model on a slow CPU needs more (the real-model test sets 400).
+            timeout=float(os.environ.get("MEMWARDEN_QA_TIMEOUT_S", "120")),
         )
         self.model, self.judge_model, self.judge_prompt = model, judge_model, judge_prompt
 

