@@ -190,7 +190,7 @@ _LIKE = re.compile(
     re.IGNORECASE,
 )
 _PLAN = re.compile(
-    r"^(?:am|is)\s+(?:going|planning|hoping|about|gonna)\s+(?:to\s+)?(.+)$"
+    r"^(?:am|is)\s+(?:going|planning|hoping|about|gonna)\s+(?:to\s+)?(?!through\b|on\b|well\b)(.+)$"
     r"|^(?:plan|plans|intend|intends)\s+to\s+(.+)$|^will\s+(.+)$"
     r"|^(?:plan|plans|are planning|is planning)\s+((?:a|an|our|my|the)\s+.+)$",
     re.IGNORECASE,

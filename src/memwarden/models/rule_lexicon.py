@@ -197,6 +197,9 @@ NOT_ONGOING: Final = _words(
     feeling thinking doing going looking wondering hoping trying kidding joking saying
     telling asking being having loving liking enjoying missing getting staying putting
     hanging keeping coming waiting
+    amazing interesting exciting inspiring relaxing boring charming challenging rewarding
+    refreshing fascinating satisfying encouraging heartwarming touching annoying amusing
+    surprising disappointing frustrating overwhelming exhausting terrifying stunning
     """
 )
 

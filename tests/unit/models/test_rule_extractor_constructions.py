@@ -307,3 +307,14 @@ def test_a_chat_line_that_starts_with_been_is_the_speakers_ongoing_activity() ->
 
 def test_something_called_my_thing_is_something_the_speaker_likes() -> None:
     assert attrs("Guitar's mostly my thing.") == [("user", "likes", "Guitar")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm going through some difficult times.", "Art is really amazing at expressing emotions."],
+)
+def test_going_through_something_and_adjectives_in_ing_are_no_plan_or_activity(
+    text: str,
+) -> None:
+    out = extract_facts(text)
+    assert out["actions"] == [] and out["attributes"] == [], out
