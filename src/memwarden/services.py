@@ -52,14 +52,16 @@ class Services:
     parsers: ChildPool = field(default_factory=ChildPool)
     # The in-process worker of `memwarden serve`, while it runs.
     worker: asyncio.Task[None] | None = None
+    # /query's reranker (retrieval/rerank_stage.py), built from the settings unless given;
+    # None when no model is named. A copy (`dataclasses.replace`) keeps the same one.
+    reranker: Reranker | None = None
     # Requests in flight in this process, in all and per Context (requests and body
     # bytes), and their budgets.
     admission: Admission = field(init=False)
-    # /query's reranker (retrieval/rerank_stage.py); None when no model is named.
-    reranker: Reranker | None = field(init=False)
 
     def __post_init__(self) -> None:
-        self.reranker = _reranker(self.settings, self.models)
+        if self.reranker is None:
+            self.reranker = _reranker(self.settings, self.models)
         self.admission = Admission(
             max_in_flight=self.settings.max_in_flight,
             context_max_in_flight=self.settings.context_max_in_flight,

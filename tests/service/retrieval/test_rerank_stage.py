@@ -4,11 +4,13 @@ whenever the reranker fails, is too slow, or the Context may not spend."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
+from memwarden.gatekeeper import PassThrough
 from tests.service import usecases
 from tests.support.bulk_texts import load_texts
 from tests.support.scripted_model import RecordedRequest, Reply, fault
@@ -152,3 +154,14 @@ def test_a_chat_model_can_rank_the_candidates_and_its_tokens_are_booked(
     (request,) = server.requests_for("rerank")
     assert request.path.endswith("/chat/completions") and request.model == "ranker"
     assert sql("SELECT stage, prompt_tokens, completion_tokens FROM usage") == [("rerank", 30, 7)]
+
+
+def test_a_copy_of_the_services_shares_their_reranker_instead_of_opening_another(
+    services_with: Build, server: ScriptedRerankServer
+) -> None:
+    """Replay copies Services without the gatekeeper (judge/replay.py); a new reranker
+    there would open an HTTP client nothing closes."""
+    h = reranked(services_with, server)
+    copy = dataclasses.replace(h.services, gatekeeper=PassThrough())
+    assert h.services.reranker is not None
+    assert copy.reranker is h.services.reranker
