@@ -52,6 +52,7 @@ from memwarden.logging_setup import configure_logging
 from memwarden.retrieval import vector_plan
 from memwarden.retrieval.indexing import index_large_contexts
 from memwarden.retrieval.query import QueryInput, run_query
+from memwarden.retrieval.responses import QueryResponse
 from memwarden.store.bulk import BulkRecord, copy_chunks, copy_records
 
 ADMIN = Caller(None, None, "admin", None, {}, is_admin=True)
@@ -165,7 +166,7 @@ def over_http(port: int, queries: list) -> tuple[list[float], list[float]]:
 
 async def in_process(svc: Any, queries: list) -> dict[str, Any]:
     auth, full, db, ser, logging_ms, recall = [], [], [], [], [], []
-    adapter: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
+    adapter: TypeAdapter[QueryResponse] = TypeAdapter(QueryResponse)
     log = structlog.get_logger("memwarden.access")
     for caller, key, text, qvec, vectors, records in queries:
         t0 = time.perf_counter()
@@ -178,7 +179,7 @@ async def in_process(svc: Any, queries: list) -> dict[str, Any]:
         t0 = time.perf_counter()
         await run_query(svc, caller, caller.context_id, QueryInput(text, vector=qvec))
         db.append((time.perf_counter() - t0) * 1000)
-        t0 = time.perf_counter()  # what FastAPI does with a dict[str, Any] return value
+        t0 = time.perf_counter()  # what FastAPI does with the route's response model
         JSONResponse(adapter.dump_python(adapter.validate_python(result), mode="json"))
         ser.append((time.perf_counter() - t0) * 1000)
         with open(os.devnull, "w") as sink, contextlib.redirect_stderr(sink):
