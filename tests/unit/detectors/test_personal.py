@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from stdnum.us import ssn
 
 from memwarden.detectors.personal import find_personal_data
 
@@ -156,3 +159,23 @@ def test_after_an_ssn_or_itin_cue_nine_digits_in_any_grouping_are_found() -> Non
     assert "911-701234" in _found("my itin is 911-701234")
     assert "911-701234" in _found("my taxpayer id is 911-701234 91170-1234")
     assert not _found("my ssn is 666-051123")  # area 666 is never issued
+
+
+_SSN_PARTS = st.tuples(
+    st.integers(min_value=1, max_value=899).filter(lambda a: a != 666),
+    st.integers(min_value=1, max_value=99),
+    st.integers(min_value=1, max_value=9999),
+)
+
+
+@given(_SSN_PARTS, st.sampled_from("-. "), st.sampled_from("-. "))
+def test_a_valid_ssn_in_the_three_two_four_layout_is_found_only_with_one_separator(
+    parts: tuple[int, int, int], first: str, second: str
+) -> None:
+    area, group, serial = parts
+    written = f"{area:03d}{first}{group:02d}{second}{serial:04d}"
+    found = [f for f in find_personal_data(f"on file: {written} ok") if f.detector == "us_ssn"]
+    if first == second and ssn.is_valid(written.replace(first, "")):
+        assert [(f.start, f.end) for f in found] == [(9, 9 + len(written))]
+    else:
+        assert not found
