@@ -162,13 +162,15 @@ class CitusCluster:
             )
 
     # ---- databases
-    def database(self, name: str) -> str:
-        """Create `name` on every node with the extensions, register the workers in the
-        coordinator's metadata for it; returns the coordinator's URL for it."""
+    def database(self, name: str, *, on_coordinator: bool = False) -> str:
+        """Create `name` on every node with the extensions (`on_coordinator`: it exists
+        there already, as a restored one-server database would), register the workers in
+        the coordinator's metadata for it; returns the coordinator's URL for it."""
         assert self.coordinator is not None
         for node in [self.coordinator, *self.workers]:
-            with psycopg.connect(node.url(), autocommit=True) as conn:
-                conn.execute(f'CREATE DATABASE "{name}"')
+            if not (on_coordinator and node is self.coordinator):
+                with psycopg.connect(node.url(), autocommit=True) as conn:
+                    conn.execute(f'CREATE DATABASE "{name}"')
             self._prepare_node(node, name)
         with self.connect(name) as conn:
             conn.execute("SELECT citus_set_coordinator_host(%s, %s)", (HOST, self.coordinator.port))

@@ -15,6 +15,7 @@ import pytest
 from pgvector import Vector
 from pgvector.psycopg import register_vector
 
+from memwarden.store.migrate import apply_migrations
 from memwarden.store.queries import GENERIC, all_queries
 from tests.citus.cluster import CitusCluster
 from tests.support.live import LiveServer
@@ -181,3 +182,37 @@ def test_the_admin_listing_pages_through_every_context_from_the_coordinator(
         if not cursor:
             break
     assert seen == [ctx["id"] for ctx in written]
+
+
+def test_a_database_migrated_on_one_postgresql_is_distributed_when_migrated_on_citus(
+    citus_cluster: CitusCluster,
+) -> None:
+    """As after a pg_dump of one server restored into a coordinator: the Citus migrations
+    are recorded as applied (they did nothing there), yet migrating again on the
+    coordinator distributes the tables and rewrites the functions."""
+    assert citus_cluster.coordinator is not None
+    name = f"restored_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(citus_cluster.coordinator.url(), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    url = citus_cluster.coordinator.url(name)
+    try:
+        apply_migrations(url)  # plain PostgreSQL: no citus extension yet
+        with psycopg.connect(url) as conn:
+            versions = {v for (v,) in conn.execute("SELECT version FROM schema_migration")}
+            assert {30, 31} <= versions
+        citus_cluster.database(name, on_coordinator=True)
+        assert apply_migrations(url) == []  # nothing new to record
+        with psycopg.connect(url) as conn:
+            kinds = dict(
+                conn.execute(
+                    "SELECT table_name::text, citus_table_type FROM citus_tables"
+                ).fetchall()
+            )
+            (lang,) = conn.execute(
+                "SELECT l.lanname::text FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang"
+                " WHERE p.proname = 'memory_sources_servable'"
+            ).fetchone() or ("",)
+        assert kinds["memory_record"] == "distributed" and kinds["context"] == "reference"
+        assert lang == "plpgsql"
+    finally:
+        citus_cluster.drop(name)

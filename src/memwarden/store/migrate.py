@@ -65,8 +65,8 @@ def apply_migrations(url: str) -> list[str]:
                         (migration.version, migration.name),
                     )
                 applied_now.append(migration.name)
-            if citus and applied_now:
-                _distribute_again(conn, applied_now)
+            if citus:
+                _adapt_to_citus(conn)
             _apply_procrastinate(conn)
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
@@ -74,7 +74,8 @@ def apply_migrations(url: str) -> list[str]:
     return applied_now
 
 
-CITUS_DISTRIBUTION = 30  # the migration that distributes the tables on a Citus coordinator
+# The migrations that adapt the schema to a Citus coordinator; they do nothing elsewhere.
+CITUS_BLOCKS = (30, 31)
 
 
 def _on_citus(conn: psycopg.Connection) -> bool:
@@ -88,16 +89,16 @@ def _on_citus(conn: psycopg.Connection) -> bool:
     return True
 
 
-def _distribute_again(conn: psycopg.Connection, applied_now: list[str]) -> None:
-    """On Citus, a table created by a migration after the distribution one starts as a
-    local table on the coordinator: the distribution block is idempotent, so it runs again
-    after such migrations and distributes what is new."""
-    later = [m for m in available() if m.version > CITUS_DISTRIBUTION and m.name in applied_now]
-    if not later:
-        return
-    (distribution,) = [m for m in available() if m.version == CITUS_DISTRIBUTION]
-    with conn.transaction():
-        conn.execute(distribution.sql)  # type: ignore[arg-type]
+def _adapt_to_citus(conn: psycopg.Connection) -> None:
+    """On Citus, the Citus migrations run again at every migrate: both are idempotent and
+    return at once when there is nothing to do. A database migrated on one PostgreSQL and
+    restored into a coordinator has them recorded as applied (they did nothing there),
+    and a table a later migration creates starts as a local table: either way this
+    distributes what is not yet distributed."""
+    for migration in available():
+        if migration.version in CITUS_BLOCKS:
+            with conn.transaction():
+                conn.execute(migration.sql)  # type: ignore[arg-type]
 
 
 def _apply_procrastinate(conn: psycopg.Connection) -> None:

@@ -24,8 +24,9 @@
 -- `citus.enable_unsafe_triggers`: ours only touch rows of the same Context, which are
 -- co-located, which is what makes them safe.
 --
--- The block is idempotent: store/migrate.py runs it again after later migrations on a
--- Citus database, so a Context table a later migration creates is distributed too.
+-- The block is idempotent: store/migrate.py runs it again at every migrate on a Citus
+-- database, so a Context table a later migration creates is distributed too, and so is a
+-- database migrated on one PostgreSQL (where this did nothing) and restored into Citus.
 DO $citus$
 DECLARE
     fk record;

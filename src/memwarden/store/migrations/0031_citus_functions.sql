@@ -16,6 +16,13 @@ BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN
         RETURN;
     END IF;
+    -- run again at every migrate on Citus (store/migrate.py): done once they are PL/pgSQL
+    IF (SELECT count(*) FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang
+        WHERE l.lanname = 'plpgsql' AND p.pronamespace = 'public'::regnamespace
+          AND p.proname IN ('memory_sources_servable', 'memory_sources_servable_at',
+                            'memory_state_at')) = 3 THEN
+        RETURN;
+    END IF;
 
     CREATE OR REPLACE FUNCTION memory_sources_servable(ctx uuid, sources uuid[], at timestamptz)
     RETURNS boolean
