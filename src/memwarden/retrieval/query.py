@@ -1,13 +1,14 @@
-"""/query: hybrid recall over memory records and turn chunks, fused by reciprocal rank.
+"""/query: hybrid recall over memory records and turn chunks, fused by weighted rank.
 
 Memory records come from `store.search` (the candidate queries behind `search_memory`, with
 the shared serving gate inside them); chunks, and superseded records when asked for, from
-`store.recall`. Each source contributes a
-full-text and an exact-vector ranking; the four (or six) rankings fuse with RRF using each
-candidate's rank in its own list. Statements go out pipelined (`store.batch`): the candidate
-queries in one round trip (two when the query is still embedding), then the winners' rows and
-the traffic upsert in one more. Query words are OR-ed, so a question matches text that
-holds only some of its words: recall over conversation needs that, and ranking sorts it out.
+`store.recall`. Each source contributes a full-text and an exact-vector ranking; the four
+(or six) rankings fuse by weighted reciprocal rank (retrieval/fusion.py), and the fused
+head is regrouped by the turn each candidate came from. Statements go out pipelined
+(`store.batch`): the candidate queries in one round trip (two when the query is still
+embedding), then the fused head's rows in one more, then the traffic upsert for the hits
+served. Query words are OR-ed, so a question matches text that holds only some of its
+words: recall over conversation needs that, and ranking sorts it out.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from memwarden.embedding import embed_texts
 from memwarden.errors import InvalidInput
 from memwarden.retrieval import traffic
 from memwarden.retrieval.as_of import parse_moment
+from memwarden.retrieval.fusion import HEAD, Listed, Scored, fuse_lists, group_by_origin
 from memwarden.retrieval.reader import reader_for, render_chunk, render_record
 from memwarden.retrieval.rerank_stage import rerank_fused
 from memwarden.retrieval.responses import QueryResponse
@@ -79,7 +81,7 @@ def _ranked(ids: Sequence[uuid.UUID]) -> list[tuple[uuid.UUID, int]]:
     return [(i, n) for n, i in enumerate(ids, start=1)]
 
 
-Ranking = list[tuple[uuid.UUID, int]]
+Ranking = list[tuple[uuid.UUID, int]]  # (id, rank) lists for fuse_ranks
 
 
 @dataclass(frozen=True)
@@ -190,20 +192,23 @@ def asof_dense_candidates(
     return out
 
 
-async def _rank(conn: Conn, candidates: Candidates, chunk_ids: set[uuid.UUID]) -> list[Ranking]:
-    """Run the candidate queries in one round trip; note which ids are chunks."""
+async def _rank(
+    conn: Conn, candidates: Candidates, chunk_ids: set[uuid.UUID], dense_from: int
+) -> list[Listed]:
+    """Run the candidate queries in one round trip; note which ids are chunks. Statements
+    from `dense_from` on are the vector lists (fusion weighs each list by its kind)."""
     if not candidates:
         return []
     results = await run_all(conn, [statement for _, statement in candidates])
     found = [
-        (chunks, store.candidate_ids(rows))
-        for (chunks, _), rows in zip(candidates, results, strict=True)
+        Listed(chunks, n >= dense_from, store.candidate_ids(rows))
+        for n, ((chunks, _), rows) in enumerate(zip(candidates, results, strict=True))
         if chunks is not None
     ]
-    for chunks, ids in found:
-        if chunks:
-            chunk_ids.update(ids)
-    return [_ranked(ids) for _, ids in found]
+    for listed in found:
+        if listed.chunks:
+            chunk_ids.update(listed.ids)
+    return found
 
 
 async def _vector(services: Services, req: QueryInput, sink: Bookings) -> list[float] | None:
@@ -218,7 +223,8 @@ async def run_query(
     services: Services, caller: Caller, context_id: uuid.UUID, req: QueryInput
 ) -> QueryResponse:
     """Full-text candidates are read while the query embeds in a thread; then the exact
-    vector scans; then RRF over every list and one read of the winners."""
+    vector scans; then weighted RRF over every list, one read of the fused head (regrouped
+    by turn), the reranker point, and the traffic of the hits served."""
     who = reader_for(caller, context_id, req.scope)
     require_storable(req.query, "query")
     if not req.query.strip():
@@ -233,50 +239,76 @@ async def run_query(
     chunk_ids: set[uuid.UUID] = set()
     async with services.db.connection() as conn:
         lexical = lexical_candidates(who, p, text) if text else []
-        lists: list[Ranking] = []
+        lists: list[Listed] = []
         if req.vector is None:  # the query embeds in a thread meanwhile
-            lists, lexical = await _rank(conn, lexical, chunk_ids), []
+            lists, lexical = await _rank(conn, lexical, chunk_ids, len(lexical)), []
         vector = await embedding
         dense: Candidates = []
         if vector is not None:
             ann = await vector_plan(services, conn, who.context_id) if at is None else EXACT
             dense = dense_candidates(who, p, vector, ann)
-        lists += await _rank(conn, lexical + dense, chunk_ids)
-        top = await rerank_fused(
-            services, conn, who, req, fuse_ranks(lists), chunk_ids, at=at, sink=sink
+        lists += await _rank(conn, lexical + dense, chunk_ids, len(lexical))
+        fused = fuse_lists(lists)
+        # Second stage: the fused head's rows (gated as hits are), each candidate scored
+        # with its turn's total (fusion.group_by_origin).
+        head = fused[: max(HEAD, req.limit)]
+        records, chunks = await _read_rows(conn, who, req, head, chunk_ids, at)
+        read = {i for i, _ in head}
+        fused = group_by_origin(head, _origins(records, chunks)) + fused[len(head) :]
+        # The fused list is final here: the reranker stage (retrieval/rerank_stage.py)
+        # may reorder its head, and cuts it to the limit.
+        top = await rerank_fused(services, conn, who, req, fused, chunk_ids, at=at, sink=sink)
+        more_records, more_chunks = await _read_rows(
+            conn,
+            who,
+            req,
+            [t for t in top if t[0] not in read],  # a reranker's pick below the head
+            chunk_ids,
+            at,
         )
-        record_ids = [i for i, _ in top if i not in chunk_ids]
-        records, chunks = await _read_hits(conn, who, req, top, record_ids, at)
+        records.update(more_records)
+        chunks.update(more_chunks)
         hits = [
             render_record(records[i], s) if i in records else render_chunk(chunks[i], s)
             for i, s in top
             if i in records or i in chunks
         ]
+        served = [i for i, _ in top if i in records]
+        if served and at is None:  # a read as of a past moment is not traffic
+            await run_all(conn, traffic.statements(who.context_id, served))
     if sink.entries:
         async with services.db.transaction() as conn:
             await sink.write(conn, who.context_id)
     return QueryResponse(query=req.query, hits=hits)
 
 
-async def _read_hits(
+def _origins(
+    records: dict[uuid.UUID, RecordRow], chunks: dict[uuid.UUID, ChunkRow]
+) -> dict[uuid.UUID, uuid.UUID | None]:
+    """The turn each candidate came from: a chunk's turn, a record extracted from a turn."""
+    out: dict[uuid.UUID, uuid.UUID | None] = {i: c.turn_id for i, c in chunks.items()}
+    out.update({i: r.source_ref if r.source_kind == "turn" else None for i, r in records.items()})
+    return out
+
+
+async def _read_rows(
     conn: Conn,
     who: Reader,
     req: QueryInput,
-    top: list[tuple[uuid.UUID, float]],
-    record_ids: list[uuid.UUID],
+    candidates: Scored,
+    chunk_ids: set[uuid.UUID],
     at: datetime | None = None,
 ) -> tuple[dict[uuid.UUID, RecordRow], dict[uuid.UUID, ChunkRow]]:
-    """The winners' rows (gated again) and, after them, the traffic upsert: one round trip.
-    A read as of a past moment is not traffic: hygiene counts what is used now."""
-    served = set(record_ids)
-    chunk_ids = [i for i, _ in top if i not in served]
+    """The candidates' rows, gated again (one round trip; none without candidates). Hygiene
+    counts only the hits finally served, so traffic is written after the cut."""
+    record_ids = [i for i, _ in candidates if i not in chunk_ids]
+    chunk_rows = [i for i, _ in candidates if i in chunk_ids]
     reads = []
     if record_ids:
         reads.append(store.record_rows(who, record_ids, req.include_superseded, at))
-    if chunk_ids:
-        reads.append(store.chunk_rows(who, chunk_ids, at))
-    counted = traffic.statements(who.context_id, record_ids) if at is None else []
-    results = await run_all(conn, reads + counted)
+    if chunk_rows:
+        reads.append(store.chunk_rows(who, chunk_rows, at))
+    results = await run_all(conn, reads)
     records = store.records_by_id(results.pop(0)) if record_ids else {}
-    chunks = store.chunks_by_id(results.pop(0)) if chunk_ids else {}
+    chunks = store.chunks_by_id(results.pop(0)) if chunk_rows else {}
     return records, chunks
