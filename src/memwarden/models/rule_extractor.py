@@ -1062,6 +1062,14 @@ _OTHER_SUBJECT = re.compile(
 )
 
 
+# "Baked cookies are my favorite": a clause that names a favourite has its own subject.
+_NAMES_A_LIKING = re.compile(
+    r"\s(?:is|are|'s)\s+(?:\w+\s+)?my\s+(?:\w+\s+)?(?:favou?rite|fave|top pick|top choice|thing"
+    r"|jam|passion)\b",
+    re.IGNORECASE,
+)
+
+
 def _merge(into: _Facts, part: _Facts) -> None:
     for key, value in part.entities.items():
         into.entities.setdefault(key, value)
@@ -1088,6 +1096,7 @@ def _extract(text: str) -> dict[str, Any]:
                 and _SUBJECTLESS.match(clause)
                 and not _CORRECTION.match(clause)
                 and len(clause.split()) >= 3
+                and not _NAMES_A_LIKING.search(_TRAILING.sub("", clause))
             ):
                 clause = f"I {clause}"
             if correcting:

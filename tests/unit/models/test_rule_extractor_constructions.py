@@ -318,3 +318,8 @@ def test_going_through_something_and_adjectives_in_ing_are_no_plan_or_activity(
 ) -> None:
     out = extract_facts(text)
     assert out["actions"] == [] and out["attributes"] == [], out
+
+
+def test_a_favourite_that_opens_with_a_past_participle_is_not_read_as_the_speakers_deed() -> None:
+    # Found by the property test: the subjectless "I" must not leak into the value.
+    assert attrs("Baked cookies are my favorite.") == [("user", "favourite", "Baked cookies")]
