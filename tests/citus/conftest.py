@@ -17,6 +17,7 @@ import uuid
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -27,7 +28,7 @@ from tests.citus.cluster import CitusCluster
 TEMPLATE = "memwarden_template"
 
 
-def _unavailable(reason: str) -> None:
+def _unavailable(reason: str) -> NoReturn:
     if os.environ.get("MEMWARDEN_REQUIRE_CITUS") == "1":
         pytest.fail(f"MEMWARDEN_REQUIRE_CITUS=1 but {reason}", pytrace=False)
     pytest.skip(reason)
