@@ -3,12 +3,11 @@
 Memory records come from `store.search` (the candidate queries behind `search_memory`, with
 the shared serving gate inside them); chunks, and superseded records when asked for, from
 `store.recall`. Each source contributes a full-text and an exact-vector ranking; the four
-(or six) rankings fuse by weighted reciprocal rank (retrieval/fusion.py), and the fused
-head is regrouped by the turn each candidate came from. Statements go out pipelined
-(`store.batch`): the candidate queries in one round trip (two when the query is still
-embedding), then the fused head's rows in one more, then the traffic upsert for the hits
-served. Query words are OR-ed, so a question matches text that holds only some of its
-words: recall over conversation needs that, and ranking sorts it out.
+(or six) rankings fuse by weighted reciprocal rank (retrieval/fusion.py). Statements go
+out pipelined (`store.batch`): the candidate queries in one round trip (two when the query
+is still embedding), then the winners' rows and the traffic upsert in one more. Query
+words are OR-ed, so a question matches text that holds only some of its words: recall over
+conversation needs that, and ranking sorts it out.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from memwarden.embedding import embed_texts
 from memwarden.errors import InvalidInput
 from memwarden.retrieval import traffic
 from memwarden.retrieval.as_of import parse_moment
-from memwarden.retrieval.fusion import HEAD, Listed, Scored, fuse_lists, group_by_origin
+from memwarden.retrieval.fusion import Listed, fuse_lists
 from memwarden.retrieval.reader import reader_for, render_chunk, render_record
 from memwarden.retrieval.rerank_stage import rerank_fused
 from memwarden.retrieval.responses import QueryResponse
@@ -223,8 +222,8 @@ async def run_query(
     services: Services, caller: Caller, context_id: uuid.UUID, req: QueryInput
 ) -> QueryResponse:
     """Full-text candidates are read while the query embeds in a thread; then the exact
-    vector scans; then weighted RRF over every list, one read of the fused head (regrouped
-    by turn), the reranker point, and the traffic of the hits served."""
+    vector scans; then weighted RRF over every list (fusion.py), the reranker point, and
+    one read of the winners."""
     who = reader_for(caller, context_id, req.scope)
     require_storable(req.query, "query")
     if not req.query.strip():
@@ -248,67 +247,43 @@ async def run_query(
             ann = await vector_plan(services, conn, who.context_id) if at is None else EXACT
             dense = dense_candidates(who, p, vector, ann)
         lists += await _rank(conn, lexical + dense, chunk_ids, len(lexical))
-        fused = fuse_lists(lists)
-        # Second stage: the fused head's rows (gated as hits are), each candidate scored
-        # with its turn's total (fusion.group_by_origin).
-        head = fused[: max(HEAD, req.limit)]
-        records, chunks = await _read_rows(conn, who, req, head, chunk_ids, at)
-        read = {i for i, _ in head}
-        fused = group_by_origin(head, _origins(records, chunks)) + fused[len(head) :]
         # The fused list is final here: the reranker stage (retrieval/rerank_stage.py)
         # may reorder its head, and cuts it to the limit.
-        top = await rerank_fused(services, conn, who, req, fused, chunk_ids, at=at, sink=sink)
-        more_records, more_chunks = await _read_rows(
-            conn,
-            who,
-            req,
-            [t for t in top if t[0] not in read],  # a reranker's pick below the head
-            chunk_ids,
-            at,
+        top = await rerank_fused(
+            services, conn, who, req, fuse_lists(lists), chunk_ids, at=at, sink=sink
         )
-        records.update(more_records)
-        chunks.update(more_chunks)
+        record_ids = [i for i, _ in top if i not in chunk_ids]
+        records, chunks = await _read_hits(conn, who, req, top, record_ids, at)
         hits = [
             render_record(records[i], s) if i in records else render_chunk(chunks[i], s)
             for i, s in top
             if i in records or i in chunks
         ]
-        served = [i for i, _ in top if i in records]
-        if served and at is None:  # a read as of a past moment is not traffic
-            await run_all(conn, traffic.statements(who.context_id, served))
     if sink.entries:
         async with services.db.transaction() as conn:
             await sink.write(conn, who.context_id)
     return QueryResponse(query=req.query, hits=hits)
 
 
-def _origins(
-    records: dict[uuid.UUID, RecordRow], chunks: dict[uuid.UUID, ChunkRow]
-) -> dict[uuid.UUID, uuid.UUID | None]:
-    """The turn each candidate came from: a chunk's turn, a record extracted from a turn."""
-    out: dict[uuid.UUID, uuid.UUID | None] = {i: c.turn_id for i, c in chunks.items()}
-    out.update({i: r.source_ref if r.source_kind == "turn" else None for i, r in records.items()})
-    return out
-
-
-async def _read_rows(
+async def _read_hits(
     conn: Conn,
     who: Reader,
     req: QueryInput,
-    candidates: Scored,
-    chunk_ids: set[uuid.UUID],
+    top: list[tuple[uuid.UUID, float]],
+    record_ids: list[uuid.UUID],
     at: datetime | None = None,
 ) -> tuple[dict[uuid.UUID, RecordRow], dict[uuid.UUID, ChunkRow]]:
-    """The candidates' rows, gated again (one round trip; none without candidates). Hygiene
-    counts only the hits finally served, so traffic is written after the cut."""
-    record_ids = [i for i, _ in candidates if i not in chunk_ids]
-    chunk_rows = [i for i, _ in candidates if i in chunk_ids]
+    """The winners' rows (gated again) and, after them, the traffic upsert: one round trip.
+    A read as of a past moment is not traffic: hygiene counts what is used now."""
+    served = set(record_ids)
+    chunk_ids = [i for i, _ in top if i not in served]
     reads = []
     if record_ids:
         reads.append(store.record_rows(who, record_ids, req.include_superseded, at))
-    if chunk_rows:
-        reads.append(store.chunk_rows(who, chunk_rows, at))
-    results = await run_all(conn, reads)
+    if chunk_ids:
+        reads.append(store.chunk_rows(who, chunk_ids, at))
+    counted = traffic.statements(who.context_id, record_ids) if at is None else []
+    results = await run_all(conn, reads + counted)
     records = store.records_by_id(results.pop(0)) if record_ids else {}
-    chunks = store.chunks_by_id(results.pop(0)) if chunk_rows else {}
+    chunks = store.chunks_by_id(results.pop(0)) if chunk_ids else {}
     return records, chunks

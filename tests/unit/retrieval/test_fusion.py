@@ -1,4 +1,4 @@
-"""retrieval/fusion.py: weighted reciprocal rank over /query's lists, then one score per turn."""
+"""retrieval/fusion.py: weighted reciprocal rank over /query's candidate lists."""
 
 from __future__ import annotations
 
@@ -12,11 +12,9 @@ from memwarden.retrieval.fusion import (
     RECORD_WEIGHT,
     Listed,
     fuse_lists,
-    group_by_origin,
 )
 
 IDS = [uuid.UUID(int=n) for n in range(1, 13)]
-TURNS = [uuid.UUID(int=1000 + n) for n in range(4)]
 
 lists = st.lists(
     st.builds(
@@ -62,43 +60,3 @@ def test_a_candidate_in_two_lists_outranks_one_first_in_a_single_list() -> None:
     a, b, c = IDS[:3]
     fused = fuse_lists([Listed(True, False, [a, b]), Listed(True, True, [c, b])])
     assert fused[0][0] == b
-
-
-def test_candidates_of_one_turn_rise_together_above_a_single_better_candidate() -> None:
-    single, chunk, record = IDS[:3]
-    fused = [(single, 0.20), (chunk, 0.15), (record, 0.10)]
-    origin = {single: TURNS[0], chunk: TURNS[1], record: TURNS[1]}
-    grouped = group_by_origin(fused, origin)
-    assert grouped == [(chunk, 0.25), (record, 0.25), (single, 0.20)]
-
-
-def test_a_candidate_without_a_turn_keeps_its_own_score() -> None:
-    document_chunk, a, b = IDS[:3]
-    fused = [(document_chunk, 0.3), (a, 0.2), (b, 0.05)]
-    grouped = group_by_origin(fused, {document_chunk: None, a: TURNS[0], b: TURNS[0]})
-    assert grouped == [(document_chunk, 0.3), (a, 0.25), (b, 0.25)]
-    assert group_by_origin(fused, {}) == fused
-
-
-@given(
-    st.lists(
-        st.tuples(st.sampled_from(IDS), st.floats(0.0, 1.0), st.none() | st.sampled_from(TURNS)),
-        unique_by=lambda t: t[0],
-    )
-)
-def test_grouping_keeps_every_candidate_and_scores_each_with_its_turns_total(
-    rows: list[tuple[uuid.UUID, float, uuid.UUID | None]],
-) -> None:
-    fused = sorted([(i, s) for i, s, _ in rows], key=lambda t: -t[1])
-    origin = {i: t for i, _, t in rows}
-    grouped = group_by_origin(fused, origin)
-    assert sorted(i for i, _ in grouped) == sorted(i for i, _ in fused)
-    scores = [s for _, s in grouped]
-    assert scores == sorted(scores, reverse=True)
-    own = dict(fused)
-    for item_id, score in grouped:
-        turn = origin[item_id]
-        expected = (
-            own[item_id] if turn is None else sum(own[i] for i, t in origin.items() if t == turn)
-        )
-        assert score == expected or abs(score - expected) < 1e-9
