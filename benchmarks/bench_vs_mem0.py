@@ -43,7 +43,7 @@ MEM0_DEPS = ("psycopg[binary,pool]", "onnxruntime", "tokenizers", "numpy")
 
 def mem0_child(config_path: str) -> None:
     """Load the corpus into mem0, then answer queries read from stdin, one JSON per line:
-    {"q": text} -> {"ms": search time, "ids": [corpus ids, best first]}."""
+    {"q": text} -> {"ms": search time, "embed_ms": its embedding's, "ids": [corpus ids]}."""
     import importlib.util
 
     from mem0 import Memory
@@ -59,9 +59,14 @@ def mem0_child(config_path: str) -> None:
         model_path=Path(cfg["model_path"]), tokenizer_path=Path(cfg["tokenizer_path"])
     )
 
+    spent = [0.0]  # ms in the embedder since the last answer
+
     class SameEmbedder(EmbeddingBase):
         def embed(self, text: str, memory_action: Any = None) -> list[float]:
-            return list(local.embed([text])[0])
+            t0 = time.perf_counter()
+            vector = list(local.embed([text])[0])
+            spent[0] += (time.perf_counter() - t0) * 1000
+            return vector
 
     memory = _memory(cfg, Memory)
     memory.embedding_model = SameEmbedder()
@@ -73,11 +78,12 @@ def mem0_child(config_path: str) -> None:
     print(json.dumps({"loaded_s": round(time.perf_counter() - started, 1)}), flush=True)
     for line in sys.stdin:
         query = json.loads(line)["q"]
+        spent[0] = 0.0
         t0 = time.perf_counter()
         found = memory.search(query, filters={"user_id": "bench"}, top_k=10)
         took = (time.perf_counter() - t0) * 1000
         ids = [(hit.get("metadata") or {}).get("n", hit.get("n")) for hit in found["results"]]
-        print(json.dumps({"ms": took, "ids": ids}), flush=True)
+        print(json.dumps({"ms": took, "embed_ms": spent[0], "ids": ids}), flush=True)
 
 
 def _memory(cfg: dict[str, Any], memory_class: Any) -> Any:
@@ -157,6 +163,7 @@ class Mem0:
             text=True,
             env={**os.environ, "MEM0_TELEMETRY": "False", "OPENAI_API_KEY": "unused"},
         )
+        self.embed_ms: list[float] = []
         line = self._read()
         self.loaded_s = float(line["loaded_s"])
 
@@ -173,6 +180,7 @@ class Mem0:
         self.proc.stdin.write(json.dumps({"q": text}) + "\n")
         self.proc.stdin.flush()
         answer = self._read()
+        self.embed_ms.append(float(answer["embed_ms"]))
         return float(answer["ms"]), list(answer["ids"])
 
     def close(self) -> None:
@@ -295,6 +303,7 @@ async def run(args: argparse.Namespace, python: Path) -> dict[str, Any]:
         "mem0_load_s": round(mem0.loaded_s, 1),
         "memwarden_load_s": round(memwarden_load_s, 1),
         "hit_at_10": {k: round(v / asked_n, 3) for k, v in hits.items()},
+        "mem0_embed_ms": {f"p{q}": round(percentile(mem0.embed_ms, q), 2) for q in (50, 95)},
         "latency_ms": table,
         "load_average": round(os.getloadavg()[0], 1),
     }
@@ -330,7 +339,8 @@ def main() -> None:
     STDERR.print(
         f"{r['memories']:,} memories, {r['queries']} queries; mem0 {r['mem0_version']} loaded in"
         f" {r['mem0_load_s']} s, memwarden in {r['memwarden_load_s']} s; hit@10 mem0"
-        f" {r['hit_at_10']['mem0']}, memwarden {r['hit_at_10']['memwarden']};"
+        f" {r['hit_at_10']['mem0']}, memwarden {r['hit_at_10']['memwarden']}; mem0's query"
+        f" embedding p50/p95 {r['mem0_embed_ms']['p50']}/{r['mem0_embed_ms']['p95']} ms;"
         f" load average {r['load_average']}"
     )
     table = Table(title="search: mem0 in-process on pgvector (HNSW) vs memwarden /query over HTTP")
