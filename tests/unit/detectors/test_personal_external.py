@@ -97,3 +97,13 @@ def test_a_quoted_local_part_may_hold_an_at_sign_and_an_escaped_quote() -> None:
         assert _spans(f"write to {address} please", "email") == [address], address
     # Without its closing quote the quote is not part of the address.
     assert _spans('write to "unterminated@example.com', "email") == ["unterminated@example.com"]
+
+
+def test_the_phone_rule_keeps_phonenumbers_metadata_patterns_compiled_once() -> None:
+    # Without it the `re` module's 512-entry cache recompiles libphonenumber's patterns on
+    # every scan that touches many regions (measured in docs/judge.md; speed is not asserted).
+    from phonenumbers import re_util
+
+    assert re_util._COMPILED_PATTERNS is not None
+    find_personal_data("call +81 3-1234-5678 or +44 20 7946 0321")
+    assert re_util._COMPILED_PATTERNS
