@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from memwarden.retrieval.fusion import (
     FUSION_K,
-    RECORD_WEIGHT,
+    RECORD_LEXICAL_WEIGHT,
+    RECORD_VECTOR_WEIGHT,
     Listed,
     fuse_lists,
 )
@@ -49,10 +50,17 @@ def test_a_candidate_first_in_every_list_it_is_in_and_in_all_of_them_ranks_first
 
 
 def test_a_records_list_weighs_less_than_a_chunks_list_at_the_same_rank() -> None:
-    record, chunk = IDS[0], IDS[1]
-    fused = fuse_lists([Listed(False, False, [record]), Listed(True, False, [chunk])])
-    assert [i for i, _ in fused] == [chunk, record]
-    assert dict(fused)[record] == RECORD_WEIGHT / (FUSION_K + 1)
+    lexical, vector, chunk = IDS[:3]
+    fused = fuse_lists(
+        [
+            Listed(False, False, [lexical]),
+            Listed(False, True, [vector]),
+            Listed(True, False, [chunk]),
+        ]
+    )
+    assert [i for i, _ in fused] == [chunk, vector, lexical]
+    assert dict(fused)[lexical] == RECORD_LEXICAL_WEIGHT / (FUSION_K + 1)
+    assert dict(fused)[vector] == RECORD_VECTOR_WEIGHT / (FUSION_K + 1)
 
 
 def test_a_candidate_in_two_lists_outranks_one_first_in_a_single_list() -> None:
