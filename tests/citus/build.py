@@ -28,6 +28,10 @@ CONFIGURE_FLAGS = ("--without-libcurl", "--without-lz4", "--without-zstd")
 # pg_config's CFLAGS carry a warning flag the packaged server's newer gcc knows and gcc 12
 # rejects; the wrapper given as CC drops that one flag (../shared/notes/citus.md).
 DROPPED_CFLAGS = ("-Wmissing-variable-declarations",)
+# pgxs would write the build folder into citus.so's RUNPATH, and the folder is renamed when
+# the build completes: libpq would then come from the system (or be missing on a bare
+# machine). `$ORIGIN/..` is lib/ beside lib/postgresql/citus.so, where the copy's libpq is.
+MAKE_FLAGS = ("rpathdir=$$ORIGIN/..",)
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -82,7 +86,7 @@ def missing() -> str | None:
 def cache_dir() -> Path:
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     root = embedded_root()
-    flags = " ".join(CONFIGURE_FLAGS + DROPPED_CFLAGS)
+    flags = " ".join(CONFIGURE_FLAGS + DROPPED_CFLAGS + MAKE_FLAGS)
     key = hashlib.sha256(f"{_digest(tarball())} {flags}".encode()).hexdigest()[:12]
     return base / "memwarden-ci" / f"citus-{CITUS_VERSION}-{key}-pg{_pg_version(root)}"
 
@@ -139,8 +143,8 @@ def _build(into: Path) -> None:
             ["./configure", f"PG_CONFIG={pg_config}", f"CC={wrapper}", *CONFIGURE_FLAGS], **run
         )
         jobs = str(os.cpu_count() or 2)
-        subprocess.run(["make", f"-j{jobs}"], **run)
-        subprocess.run(["make", "install", f"PG_CONFIG={pg_config}"], **run)
+        subprocess.run(["make", f"-j{jobs}", *MAKE_FLAGS], **run)
+        subprocess.run(["make", "install", f"PG_CONFIG={pg_config}", *MAKE_FLAGS], **run)
 
 
 if __name__ == "__main__":
