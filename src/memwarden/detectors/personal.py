@@ -317,7 +317,8 @@ def _identifiers(text: str) -> Iterator[Finding]:
     for m in _SSN_LAID_OUT.finditer(text):
         if ssn.is_valid(m.group().replace(".", "").replace(" ", "")):
             yield _finding("us_ssn", m.start(), m.end())
-    cued = any(word in lowered for word in ("ss", "soc", "itin", "taxpayer"))
+    # "ssn" rather than "ss", which half of English prose holds ("class", "less").
+    cued = any(word in lowered for word in ("ssn", "soc", "itin", "taxpayer"))
     for m in _SSN_CONTEXT.finditer(text) if cued else ():
         digits = "".join(c for c in m.group(1) if c.isdigit())
         if ssn.is_valid(digits) or itin.is_valid(digits):
