@@ -4,8 +4,7 @@ Measured on LoCoMo evidence recall (docs/benchmarks.md, "LoCoMo evidence recall"
 on the first five conversations only and reported on the other five too. The turn chunks'
 own lists carry most of the evidence (each alone finds more than the extracted records'
 lists do: the rule extractor's short bodies miss most of what a turn says), so the
-records' lists weigh less, their full-text list least (a body's few words match many
-questions by a name alone); a small k lets the head of each list count more than
+records' lists weigh `RECORD_WEIGHT`; a small k lets the head of each list count more than
 its tail (with k=60, ranks 1-20 of one list were worth about the same, so any candidate in
 three lists beat the best candidate of one).
 """
@@ -17,8 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 FUSION_K = 5
-RECORD_LEXICAL_WEIGHT = 0.3
-RECORD_VECTOR_WEIGHT = 0.6
+RECORD_WEIGHT = 0.5
 
 Scored = list[tuple[uuid.UUID, float]]
 
@@ -33,10 +31,9 @@ class Listed:
 
 
 def weight(listed: Listed) -> float:
-    """A chunk list weighs 1; a records' list less, its full-text list least."""
-    if listed.chunks:
-        return 1.0
-    return RECORD_VECTOR_WEIGHT if listed.dense else RECORD_LEXICAL_WEIGHT
+    """A chunk list weighs 1, a records' list (full-text or vector alike) RECORD_WEIGHT: so a
+    Context of records alone weighs its two lists equally, as before."""
+    return 1.0 if listed.chunks else RECORD_WEIGHT
 
 
 def fuse_lists(lists: Sequence[Listed], k: int = FUSION_K) -> Scored:

@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 
 from memwarden.retrieval.fusion import (
     FUSION_K,
-    RECORD_LEXICAL_WEIGHT,
-    RECORD_VECTOR_WEIGHT,
+    RECORD_WEIGHT,
     Listed,
     fuse_lists,
 )
@@ -58,9 +57,8 @@ def test_a_records_list_weighs_less_than_a_chunks_list_at_the_same_rank() -> Non
             Listed(True, False, [chunk]),
         ]
     )
-    assert [i for i, _ in fused] == [chunk, vector, lexical]
-    assert dict(fused)[lexical] == RECORD_LEXICAL_WEIGHT / (FUSION_K + 1)
-    assert dict(fused)[vector] == RECORD_VECTOR_WEIGHT / (FUSION_K + 1)
+    assert [i for i, _ in fused] == [chunk, lexical, vector]  # the records' two tie
+    assert dict(fused)[lexical] == dict(fused)[vector] == RECORD_WEIGHT / (FUSION_K + 1)
 
 
 def test_a_candidate_in_two_lists_outranks_one_first_in_a_single_list() -> None:
