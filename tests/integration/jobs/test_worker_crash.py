@@ -36,7 +36,10 @@ pytestmark = pytest.mark.slow
 EXTRACT = "openai:document-extractor"
 HANG_S = 900.0
 SUPERSEDES_B = {"verdict": "supersedes", "superseding": "b", "confidence": 0.95}
-RECOVERY_BUDGET_S = 40.0  # the rule gives about 15 s after the kill; room for a loaded machine
+# The rule gives about 15 s after the kill (15.5 s alone on a 2-core machine; 67 s once while
+# a Citus cluster and a llama.cpp server ran beside it). The old path waited at least the
+# 120 s stall window, so a budget below it still tells the two apart.
+RECOVERY_BUDGET_S = 100.0
 
 
 class Worker:
