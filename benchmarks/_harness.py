@@ -1,18 +1,23 @@
 """Shared by the write and recall benchmarks: a throwaway embedded database, Services,
-Contexts and callers created directly, percentiles and memory figures."""
+Contexts and callers created directly, `memwarden serve` as a process, percentiles and
+memory figures."""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import resource
 import shutil
+import subprocess
 import sys
 import tempfile
+import time
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 from psycopg.types.json import Jsonb
 from rich.console import Console
 
@@ -30,6 +35,42 @@ ALL = ("memory_read", "memory_write", "memory_review", "grant:manage")
 # Progress bars and logs go to stderr, so `--json` output on stdout stays parseable.
 STDERR = Console(stderr=True)
 configure_logging("WARNING", json=False)
+SRC = Path(__file__).resolve().parent.parent / "src"
+
+
+def start_serve(
+    url: str,
+    data_dir: Path,
+    port: int,
+    *,
+    worker: bool = True,
+    env: dict[str, str] | None = None,
+    wait_s: float = 120.0,
+) -> subprocess.Popen[bytes]:
+    """`memwarden serve` on `url`'s database as a user starts it, returned once it answers
+    HTTP (any status); `worker=False` adds `--no-worker`."""
+    full = {
+        **os.environ,
+        "MEMWARDEN_DATABASE_URL": url,
+        "MEMWARDEN_DATA_DIR": str(data_dir),
+        "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
+        **(env or {}),
+    }
+    argv = [sys.executable, "-m", "memwarden", "serve", "--port", str(port)]
+    if not worker:
+        argv.append("--no-worker")
+    proc = subprocess.Popen(argv, env=full, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"memwarden serve exited with {proc.returncode}")
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/nope", timeout=1)
+            return proc
+        except httpx.TransportError:
+            time.sleep(0.3)
+    proc.kill()
+    raise SystemExit("memwarden serve did not start")
 
 
 @contextlib.asynccontextmanager

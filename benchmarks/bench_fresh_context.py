@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import httpx
 import psycopg
-from _harness import STDERR, percentile, services
+from _harness import STDERR, percentile, services, start_serve
 from _tables import table_console
 from bench_http_query import ADMIN, free_port
 from bench_query import DIM, unit, vocabulary
@@ -46,34 +46,15 @@ from rich.table import Table
 from memwarden.admin.contexts import create_context
 from memwarden.store import vector_index
 
-SRC = Path(__file__).resolve().parent.parent / "src"
 SCOPE = {"project_id": "bench", "visibility": "shared"}
 
 
 def start_server(url: str, data_dir: Path, port: int, threshold: int | None) -> subprocess.Popen:
     """`memwarden serve` with its job worker, as a user starts it."""
-    env = {
-        **os.environ,
-        "MEMWARDEN_DATABASE_URL": url,
-        "MEMWARDEN_DATA_DIR": str(data_dir),
-        "MEMWARDEN_LOG_LEVEL": "WARNING",
-        "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
-    }
+    env = {"MEMWARDEN_LOG_LEVEL": "WARNING"}
     if threshold is not None:
         env["MEMWARDEN_VECTOR_INDEX_THRESHOLD"] = str(threshold)
-    argv = [sys.executable, "-m", "memwarden", "serve", "--port", str(port)]
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"memwarden serve exited with {proc.returncode}")
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/v1/none", timeout=1)
-            return proc
-        except httpx.TransportError:
-            time.sleep(0.3)
-    proc.kill()
-    raise SystemExit("memwarden serve did not start")
+    return start_serve(url, data_dir, port, env=env)
 
 
 def stop_server(proc: subprocess.Popen) -> None:

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import httpx
 import structlog
-from _harness import STDERR, percentile, services
+from _harness import STDERR, percentile, services, start_serve
 from _tables import table_console
 from bench_query import DIM, KINDS, exact_10, unit, vector_hits, vocabulary
 from pydantic import TypeAdapter
@@ -56,7 +56,6 @@ from memwarden.retrieval.responses import QueryResponse
 from memwarden.store.bulk import BulkRecord, copy_chunks, copy_records
 
 ADMIN = Caller(None, None, "admin", None, {}, is_admin=True)
-SRC = Path(__file__).resolve().parent.parent / "src"
 
 
 async def load(svc: Any, size: int, contexts: int, rng: random.Random, np_rng: Any) -> list:
@@ -101,25 +100,7 @@ def free_port() -> int:
 
 
 def start_server(url: str, data_dir: Path, port: int) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "MEMWARDEN_DATABASE_URL": url,
-        "MEMWARDEN_DATA_DIR": str(data_dir),
-        "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
-    }
-    argv = [sys.executable, "-m", "memwarden", "serve", "--port", str(port), "--no-worker"]
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"memwarden serve exited with {proc.returncode}")
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/nope", timeout=1)
-            return proc
-        except httpx.TransportError:
-            time.sleep(0.3)
-    proc.kill()
-    raise SystemExit("memwarden serve did not start")
+    return start_serve(url, data_dir, port, worker=False, wait_s=90)
 
 
 def ms(values: list[float]) -> dict[str, float]:
