@@ -33,9 +33,11 @@ def chunk_index_name(context_id: uuid.UUID) -> str:
 
 
 async def contexts_needing_index(conn: Conn, threshold: int) -> list[uuid.UUID]:
-    """Contexts with at least `threshold` embedded records and no valid index of their own."""
-    cur = await conn.execute(q("contexts_needing_vector_index"), {"threshold": threshold})
-    return [row["context_id"] for row in await cur.fetchall()]
+    """Contexts with at least `threshold` embedded records and no valid index of their own
+    (the count, which stops at `threshold`, made per Context lacking an index)."""
+    cur = await conn.execute(q("contexts_needing_vector_index"))
+    lacking = [row["context_id"] for row in await cur.fetchall()]
+    return [cid for cid in lacking if (await profile(conn, cid, threshold)).due]
 
 
 async def indexes(conn: Conn) -> dict[str, bool]:

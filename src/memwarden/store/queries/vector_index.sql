@@ -4,8 +4,10 @@
 -- index's (search_vector is planned per call for that reason: store/batch.py).
 
 -- contexts_needing_vector_index --
--- Counting stops at the threshold (an index range scan per Context), so a pass over many
--- large Contexts reads at most `threshold` index entries of each.
+-- The Contexts that lack one of their own indexes (the catalog's and the reference table
+-- `context`'s rows only: on Citus that answers on the coordinator). Which of them reached
+-- the threshold is asked per Context (context_vector_profile's `due`, routed to the
+-- Context's shard on Citus, which refuses a join of a distributed table with pg_index).
 SELECT c.id AS context_id
 FROM context c
 WHERE NOT (
@@ -17,9 +19,6 @@ WHERE NOT (
                     WHERE i.indexrelid = to_regclass('chunk_vec_' || replace(c.id::text, '-', ''))
                       AND i.indisvalid)
       )
-  AND (SELECT count(*) FROM (SELECT 1 FROM memory_record r
-                             WHERE r.context_id = c.id AND r.embedding IS NOT NULL
-                             LIMIT %(threshold)s) s) >= %(threshold)s
 ORDER BY c.id
 
 -- context_vector_indexes --
