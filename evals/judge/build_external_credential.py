@@ -2,10 +2,10 @@
 
 The extracts under `external_sources/` copy, with their licences and commits, the literal
 positives and negatives of gitleaks (MIT), detect-secrets (Apache-2.0), Nosey Parker
-(Apache-2.0), secretlint (MIT) and CredSweeper (MIT); SOURCES.md says what was
-taken and what was left out. This script only expands them into rows of our evaluation format:
-it writes no carrier of its own (gitleaks' sample carriers are gitleaks' templates, listed in
-`gitleaks_samples.yml`).
+(Apache-2.0), secretlint (MIT), CredSweeper (MIT) and whispers (Apache-2.0); SOURCES.md says
+what was taken and what was left out. This script only expands them into rows of our
+evaluation format: it writes no carrier of its own (gitleaks' sample carriers are gitleaks'
+templates, listed in `gitleaks_samples.yml`).
 
 Split by source file: every row of one upstream file lands in the same split (the first byte
 of the SHA-256 of `<repo>@<path>`, even = train), so a rule tuned on a train file is never
@@ -81,6 +81,7 @@ def build() -> list[dict[str, Any]]:
         *_file_rows(load("noseyparker.yml")),
         *_file_rows(load("secretlint.yml")),
         *_file_rows(load("credsweeper.yml")),
+        *_file_rows(load("whispers.yml")),
     ]
     # One row per text; a text the suites label both ways is dropped rather than guessed.
     labels: dict[str, set[str]] = {}
