@@ -5,8 +5,10 @@ several lines, `name=`/`value=` attribute pairs), in call arguments (`setPropert
 "...")`, `NetworkCredential("user", "pw")`), after command-line flags (`--user u:p`,
 `--http-password`), in `Authorization:` headers with any scheme, in `key "value";` and CSV
 lines, in prose ("the password is 'x'"), after a run of leaders in a table (`Ldap password
-----  x`) and in the `data:` of a Kubernetes Secret. Each shape
-yields the key it belongs to and the value's span; whether the value is a secret is the
+----  x`), in the `data:` of a Kubernetes Secret, in records that name the key in one field and
+hold the value in another (`{"key": "password", "value": ...}`), in Go's `a, b := "x", "y"`,
+in a Dockerfile's `ENV NAME value` and in comparisons with a literal (`password == "x"`).
+Each shape yields the key it belongs to and the value's span; whether the value is a secret is the
 caller's test, shared with the line regex.
 """
 
@@ -86,6 +88,58 @@ _K8S_ITEM: Final = re.compile(
 )
 
 
+# A record that names its key in one field and holds the value in another: `{"key":
+# "password", "value": "..."}`, `<key>password</key><value>...</value>`, a Kubernetes or
+# CloudFormation `- name: DB_PASSWORD` / `value: ...` pair.
+_NAMED_VALUE: Final = (
+    re.compile(
+        r"\"(?:key|name|Name|Key)\"\s*:\s*\"(?P<key>[^\"\n]{1,80})\"\s*,\s*"
+        r"\"(?:value|Value)\"\s*:\s*\"(?P<val>[^\"\n]*)\""
+    ),
+    re.compile(
+        r"<(?P<kt>key|name)>\s*(?P<key>[^<\n]{1,80}?)\s*</(?P=kt)>\s*"
+        r"<value>\s*(?P<val>[^<\n]*?)\s*</value>",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"(?m)^[ \t]*-?[ \t]*(?:name|Name):[ \t]*[\"']?(?P<key>[\w.-]{1,80})[\"']?[ \t]*\n"
+        r"[ \t]+(?:value|Value):[ \t]*(?P<q>[\"']?)(?P<val>[^\s\"']+)(?P=q)[ \t]*$"
+    ),
+)
+# Go and other languages that assign several names at once: `a, b := "x", "y"`,
+# `const a, b string = "x", "y"`; the n-th value belongs to the n-th name.
+MULTI_ASSIGN: Final = re.compile(
+    r"(?P<keys>\b[A-Za-z_]\w*(?:[ \t]*,[ \t]*[A-Za-z_]\w*)+)(?:[ \t]+[A-Za-z_][\w.]*)?"
+    r"[ \t]*:?=[ \t]*(?P<vals>\"[^\"\n]*\"(?:[ \t]*,[ \t]*\"[^\"\n]*\")+)"
+)
+_QUOTED: Final = re.compile(r"\"(?P<val>[^\"\n]*)\"")
+# A Dockerfile's `ENV NAME value` (the older form, a space and no `=`).
+_DOCKER_ENV: Final = re.compile(
+    r"(?m)^[ \t]*ENV[ \t]+(?P<key>[A-Za-z_]\w*)[ \t]+(?P<q>[\"']?)(?P<val>[^\s\"'=]+)(?P=q)[ \t]*$"
+)
+# A comparison with a literal: `password == "hunter2"`, `if (token === 'abc')`.
+_COMPARISON: Final = re.compile(
+    r"(?P<key>\b[A-Za-z_][\w.]*)[ \t]*(?:===?|!==?)[ \t]*[fbruFBRU]?"
+    r"(?P<q>[\"'])(?P<val>[^\"'\n]+)(?P=q)"
+)
+
+
+def _named_values(text: str) -> Iterator[Pair]:
+    for pattern in _NAMED_VALUE:
+        for m in pattern.finditer(text):
+            if m.group("val"):
+                yield Pair(m.group("key"), m.group("val"), m.start("val"))
+
+
+def _multi_assign(text: str) -> Iterator[Pair]:
+    for m in MULTI_ASSIGN.finditer(text):
+        keys = [k.strip() for k in m.group("keys").split(",")]
+        values = list(_QUOTED.finditer(m.group("vals")))
+        if len(keys) == len(values):
+            for key, value in zip(keys, values, strict=True):
+                yield Pair(key, value.group("val"), m.start("vals") + value.start("val"))
+
+
 def _xml(text: str) -> Iterator[Pair]:
     for m in _XML_ELEMENT.finditer(text):
         body = m.group("body")
@@ -148,6 +202,16 @@ def iter_pairs(text: str) -> Iterator[Pair]:
     """Every (key, value) pair the extra shapes find, in no particular order."""
     if "<" in text:
         yield from _xml(text)
+    if "alue" in text:
+        yield from _named_values(text)
+    if "," in text and "=" in text:
+        yield from _multi_assign(text)
+    if "ENV" in text:
+        for env in _DOCKER_ENV.finditer(text):
+            yield Pair(env.group("key"), env.group("val"), env.start("val"))
+    if "==" in text or "!=" in text:
+        for test in _COMPARISON.finditer(text):
+            yield Pair(test.group("key"), test.group("val"), test.start("val"))
     if "(" in text or "," in text:
         position = 0
         while (m := _CALL_PAIR.search(text, position)) is not None:

@@ -42,6 +42,9 @@ _PLAIN: Final = re.compile(
     # A quoted value may hold spaces (a passphrase); an unquoted one is one token.
     r"\s+(?:(?P<q>[\"'`])(?P<qval>[^\"'`\n]{3,80})(?P=q)|(?P<val>[^\s\"'`]+))"
 )
+# What follows the word unquoted but is no value: the end of a template or element
+# (`{{ password }}</pw>`), a subscript or call (`secrets["password"]`, `load_password()`).
+_NOT_A_VALUE: Final = re.compile(r"[}\])>]|[A-Za-z_][\w.]*[\[(]")
 _CODE_KEYS: Final = ("code", "combination", "pin")
 _SEED_KEYS: Final = ("seed", "2fa", "mfa", "totp", "otp")
 _BASE32: Final = re.compile(r"^[A-Z2-7]{16,}=*$")
@@ -159,6 +162,8 @@ def _plain_language(text: str) -> Iterator[Finding]:
         quoted = match.group("q") is not None
         value = match.group("qval") if quoted else match.group("val").rstrip(".,;:!?)")
         if not value or is_placeholder(value, key):
+            continue
+        if not quoted and (_NOT_A_VALUE.match(value) or "</" in value):
             continue
         if not quoted and cut_stand_in(match.group("val"), text[match.end("val") :]):
             continue

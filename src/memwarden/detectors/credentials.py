@@ -34,7 +34,7 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
-from memwarden.detectors.assignments import iter_pairs
+from memwarden.detectors.assignments import MULTI_ASSIGN, iter_pairs
 from memwarden.detectors.credential_prose import find_credentials_in_prose
 from memwarden.detectors.findings import CREDENTIAL, Finding
 from memwarden.detectors.issuers import find_issuer_tokens, plausible
@@ -201,6 +201,7 @@ _ASSIGNMENT: Final = re.compile(
 )
 _STRONG_SUFFIXES: Final = (
     "password",
+    "passwords",
     "passwd",
     "pwd",
     "passphrase",
@@ -208,6 +209,7 @@ _STRONG_SUFFIXES: Final = (
     "secret",
     "secrets",
     "token",
+    "tokens",
     "apikey",
     "credential",
     "credentials",
@@ -308,7 +310,8 @@ _KEY_TAIL: Final = re.compile(
 @lru_cache(maxsize=4096)  # keys repeat across lines and texts; the class is a pure function
 def _key_class(key: str) -> str:
     """'strong' (named like a secret), 'weak' (…key), 'mention' (secret word inside), ''."""
-    norm = _KEY_TAIL.sub("", norm_key(key))
+    # A numbered key (`static_password07`, `token_2`) is named like the key without its number.
+    norm = _KEY_TAIL.sub("", norm_key(key).rstrip("0123456789"))
     if not norm or "public" in norm:
         return ""
     if norm.endswith(_NOT_SECRET_SUFFIXES):
@@ -324,7 +327,9 @@ def _key_class(key: str) -> str:
 
 # What a strong key may point at without holding a secret: a CSS selector (`#add-password`),
 # a variable (`$input`, `$super$ecret`), a member or call (`this.apiKey`, `foo(hey)you`).
-_CODE_REF: Final = re.compile(r"^(?:#[\w-]+|\\?\$[A-Za-z_].*|(?:this|self)\..*|[A-Za-z_]\w*\(.*)$")
+_CODE_REF: Final = re.compile(
+    r"^(?:#[\w-]+|\\?\$[A-Za-z_].*|(?:this|self)\..*|[A-Za-z_][\w.]*[(\[].*)$"
+)
 
 
 # `api-key`, `my_secret`: a name of two lowercase words, not a generated value.
@@ -394,6 +399,9 @@ def _trim_closers(value: str) -> str:
     return value
 
 
+_LIST_ITEM: Final = re.compile(r"""^-[ \t]+(?P<q>["']?)(?P<val>[^\s"']+)(?P=q)$""")
+
+
 def _assignments(text: str) -> Iterator[Finding]:
     parent_indent = -1  # indentation of a secret-named key whose value sits on the next lines
     parent_class = ""
@@ -416,6 +424,9 @@ def _assignments(text: str) -> Iterator[Finding]:
                 sole = nested.end() >= len(body.rstrip())
             else:
                 value, start, sole = body.strip(), indent, True
+                # A YAML list under the key (`passwords:` then `- "s3cr3t"`): each item.
+                if (item := _LIST_ITEM.match(value)) is not None:
+                    value, start = item.group("val"), indent + item.start("val")
             if _value_is_secret(value, parent_class, parent_key, sole_token=sole):
                 yield Finding(
                     CREDENTIAL,
@@ -426,7 +437,13 @@ def _assignments(text: str) -> Iterator[Finding]:
                 )
         position = 0
         enclosing_end = -1  # end of the rejected value the search resumed inside
+        # `a, b := "x", "y"`: the line regex would give the last name the first value; the
+        # names of such a list are paired in `assignments` instead.
+        name_lists = [m.span("keys") for m in MULTI_ASSIGN.finditer(body)] if "," in body else []
         while (match := _ASSIGNMENT.search(body, position)) is not None:
+            if any(start <= match.start() < end for start, end in name_lists):
+                position = match.end()
+                continue
             if match.start() < enclosing_end < match.end():
                 # A nested assignment ends inside its value: `a:"Password:",b:"x"` must not
                 # read `Password:` as a key and the closing quote as the start of a value.

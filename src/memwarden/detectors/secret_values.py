@@ -67,7 +67,12 @@ _TEMPLATE: Final = r"""\$\$?\{\{?[\w.\s:|'"-]*\}\}?|\{\{-?[\s\w.|$:="',()-]*\}\}
 _PLACEHOLDER_SHAPE: Final = re.compile(
     rf"""^(?:{_TEMPLATE}|<.*>|&lt;.*&gt;|%.*%|\[.*\]|\(.*|\*+|_{{3,}}|-{{3,}}|x{{3,}}|X{{3,}}|"""
     r"""\.{3,}|#+|\$\(.*|\.\$.*|\$[A-Za-z_]\w*\[.*|"""
-    r"""\$[A-Za-z_]\w*|![A-Z][a-z]+.*|(?:os\.environ|process\.env|getenv|env\().*|"""
+    r"""\$\$?[A-Za-z_]\w*|![A-Z][a-z]+.*|(?:os\.environ|process\.env|getenv|env\().*|"""
+    # A name in single braces (`{password}`, `{ NPM_TOKEN }`), a format field left empty or
+    # numbered (`prefix_{}`, `{0}`): string templates filled in at run time
+    # (a name in one case or camelCase; `{ZqL5kVrX1n8tA2}` is a braced value, not a name).
+    r"""\{\s*(?-i:[a-z_][a-z0-9_.]*|[A-Z_][A-Z0-9_.]*|[a-z]+(?:[A-Z][a-z0-9]+)+)\s*\}|"""
+    r"""[\w./:-]*\{\d*\}[\w./:{}-]*|"""
     rf"""your[-_ ].*|.*[-_]here|.*(?:{_TEMPLATE}).*)$""",
     re.IGNORECASE,
 )

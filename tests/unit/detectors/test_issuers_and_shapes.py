@@ -288,3 +288,54 @@ def test_a_url_password_of_three_characters_is_a_sample() -> None:
     ]
     found = find_credentials('u = "https://user:k9Qz@api.com/v1"')
     assert any(f.detector == "url_password" for f in found)
+
+
+# Fourth round (issue 26): shapes and stand-ins found through whispers' fixtures (train).
+
+
+def test_a_numbered_secret_key_is_named_like_the_key_without_its_number() -> None:
+    assert _flagged('var backup_password2 = "Wq8vTn3kPz"')
+    assert _flagged('$deploy_token_07 = "Ld4mRq9sXe";')
+    assert not _flagged("var backup_password2 = load_password()")
+
+
+def test_a_record_naming_its_key_in_another_field_gives_the_value() -> None:
+    assert _flagged('{"key": "smtp_password", "value": "Rk7bYt2wQm"}')
+    assert _flagged("<entry><key>db.password</key><value>Rk7bYt2wQm</value></entry>")
+    assert _flagged("env:\n  - name: DB_PASSWORD\n    value: Rk7bYt2wQm\n")
+    assert not _flagged('{"key": "smtp_host", "value": "mail.example.org"}')
+    assert not _flagged('{"key": "smtp_password", "value": "${SMTP_PASSWORD}"}')
+
+
+def test_several_names_assigned_at_once_pair_with_their_own_values() -> None:
+    text = 'api_host, api_token := "api.example.org", "Zt6pQw2nLx"'
+    spans = [text[f.start : f.end] for f in find_credentials(text)]
+    assert spans == ["Zt6pQw2nLx"]
+    assert not _flagged('user_name, user_password := "ops", "{password}"')
+
+
+def test_a_dockerfile_env_line_without_an_equals_sign_gives_its_value() -> None:
+    assert _flagged("ENV REGISTRY_TOKEN Vb3nQe8rTz_Kw2")
+    assert not _flagged("ENV REGISTRY_TOKEN $REGISTRY_TOKEN")
+    assert not _flagged("ENV REGISTRY_TOKEN {{ REGISTRY_TOKEN }}")
+
+
+def test_a_comparison_with_a_literal_gives_the_literal() -> None:
+    assert _flagged('if password == "Pm4xTq8wLz":')
+    assert _flagged("if (token === 'Pm4xTq8wLz') {")
+    assert not _flagged('if password == "":')
+
+
+def test_a_yaml_list_under_a_secret_named_key_gives_each_item() -> None:
+    assert _flagged('fallback_passwords:\n  - "Gh5kWq2pZr"\n  - "Tn8vBx3mLs"\n')
+
+
+def test_variables_templates_and_code_under_secret_keys_are_stand_ins() -> None:
+    assert is_placeholder("$$db_password")
+    assert is_placeholder("{password}")
+    assert is_placeholder("{ NPM_TOKEN }")
+    assert is_placeholder("prefix_{}")
+    assert not is_placeholder("{Zq5kVrX1n8tA2}")  # a braced random value is not a name
+    assert not _flagged('password = secrets["password"]')
+    assert not _flagged("<db_password>{{ password }}</db_password>")
+    assert not _flagged('login_password = "user_{}".format(suffix)')
