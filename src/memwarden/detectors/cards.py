@@ -29,7 +29,11 @@ _CANDIDATE: Final = re.compile(
 # From the networks' published IIN ranges (as summarised on Wikipedia's "Payment card
 # number" page), not from any evaluation row.
 _IIN_RANGES: Final[tuple[tuple[str, str, int, int], ...]] = (
-    ("4", "4", 13, 19),  # Visa (13, 16, 19; Electron and debit inside)
+    # Visa issues 13, 16 and 19 digits only (Electron and debit inside): a 15-digit run
+    # starting with 4 is no Visa card, and IMEIs (15 digits, Luhn by design) often start so.
+    ("4", "4", 13, 13),
+    ("4", "4", 16, 16),
+    ("4", "4", 19, 19),
     ("51", "55", 16, 19),  # Mastercard
     ("2221", "2720", 16, 19),  # Mastercard 2-series
     ("2200", "2204", 16, 19),  # Mir
@@ -60,8 +64,12 @@ _IIN_RANGES: Final[tuple[tuple[str, str, int, int], ...]] = (
     ("31", "31", 19, 19),  # China T-Union
     ("0604", "0604", 12, 19),  # Maestro (legacy UK range)
 )
-# UnionPay issues numbers without a Luhn digit: with card wording nearby, the range suffices.
+# UnionPay issues numbers without a Luhn digit (its 62 range, 16 to 19 digits; braintree's
+# card-validator and creditcards-types skip the check for it too), so there the range is the
+# check. At its usual 16 and 19 digits that suffices; at 17 and 18 it needs card wording, since
+# an 18-digit Chinese resident id of Gansu (region 62) starts the same way.
 _NO_LUHN_RANGES: Final[tuple[tuple[str, int, int], ...]] = (("62", 16, 19),)
+_NO_LUHN_BARE_LENGTHS: Final = frozenset({16, 19})
 # Issuer families with a length outside their brand's usual ones, or a prefix outside the
 # ranges above (e.g. 35xx outside JCB's 3528-3589): a card only when the text says "card".
 _LOOSE_FIRST_DIGITS: Final = frozenset("123456")
@@ -184,7 +192,11 @@ def _is_card(text: str, digits: str, start: int, end: int, plain: bool = False) 
     if not 12 <= len(digits) <= 19:
         return False
     if not luhn.is_valid(digits):
-        return _unionpay_without_luhn(digits) and _card_context(text, start, end)
+        if not _unionpay_without_luhn(digits):
+            return False
+        if len(digits) not in _NO_LUHN_BARE_LENGTHS and not _card_context(text, start, end):
+            return False
+        return not _non_card_context(text, start, end)
     if not _issuer_known(digits) or (plain and _other_identifier(digits)):
         loose = len(digits) >= 13 and digits[0] in _LOOSE_FIRST_DIGITS
         if not ((loose or _issuer_known(digits)) and _card_context(text, start, end)):

@@ -176,11 +176,41 @@ def test_irregular_spacing_is_a_card_where_the_text_talks_about_cards() -> None:
     assert not find_cards(f"the numbers were {irregular} thanks")
 
 
-def test_a_unionpay_number_without_a_luhn_digit_needs_card_wording() -> None:
-    body = "621234500000000"
-    number = next(body + d for d in "0123456789" if not luhn.is_valid(body + d))
+def _without_luhn(body: str) -> str:
+    return next(body + d for d in "0123456789" if not luhn.is_valid(body + d))
+
+
+def test_a_unionpay_number_without_a_luhn_digit_is_a_card_at_sixteen_and_nineteen_digits() -> None:
+    # UnionPay's 62 range carries no Luhn digit (card-validator and creditcards-types skip it).
+    for number in (_without_luhn("621234500000000"), _without_luhn("624000863140114800")):
+        assert [(f.start, f.end) for f in find_cards(number)] == [(0, len(number))]
+        assert find_cards(f"UnionPay card {number}")
+        assert not find_cards(f"shipment {number}")
+    # Other networks put a Luhn digit on every number: without one, a Mir prefix is no card.
+    assert not find_cards(_without_luhn("220332887592713"))
+
+
+def test_a_unionpay_number_without_a_luhn_digit_needs_card_wording_at_seventeen_or_eighteen() -> (
+    None
+):
+    # 18 digits from 62: as many Chinese resident ids of Gansu (region 62) start so.
+    number = _without_luhn("62010219900101123")
+    assert not find_cards(f"ID {number}")
     assert find_cards(f"UnionPay card {number}")
-    assert not find_cards(f"shipment {number}")
+
+
+def test_a_fifteen_digit_luhn_valid_number_from_4_is_no_visa_card() -> None:
+    # Visa issues 13, 16 and 19 digits; a bare IMEI is Luhn-valid and often starts with 4.
+    imei = _with_check_digit("49015420323751")
+    assert luhn.is_valid(imei) and len(imei) == 15
+    assert not find_cards(imei)
+    assert not find_cards(f"the handset {imei} again")
+    for number in (
+        _with_check_digit("4" * 12),
+        _with_check_digit("4" * 15),
+        _with_check_digit("4" * 18),
+    ):
+        assert find_cards(number), len(number)
 
 
 def test_a_luhn_valid_imei_after_its_label_is_not_a_card() -> None:

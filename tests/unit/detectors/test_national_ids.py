@@ -245,3 +245,49 @@ def test_a_checksum_valid_number_born_in_the_future_is_not_an_id() -> None:
     assert emso.is_valid(value)
     assert list(find_national_ids(value)) == []
     assert list(find_national_ids(_emso(datetime.date(1980, 8, 10))))
+
+
+def _thai_pin(body: str) -> str:
+    from stdnum.th import pin
+
+    return body + pin.calc_check_digit(body)
+
+
+def test_a_value_in_its_modules_uneven_groups_with_spaces_counts_as_laid_out() -> None:
+    # A Thai PIN (one mod-11 digit, about 92% of random runs rejected) needs a cue word bare,
+    # but not in stdnum's 1-4-5-2-1 groups, whether with its dashes or with spaces.
+    number = _thai_pin("110170023070")
+    spaced = f"{number[0]} {number[1:5]} {number[5:10]} {number[10:12]} {number[12]}"
+    assert national_ids._laid_out("th.pin", spaced)
+    assert _spans(f"registered under {spaced} last year") == [spaced]
+    assert not _spans(f"registered under {number} last year")
+    assert not national_ids._laid_out("th.pin", f"{number[:4]} {number[4:8]} {number[8:]}")
+
+
+def test_even_groups_dots_and_mixed_separators_are_not_a_layout_of_their_own() -> None:
+    # "123 456 782": how any nine-digit number is written (a SIREN, an ACN), so an Australian
+    # TFN counts as laid out only with the module's own separators.
+    from stdnum.au import tfn
+
+    assert tfn.is_valid("123456782")
+    assert not national_ids._laid_out("au.tfn", "123-456-782")
+    assert not _spans("SIREN 123 456 782 registered")
+    # A decimal point is no Czech birth number's slash.
+    assert not national_ids._laid_out("cz.rc", "710319.2745")
+    thai = _thai_pin("110170023070")
+    assert not national_ids._laid_out("th.pin", f"{thai[0]}-{thai[1:5]} {thai[5:10]}-{thai[10:]}")
+
+
+def test_a_module_without_format_is_laid_out_as_its_docstring_writes_its_numbers() -> None:
+    # stdnum's CUI module documents '10117410-2': eight digits, a dash, the check digit.
+    from stdnum.pe import cui
+
+    body = "20451387"
+    check = next(d for d in "0123456789" if cui.is_valid(f"{body}{d}"))
+    written = f"{body}-{check}"
+    assert not hasattr(cui, "format")
+    assert national_ids._laid_out("pe.cui", written)
+    assert _spans(f"written {written} on the form") == [written]
+    assert not national_ids._laid_out("pe.cui", f"{body[:4]}-{body[4:]}{check}")
+    wrong = next(d for d in "0123456789" if not cui.is_valid(f"{body}{d}"))
+    assert not _spans(f"ref {body}-{wrong}")

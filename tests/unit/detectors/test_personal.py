@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from stdnum import iban
+from stdnum.iso7064 import mod_97_10
 from stdnum.us import ssn
 
 from memwarden.detectors.personal import find_personal_data
@@ -35,6 +37,34 @@ def test_iban_with_valid_check_digits_is_found_and_invalid_is_not() -> None:
     assert find_personal_data("IBAN GB82 WEST 1234 5698 7654 32")
     assert find_personal_data("iban gb82west12345698765432")
     assert not find_personal_data("IBAN GB83 WEST 1234 5698 7654 32")
+
+
+def _grouped(compact: str) -> str:
+    return " ".join(compact[i : i + 4] for i in range(0, len(compact), 4))
+
+
+def _iban(country: str, bban: str) -> str:
+    return f"{country}{mod_97_10.calc_check_digits(bban + country)}{bban}"
+
+
+def test_an_iban_whose_bank_stdnum_does_not_list_is_still_an_iban() -> None:
+    # Belgian bank code 112 is missing from stdnum's bank list; the national check holds.
+    account = "1121234567"
+    value = _iban("BE", f"{account}{int(account) % 97:02d}")
+    assert not iban.is_valid(value) and iban.is_valid(value, check_country=False)
+    assert find_personal_data(f"pay to {_grouped(value)} please")
+    # A wrong national check digit is still a wrong number.
+    wrong = _iban("BE", f"{account}{(int(account) + 1) % 97:02d}")
+    assert not find_personal_data(f"pay to {_grouped(wrong)} please")
+
+
+def test_an_iban_of_a_country_outside_the_registry_is_held_to_its_mod_97_check() -> None:
+    value = _iban("SN", "A01200100123456789012345")  # Senegal: IBANs SWIFT does not register
+    assert find_personal_data(f"IBAN {_grouped(value)}")
+    broken = value[:-1] + ("6" if value[-1] != "6" else "7")
+    assert not find_personal_data(f"IBAN {_grouped(broken)}")
+    # Two letters that are no country are no IBAN, whatever their check digits.
+    assert not find_personal_data(f"code {_iban('QX', 'A01200100123456789012345')}")
 
 
 def test_us_ssn_is_validated() -> None:
