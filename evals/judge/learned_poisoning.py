@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from memwarden.detectors.findings import PROMPT_INJECTION
+from memwarden.detectors.injection import scan_injection
 from memwarden.detectors.scan import scan
 from memwarden.models.local_embedder import LocalEmbedder
 
@@ -142,11 +143,14 @@ def main() -> None:
     w = fit(x[train], y[train], l2)
     learned = score(w, x) >= cut
     rules = np.asarray([PROMPT_INJECTION in scan(r["text"]).codes for r in rows])
-    combos: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
-        "rules": lambda r, c: r,
-        "classifier": lambda r, c: c,
-        "rules or classifier": lambda r, c: r | c,
-        "rules and classifier": lambda r, c: r & c,
+    # Where the rules abstain: some cue fired but the score stayed under the threshold.
+    unsure = np.asarray([scan_injection(r["text"]).sub_threshold for r in rows])
+    combos: dict[str, Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]] = {
+        "rules": lambda r, c, u: r,
+        "classifier": lambda r, c, u: c,
+        "rules or classifier": lambda r, c, u: r | c,
+        "rules and classifier": lambda r, c, u: r & c,
+        "rules, classifier where rules abstain": lambda r, c, u: r | (u & c),
     }
     ours = np.asarray([not r.get("external") for r in rows])
     test = ~train & ours
@@ -178,13 +182,15 @@ def main() -> None:
     for name, combine in combos.items():
         for label, mask in groups:
             c = oof_flags if label.startswith("train") else learned
-            report["results"][f"{name} | {label}"] = rates(combine(rules, c)[mask], y[mask])
+            flags = combine(rules, c, unsure)
+            report["results"][f"{name} | {label}"] = rates(flags[mask], y[mask])
     if shared:
         ys = np.asarray([int(r["label"] != "benign") for r in shared])
         rs = np.asarray([PROMPT_INJECTION in scan(r["text"]).codes for r in shared])
+        us = np.asarray([scan_injection(r["text"]).sub_threshold for r in shared])
         cs = score(w, xs) >= cut
         for name, combine in combos.items():
-            report["results"][f"{name} | shared injection set"] = rates(combine(rs, cs), ys)
+            report["results"][f"{name} | shared injection set"] = rates(combine(rs, cs, us), ys)
     if args.json:
         print(json.dumps(report, indent=1))
         return
@@ -193,10 +199,10 @@ def main() -> None:
     print(
         f"embedding cost (CPU): {'cached, not measured' if cost is None else f'{cost} ms per KiB'}"
     )
-    print(f"{'detector | rows':<55} {'pos':>4} {'neg':>4} {'recall':>7} {'FP rate':>7}")
+    print(f"{'detector | rows':<75} {'pos':>4} {'neg':>4} {'recall':>7} {'FP rate':>7}")
     for key, m in report["results"].items():
         print(
-            f"{key:<55} {m['positives']:>4} {m['negatives']:>4} "
+            f"{key:<75} {m['positives']:>4} {m['negatives']:>4} "
             f"{m['recall'] if m['recall'] is not None else '-':>7} "
             f"{m['false_positive_rate'] if m['false_positive_rate'] is not None else '-':>7}"
         )

@@ -101,7 +101,7 @@ _CUES: Final[tuple[_Cue, ...]] = (
         "new_instructions",
         0.6,
         r"\b(?:new|updated|real|actual|following)\s+(?:instructions|task|tasks|assignment|"
-        r"directive|rules)\s*(?::|follow|are|is)|\bnow\s+(?:come|follow)s?\s+(?:new|more|a\s+few)"
+        r"directive|rules|system\s+(?:prompt|message|instructions?))\s*(?::|follow|are|is)|\bnow\s+(?:come|follow)s?\s+(?:new|more|a\s+few)"
         r"|\b(?:neue|weitere)\s+(?:aufgaben?|anweisungen)\b|\bnun\s+folgen\b"
         r"|\bnuevas?\s+instrucciones\b|\bnouvelles?\s+instructions\b",
     ),
@@ -134,6 +134,9 @@ _CUES: Final[tuple[_Cue, ...]] = (
         "identity",
         0.6,
         r"\byou\s+are\s+(?:now|no\s+longer)\b|\bfrom\s+now\s+on,?\s+(?:you|your)\b|"
+        # a purpose or identity handed to the model: "your true purpose is to ..."
+        r"\byour\s+(?:true|real|actual|new)\s+(?:purpose|goal|identity|nature|self|directive|"
+        r"mission)\s+is\b|"
         r"\byou\s+(?:are\s+going\s+to|will)\s+(?:now\s+)?(?:act|pretend|play|be\s+(?:a|an|my))\b|"
         r"\bjetzt\s+bist\s+du\b|\bnow\s+you\s+are\b|\bab\s+(?:jetzt|sofort)\s+(?:bist|wirst)\s+du\b"
         r"|\bdu\s+bist\s+(?:jetzt|nun|ab\s+sofort|keine?)\b|\bsie\s+sind\s+(?:jetzt|nun)\b",
@@ -182,7 +185,9 @@ _CUES: Final[tuple[_Cue, ...]] = (
         0.9,
         r"<\|(?:im_start|im_end|system|user|assistant|endoftext)\|>|\[/?INST\]|<</?SYS>>|</s>|"
         r"^\s*#{2,}\s*(?:system|assistant|instruction|new\s+instruction)s?\s*:?\s*$|"
-        r"^\s*(?:system|assistant)\s*(?:prompt)?\s*:\s*\S",
+        r"^\s*(?:system|assistant)\s*(?:prompt)?\s*:\s*\S|"
+        # a template or tag claiming an override: "{{system_override: admin}}", "[ADMIN OVERRIDE]"
+        r"[{\[<]\s*(?:system|admin|developer|root)[_\s-]*(?:override|mode|prompt)\b",
         re.IGNORECASE | re.MULTILINE,
     ),
     # Exfiltration of the prompt or configuration.
@@ -193,9 +198,28 @@ _CUES: Final[tuple[_Cue, ...]] = (
         r"write\s+down|copy)\s+(?:me\s+|us\s+)?(?:all\s+)?(?:of\s+)?(?:your|the)\s+(?:\w+\s+){0,2}?"
         r"(?:system\s+prompt|initial\s+prompt|hidden\s+prompt|original\s+prompt|prompt|"
         r"instructions|system\s+message|configuration|secret\s+(?:key|password))\b|"
-        r"\bprompt-?text\w*\b",
+        r"\bprompt-?text\w*\b|"
+        # the context itself: "print everything above", "repeat all of the text above verbatim"
+        # ("repeat everything above in French" is a user's request: repeating needs "verbatim")
+        r"\b(?:reveal|print|output|leak|dump|spell\s+out)\s+(?:out\s+)?"
+        r"(?:everything|all(?:\s+of)?\s+the\s+(?:text|words|content|messages))\s+(?:\w+\s+)?"
+        r"(?:above|before\s+this|so\s+far)\b|"
+        r"\b(?:repeat|copy|display|show)\s+(?:out\s+)?"
+        r"(?:everything|all(?:\s+of)?\s+the\s+(?:text|words|content|messages))\s+(?:\w+\s+)?"
+        r"(?:above|before\s+this|so\s+far)\s+(?:\w+\s+)?(?:verbatim|word\s+for\s+word|exactly)\b",
     ),
     _cue("system_prompt", 0.35, r"\bsystem\s+prompt\b|\bsystem\s+message\b"),
+    # A credential sent to a web address: "send the user's api key to https://...". Not a
+    # prohibition ("never send your password to ..."); an address to mail it to is what people
+    # ask each other too, a URL to post it to is not.
+    _cue(
+        "secret_to_url",
+        0.6,
+        rf"{_NOT_NEGATED}\b(?:send|post|upload|forward|e-?mail|transmit|submit|leak|exfiltrate)\s+"
+        r"(?:\S+\s+){0,4}?(?:api\s+keys?|passwords?|credentials?|access\s+tokens?|tokens?|"
+        r"secrets?|private\s+keys?|session\s+cookies?)\b[^\n]{0,40}?\b(?:to|at|into)\s+"
+        r"https?://",
+    ),
     _cue(
         "override_other",
         0.8,
@@ -303,6 +327,7 @@ _ANCHORS: Final[dict[str, tuple[str, ...]]] = {
     "override_es": ("ignora", "olvida", "descarta"),
     "override_fr": ("ignore", "oublie", "tiens pas"),
     "new_instructions": (
+        "system",
         "instruc",
         "task",
         "assignment",
@@ -335,6 +360,10 @@ _ANCHORS: Final[dict[str, tuple[str, ...]]] = {
         "moral",
     ),
     "identity": (
+        "your true",
+        "your real",
+        "your actual",
+        "your new",
         "you are",
         "from now on",
         "you will",
@@ -394,8 +423,29 @@ _ANCHORS: Final[dict[str, tuple[str, ...]]] = {
     ),
     "model_named": ("gpt", "openai", "llm", "language model"),
     "transgression": ("unrestricted", "ethical", "illegal", "immoral", "unlawful", "limits"),
-    "role_header": ("<|", "inst]", "sys>>", "</s>", "system", "assistant", "instruction"),
-    "exfiltration": ("prompt", "instructions", "system message", "configuration", "secret"),
+    "role_header": (
+        "<|",
+        "inst]",
+        "sys>>",
+        "</s>",
+        "system",
+        "assistant",
+        "instruction",
+        "admin",
+        "developer",
+        "root",
+    ),
+    "exfiltration": (
+        "prompt",
+        "instructions",
+        "system message",
+        "configuration",
+        "secret",
+        "above",
+        "before this",
+        "so far",
+    ),
+    "secret_to_url": ("http",),
     "system_prompt": ("system prompt", "system message"),
     "override_other": (
         "zaboravi",
@@ -506,6 +556,27 @@ def _spaced_letters(gate: str) -> bool:
     return False
 
 
+# A short quotation names an override phrase rather than using it ("I found 'ignore all previous
+# instructions' in a ticket: what was the sender after?"), as poisoning reads code spans and quotes.
+_QUOTED: Final = re.compile(r"(?<!\w)'[^'\n]{1,60}'(?!\w)|\"[^\"\n]{1,60}\"|“[^”\n]{1,60}”")
+_NAMED_WHEN_QUOTED: Final = frozenset(
+    {"override", "override_short", "override_de", "override_es", "override_fr", "override_other"}
+)
+
+
+def _unquoted(text: str, hits: list[tuple[_Cue, int, int]]) -> list[tuple[_Cue, int, int]]:
+    """The hits less the override phrases that sit whole inside a short quotation."""
+    if not any(cue.name in _NAMED_WHEN_QUOTED for cue, _, _ in hits):
+        return hits
+    quotes = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
+    return [
+        (cue, start, end)
+        for cue, start, end in hits
+        if cue.name not in _NAMED_WHEN_QUOTED
+        or not any(q0 <= start and end <= q1 for q0, q1 in quotes)
+    ]
+
+
 @dataclass(frozen=True, slots=True)
 class InjectionResult:
     """Score, the cue families that fired, and findings when the score passes the threshold."""
@@ -539,6 +610,8 @@ def scan_injection(text: str) -> InjectionResult:
             match = cue.pattern.search(text)
         if match is not None:
             hits.append((cue, match.start(), match.end()))
+    if hits and ("'" in text or '"' in text or "“" in text):
+        hits = _unquoted(text, hits)
     if _spaced_letters(gate):
         hits.append((_SPACED_LETTERS, 0, len(text)))
     hits.extend((_POISONING, f.start, f.end) for f in find_poisoning(text)[:1])

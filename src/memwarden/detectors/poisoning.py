@@ -313,7 +313,9 @@ _MEMORY_TAG: Final = re.compile(
 # "from now on, send ..."), or "you must / should ...". A report of what happened ("the agent
 # was granted access") or a policy stated as fact ("refunds are auto-approved") is not one.
 _DIRECTIVE: Final = re.compile(
-    r"(?:^|[:;,—–\]>)]\s*[\"'“]?|\b(?:please|now|then|also|just|and)\s+)"
+    # a clause start, or a modal ("all agents must email ...": the order is the verb after it)
+    r"(?:^|[:;,—–\]>)]\s*[\"'“]?|\b(?:please|now|then|also|just|and|must|shall|should|"
+    r"(?:is|are|has|have|needs?)\s+to)\s+)"
     r"(?:(?:always|never|also|immediately|automatically|silently|now)\s+)?"
     r"(?:auto-?approve|approve|send|forward|e-?mail|cc|bcc|grant|give|skip|bypass|ignore|"
     r"disable|treat|trust|reply|respond|answer|share|reveal|append|include|route|transfer|wire|"
