@@ -33,6 +33,7 @@ from memwarden.models.rule_lexicon import (
     NOT_ONGOING,
     NOT_PLANS,
     NOT_ROLES,
+    PARTICIPLES,
     PETS,
     POSSESSIONS,
     PRESENT_ACTIVITIES,
@@ -59,8 +60,13 @@ _CLAUSE_SPLIT = re.compile(
     r"enjoys?|hates?|plays?|started|wants?|plans?|speaks?|studies|teaches|drives|"
     + "|".join(IRREGULAR_PAST)
     + r"|[a-z]{3,}ed)\b)"
-    r"|\s+[-\u2013\u2014]+\s+",
+    r"|\s+[-\u2013\u2014]+\s+|(?<=\w)[-\u2013\u2014]+\s+(?=(?:i|my|we)\s)",
     re.IGNORECASE,
+)
+# "two weeks ago", "a couple of years ago": how long ago something happened.
+_AGO = (
+    r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+|a few|a couple of|a couple"
+    r"|several|few|many)\s+(?:days?|weeks?|months?|years?)\s+ago"
 )
 # Time said before the subject ("Last year I took a trip"): dropped, the clause is read on.
 _LEADING_TIME = re.compile(
@@ -68,7 +74,7 @@ _LEADING_TIME = re.compile(
     r"spring|fall|autumn|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
     r"|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
     r"|yesterday|today|recently|lately|finally|earlier|tonight|this morning|the other day"
-    r"|a (?:few|couple of) (?:days|weeks|months|years) ago)\b[\s,]*",
+    r"|(?:about\s+|around\s+|almost\s+|over\s+|nearly\s+|just\s+)?" + _AGO + r")\b[\s,]*",
     re.IGNORECASE,
 )
 _PREFIX = re.compile(r"^\s*(?:\[[^\]\n]{1,60}\]\s*)?(?:[A-Z][\w .'-]{0,40}:\s+)?")
@@ -77,6 +83,14 @@ _LEADING_FILLER = re.compile(
     r"^(?:(?:hi|hello|hey|well|oh|ok|okay|so|btw|yeah|yes|wow|anyway|also|and|but|um|"
     r"haha|lol)\b[\s,!.]*)+",
     re.I,
+)
+# "Wanted to let you know I joined a club", "Guess what: I got a puppy": the news is the clause.
+_PREAMBLE = re.compile(
+    r"(?:^|,\s*)(?:(?:i\s+)?(?:just\s+)?(?:wanted|want) to (?:let you know|tell you|say|share"
+    r"|give you (?:the|a) heads[\s-]up)|guess what|fun fact"
+    r"|(?:some\s+)?(?:good|big|great|exciting) news)"
+    r"[\s,:!]*(?:that\s+)?(?=(?:i|we|my)\s)",
+    re.IGNORECASE,
 )
 _CORRECTION = re.compile(
     r"^(?:(?:actually|correction|to be clear|sorry|in fact|i meant(?: that)?)\b[\s,:-]*)+", re.I
@@ -102,6 +116,7 @@ _OBJECT_END_REST = (
     r"\bbut\b|\bbecause\b|\bwhich\b|\bwho\b|\bwhere\b|\bwhen\b|\bso\b|\bsince\b"
     r"|\bthough\b|\bto see\b|\blast (?:week|month|year|night|weekend|summer|time"
     r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|fri)\b"
+    r"|\b(?:(?:about|around|almost|over|nearly|just)\s+)?" + _AGO + r"\b"
     r"|\b(?:yesterday|today|tonight|recently|lately|now|ago)\b|\bnot (?:so |that )?long ago\b"
     r"|\bthis (?:week|month|year|weekend|morning)\b|\b(?:a|two|few) (?:days?|weeks?|months?)\b"
     r"|\bfor (?:a|the) (?:while|first time)\b|\bfor (?:\d+|a few|a couple of|several|many|one"
@@ -159,12 +174,14 @@ _MOVED = re.compile(
     re.IGNORECASE,
 )
 _WORK_AS = re.compile(
-    r"^(?:currently\s+|still\s+|now\s+)?works?\s+as\s+(?:a|an|the)?\s*(.+)$", re.IGNORECASE
+    r"^(?:currently\s+|still\s+|now\s+)?works?\s+(?:(?:from home|remotely|full[\s-]time"
+    r"|part[\s-]time|freelance)\s+)?as\s+(?:(?:a|an|the)\s+)?(.+)$",
+    re.IGNORECASE,
 )
 _WORK_AT = re.compile(
     r"^(?:currently\s+|still\s+|now\s+)?works?\s+(at|for|with)\s+(.+)$", re.IGNORECASE
 )
-_ROLE = re.compile(r"^(?:am|is)\s+(?:now\s+)?(?:a|an)\s+(.+)$", re.IGNORECASE)
+_ROLE = re.compile(r"^(?:am|is|have been|has been)\s+(?:now\s+)?(?:a|an)\s+(.+)$", re.I)
 _LIVE = re.compile(r"^(?:currently\s+|still\s+|now\s+)?lives?\s+in\s+(.+)$", re.IGNORECASE)
 _FROM = re.compile(
     r"^(?:am|is|come|comes)\s+(?:originally\s+)?from\s+(.+)$|^grew up in\s+(.+)$", re.I
@@ -190,11 +207,19 @@ _LIKE = re.compile(
     re.IGNORECASE,
 )
 _PLAN = re.compile(
-    r"^(?:am|is)\s+(?:going|planning|hoping|about|gonna)\s+(?:to\s+)?(?!through\b|on\b|well\b)(.+)$"
+    r"^(?:am|is|are)\s+(?:going|planning|hoping|about|gonna)\s+(?:to\s+)?(?!through\b|on\b|well\b)(.+)$"
     r"|^(?:plan|plans|intend|intends)\s+to\s+(.+)$|^will\s+(.+)$"
     r"|^(?:plan|plans|are planning|is planning)\s+((?:a|an|our|my|the)\s+.+)$",
     re.IGNORECASE,
 )
+# "We are going to Italy", "I'm going to the lake": a trip planned, not a verb's plan.
+_GOING_TO = re.compile(
+    r"^(?:am|is|are)\s+going\s+(?:back\s+)?to\s+"
+    r"((?:(?:the|a|an)\s+)?(?-i:[A-Z]).*|(?:the|a|an)\s+.+)$",
+    re.IGNORECASE,
+)
+# "My friend Sarah is getting married in June": a wedding ahead, not a status yet.
+_GETTING = re.compile(r"^(?:am|is|are)\s+getting\s+(married|engaged)\b\s*(.*)$", re.I)
 _WANT = re.compile(
     r"^(?:really\s+)?(?:want|wants|hope|hopes|would (?:love|like))\s+to\s+(.+)$", re.I
 )
@@ -208,9 +233,22 @@ _ONGOING = re.compile(
     r"currently\s+|actually\s+|just\s+)?([a-z]{2,}ing)\s+(.+)$",
     re.IGNORECASE,
 )
+# "-ing" forms that NOT_ONGOING leaves out alone but that say something with their particle.
+_PHRASAL = re.compile(
+    r"(?:putting\s+(?:together|on)|getting\s+ready\s+for|getting\s+into"
+    r"|keeping\s+up\s+with|thinking\s+about\s+(?:getting|starting|moving|buying|adopting))\s",
+    re.IGNORECASE,
+)
+# "I was in Chicago", "we were at the Louvre": somewhere the speaker has been.
+_WAS_IN = re.compile(
+    r"^(?:was|were)\s+(?:just\s+|recently\s+|also\s+)?(in|at)\s+((?:the\s+)?(?-i:[A-Z]).*)$",
+    re.IGNORECASE,
+)
 _EVENT = re.compile(
     r"^(?:just\s+|recently\s+|finally\s+|also\s+|actually\s+|once\s+|even\s+)?"
-    r"(?:have\s+|has\s+)?([a-z]{3,}ed|" + "|".join(IRREGULAR_PAST) + r")\s+(.+)$",
+    r"(?:have\s+|has\s+)?([a-z]{3,}ed|" + "|".join(IRREGULAR_PAST) + r")\s+(.+)$"
+    r"|^(?:just\s+|also\s+|even\s+|already\s+|finally\s+)?(?:have|has)\s+(?:just\s+|also\s+|even\s+"
+    r"|already\s+|finally\s+)?(" + "|".join(PARTICIPLES) + r")\s+(.+)$",
     re.IGNORECASE,
 )
 _ACTIVITY = re.compile(
@@ -244,6 +282,37 @@ _LIVING = re.compile(
     r"|^(?:currently\s+|still\s+|now\s+)?lives?\s+with\s+[\w\s']{1,30}?\s+in\s+(.+)$",
     re.IGNORECASE,
 )
+# "I've lived in Seattle for five years": the residence still holds.
+_LIVED_FOR = re.compile(
+    r"^(?:have|has)\s+lived\s+in\s+(.+?)\s+(?:for\s+(?:(?:about|over|almost|nearly)\s+)?"
+    r"(?:\d+|a|an|a few|a couple of|several|many|one|two|three|four|five|six|seven|eight|nine|ten)"
+    r"\s+(?:years?|months?|decades?)|since\b|all (?:my|his|her) life)",
+    re.IGNORECASE,
+)
+# "I've been busy with writing projects", "I'm swamped with the kids & work".
+_BUSY = re.compile(
+    r"^(?:am|is|are|have been|has been|been)\s+(?:really\s+|so\s+|super\s+|pretty\s+|very\s+"
+    r"|quite\s+|kinda\s+)?(?:busy|swamped|occupied)\s+with\s+(.+)$",
+    re.IGNORECASE,
+)
+# "I've always had a love for horses", "she has a soft spot for jazz".
+_LOVE_FOR = re.compile(
+    r"^(?:have|has|had)\s+(?:always\s+)?(?:had\s+)?(?:a|an)\s+(?:real\s+|deep\s+|big\s+|huge\s+"
+    r"|great\s+|special\s+)?(love|passion|soft spot|weakness|knack) for\s+(.+)$",
+    re.IGNORECASE,
+)
+# "I've been looking into local politics", "she is looking for a new flat".
+_LOOKING = re.compile(
+    r"^(?:am|is|are|have been|has been|been)\s+(?:\w+ly\s+|also\s+|still\s+|now\s+)?looking\s+"
+    r"((?:into|for)\s+.+)$",
+    re.IGNORECASE,
+)
+# "have just been", "has also been": the adverb read off, so one pattern reads them all.
+_ADVERB_BEEN = re.compile(
+    r"^(have|has)\s+(?:just|also|really|recently|finally|actually|always|lately)\s+been\b", re.I
+)
+# "My dad passed away last year", "Grandma Rose died in May".
+_DIED = re.compile(r"^(?:just\s+|recently\s+|sadly\s+)?(passed away|died)\b", re.I)
 _USED_TO = re.compile(r"^used to\s+(.+)$", re.IGNORECASE)
 # "I've been working at Microsoft", "she is working for Delta".
 _WORKING_AT = re.compile(
@@ -548,7 +617,7 @@ _ORG_NAME = re.compile(r"^([A-Z][\w'.&-]*(?:\s+(?:of\s+|de\s+|&\s+|and\s+)?[A-Z]
 def _organisation(facts: _Facts, subject: str, raw: str) -> None:
     """`St. Mary Hospital in Boston as a nurse`: employer, its city, a role after `as`."""
     head = _head(raw)
-    role = re.search(r"\s+as\s+(?:a|an|the)?\s*(.+)$", head, re.I)
+    role = re.search(r"\s+as\s+(?:(?:a|an|the)\s+)?(.+)$", head, re.I)
     if role:
         facts.attr(subject, "role", _clean_object(role.group(1)), "identity")
         head = head[: role.start()]
@@ -562,9 +631,19 @@ def _organisation(facts: _Facts, subject: str, raw: str) -> None:
             facts.rel(org, "based_in", _clean_object(city.group(2)), "place", "identity")
 
 
+_DURATION = re.compile(
+    r"\s+(?:for\s+(?:about\s+|over\s+|almost\s+|nearly\s+|the\s+(?:past|last)\s+)?(?:\d+|a few"
+    r"|a couple of|several|many|one|two|three|four|five|six|seven|eight|nine|ten|a|some)\s+"
+    r"(?:years?|months?|weeks?|days?|decades?)|for (?:a|some) (?:long\s+)?(?:while|time)"
+    r"|since)\b.*$",
+    re.IGNORECASE,
+)
+
+
 def _role(facts: _Facts, subject: str, raw: str) -> bool:
-    """`nurse at St. Mary Hospital in Boston`: a role, then an employer where one is named."""
-    head = raw
+    """`nurse at St. Mary Hospital in Boston`: a role, then an employer where one is named
+    ("for ten years" says how long, not for whom)."""
+    head = _DURATION.sub("", raw)
     at = re.search(r"\s+(?:at|for|with)\s+", head, re.I)
     role = _head(head[: at.start()] if at else head)
     if not role or role.split()[0].casefold() in NOT_ROLES:
@@ -603,7 +682,8 @@ def _possession(facts: _Facts, subject: str, raw: str) -> bool:
             _named(facts, subject, name)
             facts.rel(subject, kind, name, "person", "identity")
         if not names and kin in FAMILY:
-            facts.act(subject, "has", obj, "identity")
+            for item in _items(raw):  # "a brother and a sister": one record each
+                facts.act(subject, "has", item, "identity")
         return bool(names) or kin in FAMILY
     if any(w in CONDITIONS for w in words[:4]) and not counted:
         facts.act(subject, "has_condition", noun, "identity")
@@ -717,13 +797,29 @@ def _vague(obj: str) -> bool:
     return words[0] in _DEICTIC and len(content) < 2
 
 
+# "I got to ..." with these is an obligation or a figure of speech, not a chance taken.
+_NOT_GOT_TO = frozenset(
+    {"be", "go", "say", "admit", "tell", "know", "do", "have", "get", "let", "the"}
+)
+
+
 def _event(facts: _Facts, subject: str, verb: str, raw: str) -> bool:
     """A past event: `went to a support group`, `adopted a puppy`, `painted a sunrise`."""
     verb = verb.casefold()
     if verb in NOT_EVENT_VERBS or verb.endswith("eed"):
         return False
+    if verb == "got" and (to := re.match(r"^to\s+([a-z]+)\s+(.+)$", raw, re.IGNORECASE)):
+        # "I got to volunteer at a career fair": the chance taken is the event
+        obj = f"{to.group(1)} {_head(to.group(2))}"
+        if to.group(1).casefold() in _NOT_GOT_TO or len(obj.split()) < 3 or _vague(obj):
+            return False
+        facts.act(subject, "got_to", obj, "context")
+        return True
     if verb in ("got", "tried") and raw.casefold().startswith("to "):
         return False  # "I've got to share", "I tried to stay calm": no event of their own
+    if verb.endswith("ing") and (both := re.match(r"^and\s+([a-z]{3,}ing)\s+(.+)$", raw, re.I)):
+        # "revising and perfecting the recipe": both verbs are the label
+        verb, raw = f"{verb}_and_{both.group(1).casefold()}", both.group(2)
     particle = _PARTICLE.match(raw)
     label, rest = (
         (f"{verb}_{_snake(particle.group(1))}", particle.group(2)) if particle else (verb, raw)
@@ -737,7 +833,7 @@ def _event(facts: _Facts, subject: str, verb: str, raw: str) -> bool:
 
 def _predicate(facts: _Facts, subject: str, rest: str) -> bool:
     """Apply the first predicate pattern that reads `rest` (what `subject` is said to do)."""
-    rest = _TRAILING.sub("", rest.strip())
+    rest = _ADVERB_BEEN.sub(r"\1 been", _TRAILING.sub("", rest.strip()))
     first = subject == USER
     if first and (m := _IM_NAME.match(rest)) and _is_name(m.group(1)):
         _set_name(facts, _restore(m.group(1)))
@@ -778,8 +874,17 @@ def _predicate(facts: _Facts, subject: str, rest: str) -> bool:
         return bool(liked)
     elif m := _LOOKING_FORWARD.match(rest):
         facts.act(subject, "looking_forward_to", _head(m.group(1)), "context")
+    elif m := _GOING_TO.match(rest):
+        return _event(facts, subject, "going", "to " + m.group(1))
+    elif m := _GETTING.match(rest):
+        when = _head(m.group(2)) if m.group(2) else ""
+        facts.act(subject, "getting", f"{m.group(1)} {when}".strip(), "context")
     elif m := _PLAN.match(rest):
-        return _plan(facts, subject, m.group(1) or m.group(2) or m.group(3) or m.group(4))
+        said = bool(re.match(r"^\S+\s+(?:planning|plans?|intends?)\b|^(?:plans?|intends?)\b", rest))
+        obj = m.group(1) or m.group(2) or m.group(3) or m.group(4)
+        if re.match(r"^\S+\s+going\s+[a-z]+ing\b", rest):
+            return _event(facts, subject, "going", obj)  # "we are going camping"
+        return _plan(facts, subject, obj, said=said)
     elif m := _WANT.match(rest):
         goal = _head(m.group(1))
         if _vague(goal):
@@ -794,9 +899,11 @@ def _predicate(facts: _Facts, subject: str, rest: str) -> bool:
     elif (m := _ACTIVITY.match(rest)) and (first or rest.split()[0].casefold().endswith("s")):
         return _event(facts, subject, _third(m.group(1)), m.group(2))
     elif ((m := _EVENT.match(rest)) and not _HAVE_GOT.match(rest)) or (
-        (m := _ONGOING.match(rest)) and m.group(1).casefold() not in NOT_ONGOING
+        (m := _ONGOING.match(rest))
+        and (m.group(1).casefold() not in NOT_ONGOING or _PHRASAL.match(rest, m.start(1)))
     ):
-        return _event(facts, subject, m.group(1), m.group(2))
+        verb, obj = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        return _event(facts, subject, PARTICIPLES.get(verb.casefold(), verb), obj)
     else:
         return False
     return True
@@ -831,6 +938,25 @@ def _life(facts: _Facts, subject: str, rest: str) -> bool | None:
         _place(facts, subject, "born_in", m.group(1))
     elif m := _LIVING.match(rest):
         _place(facts, subject, "lives_in", m.group(1) or m.group(2))
+    elif (m := _DIED.match(rest)) and subject != USER:  # "I died laughing": no one's death
+        facts.attr(subject, "life_status", m.group(1).casefold(), "identity")
+    elif (m := _WAS_IN.match(rest)) and (place := _place_name(m.group(2))):
+        facts.act(subject, f"was_{m.group(1).casefold()}", place, "context")
+    elif m := _LIVED_FOR.match(rest):
+        _place(facts, subject, "lives_in", m.group(1))
+    elif m := _BUSY.match(rest):
+        value = _head(m.group(1))
+        if _vague(value):
+            return None
+        facts.act(subject, "busy_with", value, "context")
+    elif m := _LOVE_FOR.match(rest):
+        key = "loves" if m.group(1).casefold() in ("love", "passion") else "likes"
+        liked = [i for i in _items(m.group(2)) if not _vague(i)]
+        for item in liked:
+            facts.attr(subject, key, item, "knowledge")
+        return bool(liked)
+    elif m := _LOOKING.match(rest):
+        return _event(facts, subject, "looking", m.group(1))
     elif m := _MOVED_FROM.match(rest):
         old, new = _place_name(m.group(1)), _place_name(m.group(2))
         if not (old and new):
@@ -917,7 +1043,7 @@ def _school(facts: _Facts, subject: str, raw: str) -> None:
 def _job(facts: _Facts, subject: str, raw: str) -> None:
     """What follows "a new job": "as a barista at Blue Bottle", "at Amazon as an analyst"."""
     raw = raw.strip()
-    if role := re.match(r"^as\s+(?:a|an|the)?\s*(.+)$", raw, re.IGNORECASE):
+    if role := re.match(r"^as\s+(?:(?:a|an|the)\s+)?(.+)$", raw, re.IGNORECASE):
         _role(facts, subject, role.group(1))
     elif at := re.match(r"^(?:at|with|for)\s+(?=(?:the\s+)?[A-Z])(.+)$", raw):
         _organisation(facts, subject, at.group(1))
@@ -958,10 +1084,18 @@ def _no_longer(facts: _Facts, subject: str, article: bool, raw: str) -> bool:
     return True
 
 
-def _plan(facts: _Facts, subject: str, raw: str, label: str = "plans_to") -> bool:
+_PLAN_VERBS = frozenset({"take", "have", "get", "make", "give", "show", "send", "do"})
+
+
+def _plan(
+    facts: _Facts, subject: str, raw: str, label: str = "plans_to", said: bool = False
+) -> bool:
+    """`said`: the clause says "plan" ("we're planning to take a trip"), so a verb that
+    starts a promise or a mood after "I will" ("take", "have") starts a plan here."""
     obj = _head(raw)
     words = obj.casefold().split()
-    if not words or words[0] in NOT_PLANS or _vague(obj) or " you" in f" {obj.casefold()} ":
+    unplanned = bool(words) and words[0] in NOT_PLANS and not (said and words[0] in _PLAN_VERBS)
+    if not words or unplanned or _vague(obj) or " you" in f" {obj.casefold()} ":
         return False
     facts.act(subject, label, obj, "context")
     return True
@@ -970,6 +1104,12 @@ def _plan(facts: _Facts, subject: str, raw: str, label: str = "plans_to") -> boo
 def _set_name(facts: _Facts, name: str) -> None:
     if name:
         facts.attr(USER, "name", name, "identity")
+
+
+# What an unnamed relative's one-word value still says ("my mom is a doctor", "loves cooking").
+_RELATIVE_KEYS = frozenset(
+    {"lives_in", "works_at", "role", "from", "age", "loves", "likes", "dislikes", "life_status"}
+)
 
 
 def _relative(facts: _Facts, match: re.Match[str]) -> bool:
@@ -989,13 +1129,16 @@ def _relative(facts: _Facts, match: re.Match[str]) -> bool:
         return True
     if not rest:
         return False
+    if _DIED.match(rest):
+        facts.act(USER, "lost", f"my {match.group(1).casefold()}", "identity")
+        return True
     before = len(facts.actions) + len(facts.attributes) + len(facts.relations)
     scratch = _Facts()
     if _predicate(scratch, "x", rest):
         said = [(k, v, c) for _, k, v, c in scratch.attributes + scratch.relations]
         said += [(k, v, c) for _, k, v, c in scratch.actions]
         for key, value, category in said:
-            if len(value.split()) >= 2 or key in ("lives_in", "works_at", "role", "from"):
+            if len(value.split()) >= 2 or key in _RELATIVE_KEYS:
                 facts.act(USER, f"{_snake(kind)}_{key}", value, category)
     return len(facts.actions) + len(facts.attributes) + len(facts.relations) > before
 
@@ -1088,6 +1231,8 @@ def _extract(text: str) -> dict[str, Any]:
         correcting = False  # "Actually," alone: the clause after it is the correction
         for index, raw in enumerate(_clauses(sentence)):
             clause = _LEADING_FILLER.sub("", raw).strip()
+            if news := _PREAMBLE.search(clause):
+                clause = clause[news.end() :]
             clause = _LEADING_TIME.sub("", clause).strip()
             if not clause:
                 continue

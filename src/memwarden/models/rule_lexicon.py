@@ -33,6 +33,7 @@ NOT_NAMES: Final = _words(
     Could Would Should Will Must Might Please Sounds Seems Life Family Being Having Getting
     Took Went Made Got Had Saw Love Like Enjoy Hope Plus Anyway Actually Honestly Seriously
     Speaking Talking Sometimes Often Always Never Usually Lately Recently Already
+    Tons Lots Plenty Nothing Everything Something Everyone Nobody Somebody Anyone Things Stuff
     Even Once Then Soon Later Luckily Hopefully Unfortunately Fortunately Guess Check Look
     """
 )
@@ -152,6 +153,33 @@ IRREGULAR_PAST: Final = (
     "did",
 )
 
+# Past participles after "have" read as the event's past tense ("I've gone camping" is the
+# record "went camping"); "been", "done" and "had" say too little alone, so they are not here.
+PARTICIPLES: Final = {
+    "gone": "went",
+    "seen": "saw",
+    "taken": "took",
+    "given": "gave",
+    "written": "wrote",
+    "eaten": "ate",
+    "flown": "flew",
+    "ridden": "rode",
+    "begun": "began",
+    "drawn": "drew",
+    "sung": "sang",
+    "grown": "grew",
+    "driven": "drove",
+    "swum": "swam",
+    "won": "won",
+    "run": "ran",
+    "become": "became",
+    "met": "met",
+    "built": "built",
+    "bought": "bought",
+    "taught": "taught",
+    "read": "read",
+}
+
 # Past tenses that report a feeling, an opinion or speech, not an event.
 NOT_EVENT_VERBS: Final = _words(
     """
@@ -189,6 +217,17 @@ PRESENT_ACTIVITIES: Final = (
     "attend",
     "train",
     "own",
+    "mentor",
+    "tutor",
+    "host",
+    "organize",
+    "organise",
+    "foster",
+    "sew",
+    "hike",
+    "surf",
+    "ski",
+    "climb",
 )
 
 # "-ing" forms after "I am" that are feelings or fillers, not something someone is doing.
