@@ -198,13 +198,17 @@ def _kubernetes(text: str) -> Iterator[Pair]:
             position = end + 1
 
 
+# Words one of the flag, `key "value";`, leader and prose rules needs (`api-key` holds `key`).
+_SECRET_WORDS: Final = ("pass", "secret", "token", "key")
+
+
 def iter_pairs(text: str) -> Iterator[Pair]:
     """Every (key, value) pair the extra shapes find, in no particular order."""
     if "<" in text:
         yield from _xml(text)
     if "alue" in text:
         yield from _named_values(text)
-    if "," in text and "=" in text:
+    if '",' in text and "=" in text:
         yield from _multi_assign(text)
     if "ENV" in text:
         for env in _DOCKER_ENV.finditer(text):
@@ -223,17 +227,24 @@ def iter_pairs(text: str) -> Iterator[Pair]:
             if len(args) >= 2:
                 last = args[-1]
                 yield Pair("password", last.group("val"), m.start("args") + last.start("val"))
+    # The rules below need a word the text may well lack; the lowered text is asked once, and
+    # a rule whose word is absent does not scan (`(?:^|\s)--?` tried at every space).
+    lowered = text.lower()
+    secret_word = any(word in lowered for word in _SECRET_WORDS)
     if "-" in text:
-        for m in _FLAG.finditer(text):
-            yield Pair(m.group("key"), m.group("val"), m.start("val"))
-        yield from _user_flag(text)
+        if secret_word:
+            for m in _FLAG.finditer(text):
+                yield Pair(m.group("key"), m.group("val"), m.start("val"))
+        if "-u" in text:
+            yield from _user_flag(text)
     if ":" in text:
-        for m in _AUTH_HEADER.finditer(text):
-            if m.group("val").lower() not in _SCHEMES:
-                yield Pair("authorization", m.group("val"), m.start("val"))
+        if "authorization" in lowered:
+            for m in _AUTH_HEADER.finditer(text):
+                if m.group("val").lower() not in _SCHEMES:
+                    yield Pair("authorization", m.group("val"), m.start("val"))
         if "kind" in text and "data:" in text:
             yield from _kubernetes(text)
-    if ";" in text:
+    if ";" in text and secret_word:
         for m in _QUOTED_SEMI.finditer(text):
             start = m.start()
             while start > 0 and text[start - 1] in _KEY_CHARS:
@@ -242,12 +253,12 @@ def iter_pairs(text: str) -> Iterator[Pair]:
     if "," in text:
         for m in _CSV.finditer(text):
             yield Pair(m.group("key"), m.group("val"), m.start("val"))
-    if "--" in text or "..." in text or "==" in text or "___" in text:
+    if secret_word and ("--" in text or "..." in text or "==" in text or "___" in text):
         for m in _LEADER.finditer(text):
             yield Pair(m.group("key"), m.group("val"), m.start("val"))
     if "machine" in text:
         for m in _NETRC.finditer(text):
             yield Pair("password", m.group("val"), m.start("val"))
-    if " is " in text:
+    if " is " in text and "password" in lowered:
         for m in _PROSE.finditer(text):
             yield Pair("password", m.group("val"), m.start("val"))

@@ -216,7 +216,7 @@ def _pairs(text: str, *, cued: bool = True) -> Iterator[Finding]:
 
 
 def _command_lines(text: str) -> Iterator[Finding]:
-    patterns = [_USER_COLON_PASS, _LONG_FLAG] if "-" in text else []
+    patterns = [p for p, cue in ((_USER_COLON_PASS, "-u"), (_LONG_FLAG, "--")) if cue in text]
     if "auth" in text:
         patterns.append(_AUTH_TUPLE)
     for pattern in patterns:

@@ -371,6 +371,8 @@ _SPACE: Final = re.compile(r"\s")
 
 
 def _value_is_secret(value: str, key_class: str, key: str, *, sole_token: bool) -> bool:
+    if not key_class and len(value) < 16:  # only entropy could flag it, and not this short
+        return False
     if not value or _SPACE.search(value) or is_placeholder(value, key):
         return False
     if key_class == "strong":
@@ -435,11 +437,14 @@ def _assignments(text: str) -> Iterator[Finding]:
                     offset + start + len(value),
                     0.9,
                 )
+        if "=" not in body and ":" not in body and "->" not in body:
+            offset += len(line)  # no operator, no assignment: the search would scan for none
+            continue
         position = 0
         enclosing_end = -1  # end of the rejected value the search resumed inside
         # `a, b := "x", "y"`: the line regex would give the last name the first value; the
         # names of such a list are paired in `assignments` instead.
-        name_lists = [m.span("keys") for m in MULTI_ASSIGN.finditer(body)] if "," in body else []
+        name_lists = [m.span("keys") for m in MULTI_ASSIGN.finditer(body)] if '",' in body else []
         while (match := _ASSIGNMENT.search(body, position)) is not None:
             if any(start <= match.start() < end for start, end in name_lists):
                 position = match.end()

@@ -73,9 +73,10 @@ _PLACEHOLDER_SHAPE: Final = re.compile(
     # (a name in one case or camelCase; `{ZqL5kVrX1n8tA2}` is a braced value, not a name).
     r"""\{\s*(?-i:[a-z_][a-z0-9_.]*|[A-Z_][A-Z0-9_.]*|[a-z]+(?:[A-Z][a-z0-9]+)+)\s*\}|"""
     r"""[\w./:-]*\{\d*\}[\w./:{}-]*|"""
-    rf"""your[-_ ].*|.*[-_]here|.*(?:{_TEMPLATE}).*)$""",
+    r"""your[-_ ].*|.*[-_]here)$""",
     re.IGNORECASE,
 )
+_TEMPLATE_ANYWHERE: Final = re.compile(_TEMPLATE)
 # Words that mark a value as a stand-in wherever they sit in it (detect-secrets' own rule for
 # `fake`); `example` also covers AWS's documented `...EXAMPLE` keys.
 # Lower case only for `fake`/`dummy`: `...zFAKEdzC6...` inside a random key is chance.
@@ -136,7 +137,11 @@ def is_placeholder(value: str, key: str = "") -> bool:
         return True
     if len(set(stripped)) == 1 or _FILLER_WORDS.search(stripped) or _FILLER_RUN.search(stripped):
         return True
-    return bool(_PLACEHOLDER_SHAPE.match(stripped))
+    if _PLACEHOLDER_SHAPE.match(stripped):
+        return True
+    # A template anywhere in the value (`prefix-${ENV}-suffix`); searched on its own, since
+    # `.*(?:template).*` inside the shape above retried the template at every offset.
+    return ("{" in stripped or "$(" in stripped) and _TEMPLATE_ANYWHERE.search(stripped) is not None
 
 
 _CLOSERS: Final = {"<": ">", "{": "}", "[": "]"}
