@@ -114,7 +114,14 @@ async def set_watermark(
 
 
 async def contexts(conn: Conn) -> list[Row]:
+    """Every Context's id and configuration."""
     return await _all(conn, "passes_contexts", {})
+
+
+async def last_change(conn: Conn, context_id: uuid.UUID) -> Row | None:
+    """The Context's newest change-feed entry (`seq`, `last_change`), None before its first."""
+    rows = await _all(conn, "passes_last_change", {"context_id": context_id})
+    return rows[0] if rows else None
 
 
 async def idle_session_turns(conn: Conn, context_id: uuid.UUID, idle_s: float) -> list[Row]:

@@ -37,23 +37,28 @@ SELECT unit, fingerprint FROM pass_watermark
 WHERE context_id = %(context_id)s AND stage = %(stage)s
 
 -- passes_set_watermark --
-INSERT INTO pass_watermark (context_id, stage, unit, fingerprint, run_id)
-VALUES (%(context_id)s, %(stage)s, %(unit)s, %(fingerprint)s, %(run_id)s)
+-- The time comes in with the row (EXCLUDED.updated_at): Citus evaluates now() in VALUES on
+-- the coordinator but refuses it in DO UPDATE SET.
+INSERT INTO pass_watermark (context_id, stage, unit, fingerprint, run_id, updated_at)
+VALUES (%(context_id)s, %(stage)s, %(unit)s, %(fingerprint)s, %(run_id)s, now())
 ON CONFLICT (context_id, stage, unit)
-DO UPDATE SET fingerprint = EXCLUDED.fingerprint, run_id = EXCLUDED.run_id, updated_at = now()
+DO UPDATE SET fingerprint = EXCLUDED.fingerprint, run_id = EXCLUDED.run_id,
+              updated_at = EXCLUDED.updated_at
 
 -- passes_contexts --
--- Every Context with its configuration and where its change feed stands (for the triggers):
--- the newest entry by the primary key (context_id, seq), one index probe per Context.
-SELECT c.id AS context_id, c.config, last.seq, last.created_at AS last_change
+-- Every Context with its configuration (for the triggers). Where each one's change feed
+-- stands is asked per Context (passes_last_change): on Citus `context` is a reference table,
+-- and a lateral join from it into a distributed table is refused.
+SELECT c.id AS context_id, c.config
 FROM context c
-LEFT JOIN LATERAL (
-    SELECT e.seq, e.created_at FROM change_event e
-    WHERE e.context_id = c.id
-    ORDER BY e.seq DESC
-    LIMIT 1
-) last ON true
 ORDER BY c.id
+
+-- passes_last_change --
+-- A Context's newest change-feed entry by the primary key (context_id, seq): one index probe.
+SELECT e.seq, e.created_at AS last_change FROM change_event e
+WHERE e.context_id = %(context_id)s
+ORDER BY e.seq DESC
+LIMIT 1
 
 -- passes_idle_session_turns --
 -- Live turns of sessions whose newest live turn is at least `idle_s` seconds old.
