@@ -129,9 +129,13 @@ async def deliveries(
     return await fetch_all(conn, "webhooks_deliveries", DeliveryRow, params)
 
 
-async def claim_due(
-    conn: Conn, context_id: uuid.UUID | None, limit: int, lease_s: float
-) -> list[Claimed]:
+async def due_contexts(conn: Conn) -> list[uuid.UUID]:
+    """The Contexts with a delivery due now, the longest waiting first."""
+    cur = await conn.execute(q("webhooks_due_contexts"))
+    return [row["context_id"] for row in await cur.fetchall()]
+
+
+async def claim_due(conn: Conn, context_id: uuid.UUID, limit: int, lease_s: float) -> list[Claimed]:
     params = {"context_id": context_id, "limit": limit, "lease_s": lease_s}
     return await fetch_all(conn, "webhooks_claim_due", Claimed, params)
 

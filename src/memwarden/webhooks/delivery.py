@@ -18,7 +18,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import structlog
@@ -45,6 +45,7 @@ PURGE_BATCH = 5000
 SYSTEM_ACTOR = "memwarden"
 USER_AGENT = "memwarden-webhooks/1"
 _random = secrets.SystemRandom()
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -78,37 +79,65 @@ async def sweep(services: Services) -> int:
 async def deliver_due(
     services: Services, context_id: uuid.UUID | None = None, *, budget_s: float = SWEEP_BUDGET_S
 ) -> int:
-    """Deliveries claimed: batches of due ones (of one Context, or all) until none is due
-    or the time budget is spent (what is left waits for the next sweep)."""
-    lease_s = services.settings.webhook_timeout_s + 60.0
+    """Deliveries claimed: batches of due ones (of one Context, or of each Context with
+    some due, the longest waiting first) until none is due or the time budget is spent
+    (what is left waits for the next sweep). A claim names one Context, so on Citus it is
+    routed to the Context's shard; up to PARALLEL Contexts are served at once, and up to
+    PARALLEL subscriptions' sends run at once across them."""
     started = time.monotonic()
-    made = 0
+    if context_id is None:
+        async with services.db.connection() as conn:
+            contexts = await store.due_contexts(conn)
+    else:
+        contexts = [context_id]
     async with httpx.AsyncClient(
         follow_redirects=False,
         timeout=services.settings.webhook_timeout_s,
         headers={"User-Agent": USER_AGENT},
         trust_env=False,
     ) as client:
-        while time.monotonic() - started < budget_s:
-            async with services.db.transaction() as conn:
-                claimed = await store.claim_due(conn, context_id, BATCH, lease_s)
-            if not claimed:
-                break
-            groups: dict[uuid.UUID, list[store.Claimed]] = defaultdict(list)
-            for d in sorted(claimed, key=lambda d: d.n):  # RETURNING keeps no order
-                groups[d.subscription_id].append(d)
-            gate = asyncio.Semaphore(PARALLEL)
-            deadline = started + budget_s
+        contexts_gate, sends_gate = asyncio.Semaphore(PARALLEL), asyncio.Semaphore(PARALLEL)
+        made = sum(
             await asyncio.gather(
-                *(_gated(gate, _send_group(services, client, g, deadline)) for g in groups.values())
+                *(
+                    _gated(
+                        contexts_gate,
+                        _deliver_context(services, client, cid, sends_gate, started + budget_s),
+                    )
+                    for cid in contexts
+                )
             )
-            made += len(claimed)
+        )
     return made
 
 
-async def _gated(gate: asyncio.Semaphore, work: Awaitable[None]) -> None:
+async def _deliver_context(
+    services: Services,
+    client: httpx.AsyncClient,
+    context_id: uuid.UUID,
+    gate: asyncio.Semaphore,
+    deadline: float,
+) -> int:
+    lease_s = services.settings.webhook_timeout_s + 60.0
+    made = 0
+    while time.monotonic() < deadline:
+        async with services.db.transaction() as conn:
+            claimed = await store.claim_due(conn, context_id, BATCH, lease_s)
+        if not claimed:
+            break
+        groups: dict[uuid.UUID, list[store.Claimed]] = defaultdict(list)
+        for d in sorted(claimed, key=lambda d: d.n):  # RETURNING keeps no order
+            groups[d.subscription_id].append(d)
+        await asyncio.gather(
+            *(_gated(gate, _send_group(services, client, g, deadline)) for g in groups.values())
+        )
+        made += len(claimed)
+    return made
+
+
+async def _gated(gate: asyncio.Semaphore, work: Awaitable[T]) -> T:
     async with gate:
-        await work
+        return await work
 
 
 async def _send_group(

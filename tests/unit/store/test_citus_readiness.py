@@ -36,7 +36,7 @@ UNPINNED_BLOCKS = {
     "doc_stale_pending": "the maintenance sweep that re-queues lost document jobs of "
     "every Context (one worker, every few minutes)",
     "passes_contexts": "the background passes' trigger tick: every Context's configuration "
-    "and newest change-feed entry (one worker, once a minute; one index probe per Context)",
+    "(the reference table; each one's newest change-feed entry is then read per Context)",
     "passes_stale_runs": "the maintenance sweep that fails pass runs whose job was lost, "
     "in every Context (one worker, once a minute)",
     "hygiene_open_full_runs": "recovery's look for full hygiene cycles a dead worker left "
@@ -48,6 +48,9 @@ UNPINNED_BLOCKS = {
     "Context (one worker; at most 100 rows of the erasure table)",
     "portability_open_imports": "the minute sweep that queues again imports whose job was lost, "
     "in every Context (one worker; at most 100 rows of the import table's open index)",
+    "webhooks_due_contexts": "the webhook sweep's list of Contexts with deliveries due "
+    "(one worker, once a minute; the partial index of waiting deliveries), each then "
+    "claimed by a statement pinned to it",
     "webhooks_purge_settled": "the webhook sweep that drops deliveries settled more than "
     "`keep_days` ago, in every Context (one worker, a batch at a time)",
 }

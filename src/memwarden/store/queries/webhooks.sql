@@ -60,21 +60,34 @@ WHERE context_id = %(context_id)s AND subscription_id = %(id)s
 ORDER BY n DESC
 LIMIT %(limit)s
 
+-- webhooks_due_contexts --
+-- The Contexts with a delivery due to an active subscription, the longest waiting first, for
+-- the sweep (the partial index of waiting deliveries; on Citus a read of every shard).
+SELECT d.context_id
+FROM webhook_delivery d
+JOIN webhook_subscription s ON s.context_id = d.context_id AND s.id = d.subscription_id
+WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND s.status = 'active'
+GROUP BY d.context_id
+ORDER BY min(d.next_attempt_at), d.context_id
+
 -- webhooks_claim_due --
 -- Due deliveries of active subscriptions, oldest first; claiming counts the attempt and
 -- moves the next try past the lease, so a worker that dies mid-send leaves the delivery
 -- due again once the lease ends (at least once), and no other worker sends it meanwhile.
 -- While a subscription's last attempt failed, only its oldest waiting delivery is tried:
--- a receiver that is down costs one attempt per retry, not one per new event.
+-- a receiver that is down costs one attempt per retry, not one per new event. One Context
+-- at a time (webhooks_due_contexts lists them for the sweep): on Citus a FOR UPDATE is
+-- routed to one shard or refused, and the correlated subquery binds the Context itself,
+-- since Citus does not carry d's pin into it.
 WITH due AS (
     SELECT d.context_id, d.id
     FROM webhook_delivery d
     JOIN webhook_subscription s ON s.context_id = d.context_id AND s.id = d.subscription_id
     WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND s.status = 'active'
-      AND (%(context_id)s::uuid IS NULL OR d.context_id = %(context_id)s::uuid)
+      AND d.context_id = %(context_id)s
       AND (s.consecutive_failures = 0
            OR d.n = (SELECT min(w.n) FROM webhook_delivery w
-                     WHERE w.context_id = d.context_id AND w.subscription_id = d.subscription_id
+                     WHERE w.context_id = %(context_id)s AND w.subscription_id = d.subscription_id
                        AND w.status = 'pending'))
     ORDER BY d.next_attempt_at, d.n
     LIMIT %(limit)s
@@ -90,12 +103,15 @@ RETURNING d.context_id, d.id, d.n, d.subscription_id, d.event_id, d.event_type, 
           d.data, d.occurred_at, d.attempts, s.url, s.secret, s.include_content, s.key_id
 
 -- webhooks_record_attempt --
+-- The time is read in a CTE: Citus refuses now() inside CASE in an UPDATE.
+WITH t AS (SELECT now() AS at)
 UPDATE webhook_delivery
-SET status = %(status)s, last_attempt_at = now(), last_status_code = %(status_code)s,
+SET status = %(status)s, last_attempt_at = t.at, last_status_code = %(status_code)s,
     last_error = %(error)s,
     next_attempt_at = CASE WHEN %(retry_in_s)s::float8 IS NULL THEN next_attempt_at
-                           ELSE now() + make_interval(secs => %(retry_in_s)s::float8) END,
-    delivered_at = CASE WHEN %(status)s = 'delivered' THEN now() END
+                           ELSE t.at + make_interval(secs => %(retry_in_s)s::float8) END,
+    delivered_at = CASE WHEN %(status)s = 'delivered' THEN t.at END
+FROM t
 WHERE context_id = %(context_id)s AND id = %(id)s
 
 -- webhooks_release --
