@@ -6,7 +6,9 @@
 -- the subject, the scope prefix, and the turns, documents and speaker entities the target
 -- resolved to (empty arrays and NULLs where a kind does not use them). Each pick walks ids
 -- upwards from `after` (the last id of the batch before), so a batch never rescans the
--- tombstones the batches before it left.
+-- tombstones the batches before it left. A pick's correlated subqueries bind the Context
+-- themselves: Citus routes a FOR UPDATE only when every table in it is pinned, and does not
+-- carry the outer row's pin into a subquery.
 
 -- erasure_insert --
 INSERT INTO erasure (context_id, id, target_kind, target, requested_by, key_id)
@@ -19,8 +21,11 @@ FROM erasure
 WHERE context_id = %(context_id)s AND id = %(id)s
 
 -- erasure_start --
--- Queued or running (a retried job after its worker died): running from now on.
-UPDATE erasure SET status = 'running', started_at = coalesce(started_at, now())
+-- Queued or running (a retried job after its worker died): running from now on. The time
+-- is read in a CTE: Citus refuses now() inside COALESCE in an UPDATE.
+WITH t AS (SELECT now() AS at)
+UPDATE erasure SET status = 'running', started_at = coalesce(started_at, t.at)
+FROM t
 WHERE context_id = %(context_id)s AND id = %(id)s AND status IN ('queued', 'running')
 RETURNING target_kind, target
 
@@ -101,7 +106,7 @@ WHERE r.context_id = %(context_id)s AND r.serving::text <> 'erased'
   AND cardinality(r.derived_from) > 0
   AND (r.derived_from && %(turns)s OR r.derived_from && %(documents)s
        OR EXISTS (SELECT 1 FROM memory_record s
-                  WHERE s.context_id = r.context_id AND s.id = ANY(r.derived_from)
+                  WHERE s.context_id = %(context_id)s AND s.id = ANY(r.derived_from)
                     AND s.serving::text = 'erased'))
   AND r.id > %(after)s
 ORDER BY r.id
@@ -123,11 +128,11 @@ WHERE r.context_id = %(context_id)s AND r.serving::text <> 'erased' AND r.kind =
        OR (r.source_kind = 'document' AND r.source_ref = ANY(%(documents)s))
        OR (r.source_kind IN ('consolidation', 'elaboration', 'rollup', 'gist')
            AND EXISTS (SELECT 1 FROM memory_record o
-                       WHERE o.context_id = r.context_id AND o.serving::text = 'erased'
+                       WHERE o.context_id = %(context_id)s AND o.serving::text = 'erased'
                          AND (o.entity_id = r.id OR o.object_entity_id = r.id))))
   AND (r.id = ANY(%(entities)s)
        OR NOT EXISTS (SELECT 1 FROM memory_record o
-                      WHERE o.context_id = r.context_id AND o.serving::text <> 'erased'
+                      WHERE o.context_id = %(context_id)s AND o.serving::text <> 'erased'
                         AND o.id <> r.id
                         AND (o.entity_id = r.id OR o.object_entity_id = r.id)))
   AND r.id > %(after)s
@@ -138,11 +143,15 @@ FOR UPDATE
 -- erasure_tombstone_records --
 -- The tombstone: ids, kind, scope, owner, author, times and links by id stay; content,
 -- names, keys and vectors go (tsv follows body). One revision more, as every change has.
+-- The time is read in a CTE and the state compared as the enum, not as text: Citus refuses
+-- now() inside COALESCE, and a STABLE function of a column (the enum's cast), in an UPDATE.
+WITH t AS (SELECT now() AS at)
 UPDATE memory_record
 SET serving = 'erased', content = '{}'::jsonb, body = '', norm_name = NULL, attr_key = NULL,
     import_source_dir = NULL, embedding = NULL, embedding_revision = NULL,
-    revision = revision + 1, deleted_at = coalesce(deleted_at, now()), modified_at = now()
-WHERE context_id = %(context_id)s AND id = ANY(%(ids)s) AND serving::text <> 'erased'
+    revision = revision + 1, deleted_at = coalesce(deleted_at, t.at), modified_at = t.at
+FROM t
+WHERE context_id = %(context_id)s AND id = ANY(%(ids)s) AND serving <> 'erased'
 RETURNING id, revision
 
 -- erasure_clear_revisions --
@@ -195,8 +204,9 @@ LIMIT %(limit)s
 FOR UPDATE
 
 -- erasure_tombstone_turns --
+-- The state compared as the enum (Citus: as in erasure_tombstone_records).
 UPDATE turn SET serving = 'erased', text = '', extraction_failed = '[]'
-WHERE context_id = %(context_id)s AND id = ANY(%(ids)s) AND serving::text <> 'erased'
+WHERE context_id = %(context_id)s AND id = ANY(%(ids)s) AND serving <> 'erased'
 
 -- erasure_drop_turn_chunks --
 DELETE FROM chunk WHERE context_id = %(context_id)s AND turn_id = ANY(%(ids)s)
@@ -227,7 +237,7 @@ SELECT j.id FROM judgement j
 WHERE j.context_id = %(context_id)s AND j.excerpt <> ''
   AND (EXISTS (SELECT 1 FROM memory_record r
                JOIN pass_run p ON p.context_id = r.context_id AND p.id = r.source_ref
-               WHERE r.context_id = j.context_id AND r.serving::text = 'erased'
+               WHERE r.context_id = %(context_id)s AND r.serving::text = 'erased'
                  AND r.source_kind = j.source AND r.scope_path = j.scope_path
                  AND j.created_at >= p.created_at
                  AND j.created_at <= coalesce(p.finished_at, now()))
