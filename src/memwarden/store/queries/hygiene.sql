@@ -33,6 +33,8 @@ WHERE r.context_id = %(context_id)s AND r.id = ANY(%(ids)s)
 -- and the owner's own private ones), never a pair the queue holds pending or a person
 -- decided. `judged_by`: the judge models that already looked at the pair at both sides'
 -- current revisions. Exact scan of the Context's eligible rows (materialised, as search).
+-- The correlated subquery binds the Context itself: Citus routes a statement only when
+-- every table in it is pinned, and does not carry r's pin into a subquery.
 WITH s AS (
     SELECT id, embedding, owner_subject FROM memory_record
     WHERE context_id = %(context_id)s AND id = %(id)s AND embedding IS NOT NULL
@@ -55,9 +57,9 @@ SELECT r.id, r.kind, r.body, r.content, r.scope_path, r.visibility, r.owner_subj
        coalesce(e.norm_name, r.norm_name) AS entity_name, r.valid_from, r.modified_at,
        n.similarity,
        coalesce((SELECT array_agg(j.judge_model) FROM hygiene_judged j, memory_record me
-                 WHERE j.context_id = r.context_id
+                 WHERE j.context_id = %(context_id)s
                    AND j.record_lo = least(r.id, %(id)s) AND j.record_hi = greatest(r.id, %(id)s)
-                   AND me.context_id = r.context_id AND me.id = %(id)s
+                   AND me.context_id = %(context_id)s AND me.id = %(id)s
                    AND j.revision_lo = CASE WHEN r.id < %(id)s THEN r.revision ELSE me.revision END
                    AND j.revision_hi = CASE WHEN r.id < %(id)s THEN me.revision ELSE r.revision END),
                 '{}') AS judged_by
@@ -163,18 +165,21 @@ ORDER BY sum(t.hits) DESC, r.id
 LIMIT %(limit)s
 
 -- hygiene_guard --
-INSERT INTO reexamination_guard (context_id, record_id, judge_model)
-VALUES (%(context_id)s, %(record_id)s, %(judge_model)s)
-ON CONFLICT (context_id, record_id, judge_model) DO UPDATE SET examined_at = now()
+-- The time comes in with the row (excluded.examined_at): Citus evaluates now() in VALUES on
+-- the coordinator but refuses it in DO UPDATE SET.
+INSERT INTO reexamination_guard (context_id, record_id, judge_model, examined_at)
+VALUES (%(context_id)s, %(record_id)s, %(judge_model)s, now())
+ON CONFLICT (context_id, record_id, judge_model) DO UPDATE SET examined_at = excluded.examined_at
 
 -- hygiene_judged --
+-- judged_at comes in with the row, as in hygiene_guard (Citus).
 INSERT INTO hygiene_judged (context_id, record_lo, record_hi, judge_model, revision_lo,
-                            revision_hi, verdict)
+                            revision_hi, verdict, judged_at)
 VALUES (%(context_id)s, %(record_lo)s, %(record_hi)s, %(judge_model)s, %(revision_lo)s,
-        %(revision_hi)s, %(verdict)s)
+        %(revision_hi)s, %(verdict)s, now())
 ON CONFLICT (context_id, record_lo, record_hi, judge_model) DO UPDATE
 SET revision_lo = excluded.revision_lo, revision_hi = excluded.revision_hi,
-    verdict = excluded.verdict, judged_at = now()
+    verdict = excluded.verdict, judged_at = excluded.judged_at
 
 -- hygiene_link --
 INSERT INTO memory_link (context_id, record_lo, record_hi, confidence, judge_model)
@@ -310,18 +315,24 @@ WHERE context_id = %(context_id)s AND id = %(id)s
 
 -- hygiene_stale_sweep --
 -- Pending pairs where a side is no longer served (superseded, merged, resolved elsewhere,
--- deleted, rejected, expired) are moot: dismissed, no model involved.
+-- deleted, rejected, expired) are moot: dismissed, no model involved. The serving gate runs
+-- in a CTE: Citus refuses a STABLE function of columns in an UPDATE itself.
+WITH stale AS (
+    SELECT c.id
+    FROM conflict c
+    JOIN memory_record a ON a.context_id = c.context_id AND a.id = c.record_a
+    JOIN memory_record b ON b.context_id = c.context_id AND b.id = c.record_b
+    WHERE c.context_id = %(context_id)s AND c.status = 'pending'
+      AND NOT (memory_servable(a.context_id, a.serving, a.review_disposition, a.expires_at,
+                               a.valid_to, a.derived_from, now())
+               AND memory_servable(b.context_id, b.serving, b.review_disposition, b.expires_at,
+                                   b.valid_to, b.derived_from, now()))
+)
 UPDATE conflict c
 SET status = 'dismissed', dismissed_because = 'stale', decided_at = now(),
     resolved_at = now()
-FROM memory_record a, memory_record b
 WHERE c.context_id = %(context_id)s AND c.status = 'pending'
-  AND a.context_id = c.context_id AND a.id = c.record_a
-  AND b.context_id = c.context_id AND b.id = c.record_b
-  AND NOT (memory_servable(a.context_id, a.serving, a.review_disposition, a.expires_at,
-                           a.valid_to, a.derived_from, now())
-           AND memory_servable(b.context_id, b.serving, b.review_disposition, b.expires_at,
-                               b.valid_to, b.derived_from, now()))
+  AND c.id IN (SELECT id FROM stale)
 RETURNING c.id
 
 -- hygiene_pending_pairs --

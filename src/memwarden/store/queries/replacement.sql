@@ -2,6 +2,8 @@
 -- now, where it lives, who owns it, and every record it was built from (derived_from,
 -- followed as memory_sources_servable follows it, 16 levels at most). The rows are share-
 -- locked, so a replacement cannot stop being served between the check and the commit.
+-- The walk binds the Context itself: Citus plans a recursive CTE only with a filter on
+-- the distribution column in it, and does not carry r's pin into it.
 
 -- replacement_holders --
 SELECT r.id, r.scope_path, r.visibility, r.owner_subject, r.source_kind,
@@ -13,7 +15,7 @@ SELECT r.id, r.scope_path, r.visibility, r.owner_subject, r.source_kind,
                UNION
                SELECT d, w.depth + 1
                FROM walk w
-               JOIN memory_record x ON x.context_id = r.context_id AND x.id = w.id
+               JOIN memory_record x ON x.context_id = %(context_id)s AND x.id = w.id
                CROSS JOIN LATERAL unnest(x.derived_from) AS d
                WHERE w.depth < 16
            )
