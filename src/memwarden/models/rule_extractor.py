@@ -92,6 +92,10 @@ _PREAMBLE = re.compile(
     r"[\s,:!]*(?:that\s+)?(?=(?:i|we|my)\s)",
     re.IGNORECASE,
 )
+# "Since I left my job at Door Dash, ...": what the subordinate clause states still holds.
+_SUBORDINATE = re.compile(
+    r"^(?:ever\s+since|since|because|after|though|although|now that)\s+(?=(?:i|we|my)\s)", re.I
+)
 _CORRECTION = re.compile(
     r"^(?:(?:actually|correction|to be clear|sorry|in fact|i meant(?: that)?)\b[\s,:-]*)+", re.I
 )
@@ -559,6 +563,7 @@ def _is_name(value: str) -> bool:
         bool(words)
         and re.sub(r"'\w+$", "", words[0]) not in NOT_NAMES
         and words[0].casefold() not in {"i", "my"}
+        and "I" not in words  # "Since I left": a conjunction and the speaker
         and not any(w.endswith("ing") for w in words)
     )
 
@@ -739,13 +744,24 @@ _PARTICLE = re.compile(
     r"^(back from|back to|back|to|on|for|with|into|up|out|in|at|off|from)\s+(.+)$", re.I
 )
 # "I had ...": objects that report a mood, not something that happened.
-NOT_HAD = ("a blast", "fun", "a great", "a good time", "a lot of fun", "no ", "a feeling", "to ")
+NOT_HAD: tuple[str, ...] = (
+    "a blast",
+    "fun",
+    "a great",
+    "a good time",
+    "a lot of",
+    "no ",
+    "a feeling",
+    "to ",
+)
+NOT_HAD += ("a ton of", "a bit of", "a wild", "such a")
 
 
 _DEICTIC = frozenset({"this", "that", "these", "those", "it", "them", "something", "one"})
 _EMPTY = frozenset(
     {"it", "out", "through", "up", "so", "you", "myself", "a", "lot", "there", "here", "again"}
     | {"everywhere", "anywhere", "somewhere", "together", "too", "anymore", "around", "well"}
+    | {"few", "bit", "ton", "bunch", "last"}
 )
 
 
@@ -782,6 +798,9 @@ _NOT_OBJECT_START = frozenset(
 )
 
 
+_QUESTION_WORDS = frozenset({"how", "what", "why", "whether"})
+
+
 def _vague(obj: str) -> bool:
     """An object that means nothing without the conversation: "this pic", "them myself",
     "it", "through", "something", "if"; one that starts with a verb ("is so expressive") or
@@ -789,6 +808,8 @@ def _vague(obj: str) -> bool:
     words = [w.strip(".,!?\"'").casefold() for w in obj.split()]
     if not words or words[0] in _NOT_OBJECT_START or "you" in words or "your" in words:
         return True
+    if words[0] in _QUESTION_WORDS and words[1:2] != ["to"]:
+        return True  # "saw how counseling", "loves how it shows", but "learning how to dance"
     if words[-1] in _DEICTIC or " like this" in f" {obj} ":
         return True  # "dreaming of this", "a place like this"
     content = [w for w in words if w not in _EMPTY and w not in _DEICTIC and w not in _DANGLING]
@@ -976,7 +997,10 @@ def _life(facts: _Facts, subject: str, rest: str) -> bool | None:
         said = re.search(
             r"\b(?:my|his|her|their|the)\s+(?:old\s+)?job\b|laid off|fired|let go", rest
         )
-        facts.act(subject, "left_job", org or (said.group(0) if said else "job"), "identity")
+        # "left job at Globex", "left my job", "got laid off": as a record reads them
+        what = said.group(0) if said else "job"
+        label = "left_job_at" if org else "left" if what.endswith("job") else "got"
+        facts.act(subject, label, org or what, "identity")
     elif m := _STUDENT.match(rest):
         facts.attr(subject, "role", _clean_object(m.group(1)), "identity")
         if m.group(2):
@@ -1084,6 +1108,7 @@ def _no_longer(facts: _Facts, subject: str, article: bool, raw: str) -> bool:
     return True
 
 
+_PLAN_ADVERB = re.compile(r"^(?:just|also|really|probably|still|soon|totally)\s+", re.I)
 _PLAN_VERBS = frozenset({"take", "have", "get", "make", "give", "show", "send", "do"})
 
 
@@ -1092,7 +1117,7 @@ def _plan(
 ) -> bool:
     """`said`: the clause says "plan" ("we're planning to take a trip"), so a verb that
     starts a promise or a mood after "I will" ("take", "have") starts a plan here."""
-    obj = _head(raw)
+    obj = _PLAN_ADVERB.sub("", _head(raw))
     words = obj.casefold().split()
     unplanned = bool(words) and words[0] in NOT_PLANS and not (said and words[0] in _PLAN_VERBS)
     if not words or unplanned or _vague(obj) or " you" in f" {obj.casefold()} ":
@@ -1233,7 +1258,7 @@ def _extract(text: str) -> dict[str, Any]:
             clause = _LEADING_FILLER.sub("", raw).strip()
             if news := _PREAMBLE.search(clause):
                 clause = clause[news.end() :]
-            clause = _LEADING_TIME.sub("", clause).strip()
+            clause = _SUBORDINATE.sub("", _LEADING_TIME.sub("", clause).strip())
             if not clause:
                 continue
             if (

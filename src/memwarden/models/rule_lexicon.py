@@ -34,6 +34,7 @@ NOT_NAMES: Final = _words(
     Took Went Made Got Had Saw Love Like Enjoy Hope Plus Anyway Actually Honestly Seriously
     Speaking Talking Sometimes Often Always Never Usually Lately Recently Already
     Tons Lots Plenty Nothing Everything Something Everyone Nobody Somebody Anyone Things Stuff
+    Since Because After Before While When Until Although Though Unless As Like
     Even Once Then Soon Later Luckily Hopefully Unfortunately Fortunately Guess Check Look
     """
 )
@@ -42,7 +43,7 @@ NOT_NAMES: Final = _words(
 NOT_ROLES: Final = _words(
     """
     bit little lot big huge fan lot total complete real true bad good great terrible bit
-    mess wreck sucker part member way while couple few
+    mess wreck sucker part member way while couple few mix bundle ball kind sort
     """
 )
 

@@ -229,3 +229,54 @@ def test_regular_activities_in_first_and_third_person(
 def test_a_quantity_word_that_opens_a_sentence_is_no_persons_name() -> None:
     out = extract_facts("Tons has gone down since then!")
     assert out["entities"] == [] and out["actions"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I had a wild week.",
+        "We had a ton of fun.",
+        "I had a bit of a setback.",
+        "I saw how counseling helps people.",
+        "I love how it shows the togetherness.",
+        "I'm a mix of excited and nervous.",
+        "I'm going to a few.",
+        "Since we chatted last, not much.",
+    ],
+)
+def test_moods_question_word_objects_and_mixed_feelings_state_nothing(text: str) -> None:
+    out = extract_facts(text)
+    assert out["actions"] == [] and out["attributes"] == [] and out["relations"] == []
+
+
+def test_learning_how_to_do_something_is_still_an_event() -> None:
+    assert acts("I'm learning how to dance.") == [("user", "learning", "how to dance")]
+
+
+def test_a_tough_exam_is_an_event_not_a_mood() -> None:
+    assert acts("I had a tough exam.") == [("user", "had", "a tough exam")]
+
+
+def test_a_plan_said_with_just_starts_at_its_verb() -> None:
+    assert acts("I'll just need the recipe.") == []
+    assert acts("I'm planning to also start a blog.") == [("user", "plans_to", "start a blog")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I quit my job at Globex.", ("user", "left_job_at", "Globex")),
+        ("I quit my job.", ("user", "left", "my job")),
+        ("I was laid off.", ("user", "got", "laid off")),
+    ],
+)
+def test_a_job_left_reads_as_a_sentence(text: str, expected: tuple[str, str, str]) -> None:
+    assert acts(text) == [expected]
+
+
+def test_what_a_since_clause_states_is_the_speakers_and_names_no_one() -> None:
+    out = extract_facts("Since I left my job at Door Dash, I've been driving less.")
+    assert ("user", "left_job_at", "Door Dash") in acts(
+        "Since I left my job at Door Dash, I've been driving less."
+    )
+    assert all(e["name"] in ("user", "Door Dash") for e in out["entities"])
