@@ -18,7 +18,14 @@ which also counts the embedding thread's CPU while a round trip waits); the embe
 own thread CPU is `thread_time` inside the thread. Medians over many queries say more
 than the tails on a loaded machine.
 
-Run: `python benchmarks/bench_query_stages.py [--size 10000] [--queries 300] [--json]`.
+`--against DIR` adds a second `memwarden serve` on the same database, run from another
+checkout's `src` (say, `git archive <commit> src | tar -x -C DIR`), and sends each query
+to both in alternating order: wall time per request as the client sees it, and each
+server process's CPU time per request (its user + system time over the run, divided by
+its requests), which the machine's load distorts much less than wall time.
+
+Run: `python benchmarks/bench_query_stages.py [--size 10000] [--queries 300] [--against DIR]
+[--json]`.
 """
 
 from __future__ import annotations
@@ -42,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import httpx
 import numpy as np
-from _harness import STDERR, percentile, services
+from _harness import STDERR, percentile, services, start_serve
 from _tables import table_console
 from bench_http_query import ADMIN, free_port, start_server
 from bench_vs_mem0 import corpus
@@ -133,6 +140,44 @@ def instrument(stages: Stages) -> None:
             module.run_all = stages.wrap_async(_round_trip_name, module.run_all)
 
 
+def _cpu_ms(pid: int) -> float:
+    """User + system CPU of a process and its children so far, in ms."""
+    import psutil
+
+    procs = [psutil.Process(pid)]
+    procs += procs[0].children(recursive=True)
+    return sum(p.cpu_times().user + p.cpu_times().system for p in procs) * 1000
+
+
+def side_by_side(
+    ports: dict[str, int], pids: dict[str, int], path: str, headers: dict[str, str], texts: list
+) -> Timings:
+    """Each text to every server in turn (the order alternating): per request, the wall
+    time and the server's CPU time averaged over the run (one value repeated)."""
+    clients = {
+        name: httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=headers)
+        for name, port in ports.items()
+    }
+    names = list(ports)
+    walls: dict[str, list[float]] = {name: [] for name in names}
+    for name in names:  # warm: prepared statements, the model
+        for text in texts[:20]:
+            clients[name].post(path, json={"query": text + " warm"})
+    cpu0 = {name: _cpu_ms(pid) for name, pid in pids.items()}
+    for n, text in enumerate(texts):
+        for name in names if n % 2 else reversed(names):
+            t0 = time.perf_counter()
+            r = clients[name].post(path, json={"query": f"{text} {n} ab"})
+            walls[name].append(_ms(t0, time.perf_counter()))
+            assert r.status_code == 200, r.text[:200]
+    out: Timings = {}
+    for name in names:
+        per = (_cpu_ms(pids[name]) - cpu0[name]) / len(texts)
+        out[f"A/B over HTTP: {name}"] = [(w, per) for w in walls[name]]
+        clients[name].close()
+    return out
+
+
 def summary(values: list[tuple[float, float]]) -> dict[str, float]:
     walls = [w for w, _ in values]
     cpus = [c for _, c in values]
@@ -167,9 +212,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         assert url is not None
         port = free_port()
         proc = start_server(url, svc.settings.data_dir, port)
+        other = None
+        if args.against:
+            other_port = free_port()
+            other = start_serve(
+                url,
+                svc.settings.data_dir,
+                other_port,
+                worker=False,
+                env={"PYTHONPATH": str(Path(args.against).resolve() / "src")},
+            )
         headers = {"authorization": f"Bearer {key}"}
         path = f"/api/v1/{context_id}/query"
         took: Timings = defaultdict(list)
+        compared: Timings = {}
 
         def timed(stage: str, w0: float, c0: float) -> None:
             took[stage].append((_ms(w0, time.perf_counter()), _ms(c0, time.process_time())))
@@ -214,12 +270,25 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                         http.get("/api/v1/none")
                         timed("HTTP floor (a 404 over HTTP)", w0, c0)
             await asgi.aclose()
+            if other is not None:
+                compared = side_by_side(
+                    {"this checkout": port, "--against": other_port},
+                    {"this checkout": proc.pid, "--against": other.pid},
+                    path,
+                    headers,
+                    [text for _, text in asked] * args.rounds,
+                )
         finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            for server in (proc, other):
+                if server is None:
+                    continue
+                server.send_signal(signal.SIGINT)
+                try:
+                    server.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+    if args.against:
+        took.update(compared)
     out = {stage: summary(values) for stage, values in took.items()}
     out.update({stage: summary(values) for stage, values in sorted(stages.all.items())})
     return {
@@ -236,6 +305,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--against", default="", help="another checkout: A/B over HTTP")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     r = asyncio.run(run(args))
@@ -246,7 +316,8 @@ def main() -> None:
         f"{r['memories']:,} memories in one Context, {r['queries']} queries each way;"
         f" load average {r['load_average']}"
     )
-    table = Table(title="/query (hybrid, limit 10): stages, ms (wall p50 / p95, CPU p50)")
+    title = "/query (hybrid, limit 10): stages, ms (wall p50 / p95, CPU p50; A/B: server CPU)"
+    table = Table(title=title)
     for column in ("stage", "calls", "wall p50", "wall p95", "CPU p50"):
         table.add_column(column, justify="right")
     for stage, row in r["stages"].items():
