@@ -51,13 +51,31 @@ NODE_SETTINGS = {
     # fewer shards than the default 32: the tier builds its schema in seconds, and three
     # workers still share them after a rebalance
     "citus.shard_count": "4",
+    # What memwarden sets on each pooled connection for recall (store/queries/vector_index.sql:
+    # session_vector_settings) is set on the coordinator's, and Citus does not pass it on to
+    # its connections to the workers, where the statements run: the workers get it here, as
+    # a deployment does in their postgresql.conf (docs/scale.md, step by step).
+    "hnsw.iterative_scan": "relaxed_order",
+    "hnsw.ef_search": "100",
+    "max_parallel_workers_per_gather": "0",
+    "random_page_cost": "1.1",
 }
 
 
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
+    return free_ports(1)[0]
+
+
+def free_ports(count: int) -> list[int]:
+    """`count` distinct free ports (all held open until every one is picked)."""
+    held = [socket.socket() for _ in range(count)]
+    try:
+        for s in held:
+            s.bind((HOST, 0))
+        return [int(s.getsockname()[1]) for s in held]
+    finally:
+        for s in held:
+            s.close()
 
 
 @dataclass
@@ -93,9 +111,12 @@ class CitusCluster:
         self._bin = bin_dir(copy)
         if self._as_root:
             self._ensure_user()
-        self.coordinator = self._start_node("coordinator")
-        for i in range(self.initial_workers):
-            self.workers.append(self._start_node(f"worker{i + 1}"))
+        # initdb and start of each node run side by side (each is mostly waiting on disk)
+        names = ["coordinator", *(f"worker{i + 1}" for i in range(self.initial_workers))]
+        ports = free_ports(len(names))
+        with ThreadPoolExecutor(len(names)) as pool:
+            nodes = list(pool.map(self._start_node, names, ports))
+        self.coordinator, self.workers = nodes[0], nodes[1:]
         return self
 
     def stop(self) -> None:
@@ -214,9 +235,9 @@ class CitusCluster:
             **kwargs,
         )
 
-    def _start_node(self, name: str) -> Node:
+    def _start_node(self, name: str, port: int | None = None) -> Node:
         pgdata = self.workdir / name
-        port = free_port()
+        port = port or free_port()
         if pgdata.exists():
             shutil.rmtree(pgdata)
         pgdata.mkdir(mode=0o700)
