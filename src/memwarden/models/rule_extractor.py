@@ -211,7 +211,7 @@ _LIKE = re.compile(
     re.IGNORECASE,
 )
 _PLAN = re.compile(
-    r"^(?:am|is|are)\s+(?:going|planning|hoping|about|gonna)\s+(?:to\s+)?(?!through\b|on\b|well\b)(.+)$"
+    r"^(?:am|is|are)\s+(?:going|planning|hoping|about|gonna)\s+(?:to\s+)?(?!through\b|on\b|well\b|for\b)(.+)$"
     r"|^(?:plan|plans|intend|intends)\s+to\s+(.+)$|^will\s+(.+)$"
     r"|^(?:plan|plans|are planning|is planning)\s+((?:a|an|our|my|the)\s+.+)$",
     re.IGNORECASE,
@@ -894,7 +894,10 @@ def _predicate(facts: _Facts, subject: str, rest: str) -> bool:
             facts.attr(subject, "likes", item, "knowledge")
         return bool(liked)
     elif m := _LOOKING_FORWARD.match(rest):
-        facts.act(subject, "looking_forward_to", _head(m.group(1)), "context")
+        ahead = _head(m.group(1))
+        if _vague(ahead):  # "looking forward to meeting you": about the listener
+            return False
+        facts.act(subject, "looking_forward_to", ahead, "context")
     elif m := _GOING_TO.match(rest):
         return _event(facts, subject, "going", "to " + m.group(1))
     elif m := _GETTING.match(rest):

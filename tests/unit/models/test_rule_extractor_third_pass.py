@@ -280,3 +280,16 @@ def test_what_a_since_clause_states_is_the_speakers_and_names_no_one() -> None:
         "Since I left my job at Door Dash, I've been driving less."
     )
     assert all(e["name"] in ("user", "Door Dash") for e in out["entities"])
+
+
+@pytest.mark.parametrize(
+    "text", ["I'm going for my dreams!", "I look forward to meeting you and playing this game!"]
+)
+def test_going_for_a_dream_and_looking_forward_to_the_listener_are_no_plans(text: str) -> None:
+    assert acts(text) == []
+
+
+def test_looking_forward_to_an_event_is_still_kept() -> None:
+    assert acts("I'm looking forward to the concert.") == [
+        ("user", "looking_forward_to", "the concert")
+    ]
