@@ -338,13 +338,29 @@ _WORDS_NAME: Final = re.compile(r"^[a-z]+[-_][a-z]+$")
 _ROUTE: Final = re.compile(r"^[a-z_.-]+(?:/[a-z_.#:-]+)+$")
 
 
+_DOTTED_NAME: Final = re.compile(r"^[A-Za-z_]+(?:\.[A-Za-z_]+)+$")
 # `Password:`, `Username?`: a form label, one word and its punctuation.
 _LABEL: Final = re.compile(r"^[A-Za-z]+[:?]$")
+
+
+# `config/prod/db.yaml`, `usr/lib/python3.11`: segments that are words (one capital at most,
+# at the start), not the mixed case of a base64 key that happens to hold a slash.
+_PATH_SEGMENT: Final = re.compile(r"^[A-Za-z0-9]?[a-z0-9_.-]*$")
+# `feature-flag-v2`, `user_42_profile`, `MY_APP_KEY_2`: words and numbers joined by separators.
+_SEPARATED_NAME: Final = re.compile(r"^(?:[a-z]+|[A-Z]+|\d+)(?:[-_.:](?:[a-z]+|[A-Z]+|\d+|v\d+))+$")
+
+
+def _path_like(value: str) -> bool:
+    """A relative path of word segments (`a/b/c.txt`), not a key whose alphabet has `/`."""
+    segments = value.split("/")
+    return len(segments) >= 2 and all(s and _PATH_SEGMENT.match(s) for s in segments)
 
 
 def _secret_shaped(value: str) -> bool:
     """A token that looks generated rather than a word, path, URL or number."""
     if len(value) < 8 or "://" in value or value.startswith(("/", "~", "./", "../")):
+        return False
+    if _path_like(value) or _SEPARATED_NAME.match(value):
         return False
     if is_identifier_shaped(value) or PUBLIC_KEY_VALUE.match(value):
         return False
@@ -358,7 +374,7 @@ def _secret_shaped(value: str) -> bool:
 
 def _high_entropy(value: str) -> bool:
     """detect-secrets' entropy limits, on values long enough to be keys."""
-    if is_identifier_shaped(value) or PUBLIC_KEY_VALUE.match(value):
+    if is_identifier_shaped(value) or PUBLIC_KEY_VALUE.match(value) or _path_like(value):
         return False
     if HEX_CHARS.match(value):
         return len(value) >= 16 and _HEX.calculate_shannon_entropy(value) > _HEX.entropy_limit
@@ -380,7 +396,9 @@ def _value_is_secret(value: str, key_class: str, key: str, *, sole_token: bool) 
             return "pass" in norm_key(key) and len(value) >= 4
         if "://" in value or value.startswith(("/", "~", "./", "arn:")) or _CODE_REF.match(value):
             return False
-        if _WORDS_NAME.match(value) or _ROUTE.match(value):
+        if _WORDS_NAME.match(value) or _ROUTE.match(value) or _path_like(value):
+            return False
+        if _DOTTED_NAME.match(value):  # `settings.db.password`: an attribute, not its value
             return False
         return sole_token or char_classes(value) >= 2
     if key_class in {"weak", "mention"}:

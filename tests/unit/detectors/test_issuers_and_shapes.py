@@ -294,9 +294,9 @@ def test_a_url_password_of_three_characters_is_a_sample() -> None:
 
 
 def test_a_numbered_secret_key_is_named_like_the_key_without_its_number() -> None:
-    assert _flagged('var backup_password2 = "Wq8vTn3kPz"')
+    assert _flagged('var backup_password2 = "bluefish77"')
     assert _flagged('$deploy_token_07 = "Ld4mRq9sXe";')
-    assert not _flagged("var backup_password2 = load_password()")
+    assert not _flagged("var backup_password2 = getSecret2()")
 
 
 def test_a_record_naming_its_key_in_another_field_gives_the_value() -> None:
@@ -339,3 +339,20 @@ def test_variables_templates_and_code_under_secret_keys_are_stand_ins() -> None:
     assert not _flagged('password = secrets["password"]')
     assert not _flagged("<db_password>{{ password }}</db_password>")
     assert not _flagged('login_password = "user_{}".format(suffix)')
+
+
+def test_a_relative_path_of_words_is_not_a_secret_but_a_base64_key_with_a_slash_is() -> None:
+    assert not _flagged('vault_secret_path: "kv/data/app1/db"')
+    assert not _flagged('vault_password = "apps/billing/db_password"')
+    assert _flagged('aws_secret_access_key = "q8Hf2LmZ/Rt7wXp3NvK9/bYc4JdE1sGaU6oTi0Wn"')
+
+
+def test_words_and_numbers_joined_by_separators_under_a_key_name_are_names() -> None:
+    assert not _flagged('license_key = "acme-pro-edition-2024"')
+    assert not _flagged('feature_key: "checkout_flow_v2"')
+    assert _flagged('signing_key = "Jx7qLw2pZk9vTn4r"')
+
+
+def test_a_dotted_attribute_under_a_secret_key_is_a_reference() -> None:
+    assert not _flagged("db_password = settings.database.password")
+    assert _flagged("db_password = Qz7.rWk2.Lp9x")
