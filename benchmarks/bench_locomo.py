@@ -2,7 +2,9 @@
 
 Every turn of every conversation is written with /facts' service function (offline
 default: rule extractor, local embedder), the session date prefixed ("[8 May, 2023]
-Caroline: ..."), one Context per conversation. Each category 1-4 question is then asked
+Caroline: ..."), one Context per conversation and one memwarden session per LoCoMo
+session, its turns in order (/query's window lists pair a turn with the one before it in
+its session). Each category 1-4 question is then asked
 with /query's service function in three modes; a hit counts for the turn it came from
 (a chunk's turn, or the turn a memory record was extracted from). evidence recall@k is the
 share of a question's evidence turns among the first k distinct turns, averaged, for all
@@ -20,6 +22,7 @@ import re
 import statistics
 import sys
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -58,12 +61,13 @@ async def ingest(svc: Any, sample: dict[str, Any], progress: Progress, task: Any
     by_turn: dict[str, str] = {}
     timings = []
     for _n, date, turns in sessions(sample["conversation"]):
+        session: uuid.UUID | None = None  # one memwarden session per LoCoMo session
         for turn in turns:
             started = time.perf_counter()
-            out = await write_facts(
-                svc, caller, caller.context_id, FactsInput(turn_text(date, turn))
-            )
+            item = FactsInput(turn_text(date, turn), session_id=session)
+            out = await write_facts(svc, caller, caller.context_id, item)
             timings.append((time.perf_counter() - started) * 1000)
+            session = uuid.UUID(out.sessionId)
             by_turn[out.turnId] = turn["dia_id"]
             progress.advance(task)
     return caller, by_turn, timings

@@ -2,8 +2,10 @@
 
 Memory records come from `store.search` (the candidate queries behind `search_memory`, with
 the shared serving gate inside them); chunks, and superseded records when asked for, from
-`store.recall`. Each source contributes a full-text and an exact-vector ranking; the four
-(or six) rankings fuse by weighted reciprocal rank (retrieval/fusion.py). Statements go
+`store.recall`. Each source contributes a full-text and a vector ranking, and the chunks a
+full-text window ranking too (store/windows.py: a chunk with the one before it in its
+session; a Context without a chunk index scans its chunks' vectors by window as well);
+the five (or seven) rankings fuse by weighted reciprocal rank (retrieval/fusion.py). Statements go
 out pipelined (`store.batch`): the candidate queries in one round trip (two when the query
 is still embedding), then the winners' rows and the traffic upsert in one more. Query
 words are OR-ed, so a question matches text that holds only some of its words: recall over
@@ -34,6 +36,7 @@ from memwarden.retrieval.vector_plan import VectorPlan, vector_plan
 from memwarden.services import Services
 from memwarden.store import recall as store
 from memwarden.store import search as memory_search
+from memwarden.store import windows
 from memwarden.store.batch import Statement, run_all
 from memwarden.store.db import Conn
 from memwarden.store.recall import ChunkRow, Reader, RecordRow
@@ -136,6 +139,7 @@ def lexical_candidates(who: Reader, p: QueryPlan, text: str) -> Candidates:
             out.append((False, store.history_lexical(who, text, p.pool, p.kinds, p.categories)))
     if p.chunks:
         out.append((True, store.chunks_lexical(who, text, p.pool)))
+        out.append((True, windows.chunks_lexical_window(who, text, p.pool)))
     return out
 
 
@@ -157,7 +161,10 @@ def dense_candidates(who: Reader, p: QueryPlan, vector: list[float], ann: Vector
     if p.chunks:
         if ann.chunk_depth is not None:
             out.append((None, ann.chunk_depth))
-        out.append((True, store.chunks_vector(who, vector, p.pool, indexed=ann.chunks_indexed)))
+        if ann.chunks_indexed:
+            out.append((True, store.chunks_vector(who, vector, p.pool, indexed=True)))
+        else:  # an exact scan anyway: each chunk scored with the one before it (fusion.py)
+            out.append((True, windows.chunks_vector_window(who, vector, p.pool)))
     return out
 
 
