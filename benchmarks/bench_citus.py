@@ -8,12 +8,20 @@ Both sides run the same app in this process (tests/support/live.py) on the same 
 one client at a time (latency, not capacity: on a 2-core machine three PostgreSQL nodes
 share the cores with the app). Citus is built or found in the cache (tests/citus/build.py).
 
-    python benchmarks/bench_citus.py [--contexts 10] [--memories 40] [--queries 200] [--json]
+`--vector-records N` also loads one Context of N records (384 dimensions, clustered, by
+COPY), times `search_vector_exact` against it, builds the Context's own HNSW index with
+the index job's `build_index`, and times `search_vector` (the walk), each with recall@10
+against the exact top 10: whether the per-Context partial index works on a distributed
+partitioned table, and what it saves there.
+
+    python benchmarks/bench_citus.py [--contexts 10] [--memories 40] [--queries 200]
+        [--vector-records 0] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import shutil
 import statistics
@@ -26,16 +34,22 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import psycopg
-from pgvector.psycopg import register_vector
+from pgvector.psycopg import register_vector, register_vector_async
+from psycopg.rows import dict_row
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from memwarden.domain.ids import new_id
 from memwarden.logging_setup import configure_logging
 from memwarden.settings import Settings
+from memwarden.store import vector_index
+from memwarden.store.bulk import BulkRecord, copy_records
 from memwarden.store.embedded import embedded_url, start_embedded
 from memwarden.store.migrate import apply_migrations
-from memwarden.store.queries import all_queries
+from memwarden.store.queries import all_queries, q
+from memwarden.store.search import SearchFilter, vector_statement
 from tests.citus.build import installation
 from tests.citus.cluster import CitusCluster
 from tests.support.live import LiveServer
@@ -191,21 +205,84 @@ def statement_times(url: str, contexts: list[str], n: int) -> dict[str, list[flo
     return out
 
 
+def _unit(rows: np.ndarray) -> np.ndarray:
+    return rows / np.linalg.norm(rows, axis=-1, keepdims=True)
+
+
+async def vector_side(url: str, n: int, queries: int = 60) -> dict[str, Any]:
+    """One Context of `n` clustered records: the exact scan, the index build, the walk."""
+    rng = np.random.default_rng(7)
+    centres = _unit(rng.standard_normal((32, 384)))
+    vectors = _unit(centres[rng.integers(0, 32, n)] + rng.standard_normal((n, 384)) * 0.08)
+    vectors = vectors.astype(np.float32)
+    rows = [BulkRecord(new_id(), "attribute", f"record {i}", v) for i, v in enumerate(vectors)]
+    ids = np.array([r.id for r in rows])
+    asked = [_unit(vectors[i * 37 % n] + rng.standard_normal(384) * 0.05) for i in range(queries)]
+    cid = uuid.uuid4()
+    out: dict[str, Any] = {}
+    async with await psycopg.AsyncConnection.connect(
+        url, autocommit=True, row_factory=dict_row
+    ) as conn:
+        await register_vector_async(conn)
+        await conn.execute("INSERT INTO context (id, name) VALUES (%s, %s)", (cid, "vectors"))
+        async with conn.transaction():
+            await copy_records(conn, cid, rows)
+        await conn.execute(q("session_vector_settings"))
+        where = SearchFilter(cid, ("",), "bench", None, None, None)
+
+        async def search(indexed: bool) -> dict[str, float]:
+            ms: list[float] = []
+            recalls: list[float] = []
+            for v in asked:
+                exact = set(ids[np.argsort(-(vectors @ v))[:10]])
+                name, params = vector_statement(where, v.tolist(), 10, indexed=indexed)
+                started = time.perf_counter()
+                cur = await conn.execute(q(name), params)
+                got = [r["id"] for r in await cur.fetchall()]
+                ms.append((time.perf_counter() - started) * 1000)
+                recalls.append(len(exact & set(got[:10])) / 10)
+            return {**summary(ms, sum(ms) / 1000), "recall": float(np.mean(recalls))}
+
+        out["search_vector_exact"] = await search(False)
+        started = time.perf_counter()
+        await vector_index.build_index(conn, cid)
+        out["build_s"] = time.perf_counter() - started
+        out["search_vector (walk)"] = await search(True)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--contexts", type=int, default=10)
     parser.add_argument("--memories", type=int, default=40, help="per Context")
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--vector-records", type=int, default=0)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     configure_logging("WARNING", json=False)
-    results = {}
-    with one_server() as url:
-        results["one server"] = run_side(url, args)
-    with cluster() as url:
-        results["citus (1+2 nodes)"] = run_side(url, args)
+    results: dict[str, Any] = {}
+    vectors: dict[str, Any] = {}
+    for side, backend in (("one server", one_server), ("citus (1+2 nodes)", cluster)):
+        with backend() as url:
+            if args.contexts:
+                results[side] = run_side(url, args)
+            if args.vector_records:
+                vectors[side] = asyncio.run(vector_side(url, args.vector_records))
     if args.json:
-        print(json.dumps({"args": vars(args), "results": results}, indent=2))
+        print(json.dumps({"args": vars(args), "results": results, "vectors": vectors}, indent=2))
+        return
+    if vectors:
+        print(f"one Context of {args.vector_records} records: exact scan, then its own index")
+        print("| backend | statement | n | p50 ms | p95 ms | recall@10 | index build s |")
+        print("|---|---|---|---|---|---|---|")
+        for side, parts in vectors.items():
+            for what in ("search_vector_exact", "search_vector (walk)"):
+                s = parts[what]
+                print(
+                    f"| {side} | {what} | {s['n']} | {s['p50']:.2f} | {s['p95']:.2f} |"
+                    f" {s['recall']:.3f} | {parts['build_s']:.1f} |"
+                )
+    if not results:
         return
     print(f"{args.contexts} Contexts x {args.memories} memories, {args.queries} queries")
     print("| backend | what | n | per s | p50 ms | p95 ms | p99 ms |")
