@@ -16,8 +16,9 @@ from memwarden.store.db import Conn, idle
 
 
 def statements(context_id: uuid.UUID, record_ids: Iterable[uuid.UUID]) -> list[Statement]:
-    """The upsert's transaction, for a caller that sends it after its own reads (in
-    autocommit mode; empty when there is nothing to count)."""
+    """The upsert, one statement, for a caller that sends it after its own reads in
+    autocommit mode (empty when there is nothing to count): it turns synchronous commit off
+    for the transaction it runs in, which must be its own or a read's, never a write's."""
     return store.count_recall(context_id, list(record_ids))
 
 

@@ -227,14 +227,9 @@ async def newest(
 
 
 def count_recall(context_id: uuid.UUID, ids: Sequence[uuid.UUID]) -> list[Statement]:
-    """The traffic upsert for the records served, as its own asynchronously committed
-    transaction (no statements when there is nothing to count)."""
+    """The traffic upsert for the records served, one statement whose transaction commits
+    asynchronously (none when there is nothing to count)."""
     unique = sorted(set(ids))
     if not unique:
         return []
-    return [
-        ("recall_count_begin", {}),
-        ("recall_count_async", {}),
-        ("recall_count", {"context_id": context_id, "ids": unique}),
-        ("recall_count_commit", {}),
-    ]
+    return [("recall_count", {"context_id": context_id, "ids": unique})]

@@ -225,22 +225,18 @@ WHERE r.context_id = %(context_id)s AND r.kind = %(kind)s
 ORDER BY r.created_at DESC, r.id DESC
 LIMIT %(limit)s
 
--- recall_count_begin --
--- The upsert commits without waiting for its WAL flush (recall_count_async): a count lost
--- to a crash in the next few milliseconds costs hygiene one hit, and each read is spared
--- a disk flush. Ids come sorted, so concurrent upserts lock rows in one order.
-BEGIN
-
--- recall_count_async --
-SET LOCAL synchronous_commit = off
-
--- recall_count_commit --
-COMMIT
-
 -- recall_count --
 -- One upsert per request: every record returned to a client, once per request and day.
+-- Its transaction commits without waiting for its WAL flush: set_config(..., true) turns
+-- synchronous_commit off until that transaction ends (the statement's own in autocommit,
+-- the pipeline's implicit one when it rides after a read), never for the session. A count
+-- lost to a crash in the next few milliseconds costs hygiene one hit, and each read is
+-- spared a disk flush. One statement where BEGIN / SET LOCAL / upsert / COMMIT were four.
+-- Ids come sorted, so concurrent upserts lock rows in one order.
 INSERT INTO recall_event (context_id, record_id, day, hits)
-SELECT %(context_id)s, id, current_date, 1 FROM unnest(%(ids)s::uuid[]) AS id
+SELECT %(context_id)s, id, current_date, 1
+FROM unnest(%(ids)s::uuid[]) AS id,
+     (SELECT set_config('synchronous_commit', 'off', true)) AS no_flush
 ON CONFLICT (context_id, record_id, day) DO UPDATE SET hits = recall_event.hits + 1
 
 -- Reads as of a moment (`at`, migration 0029): the same lists and rows as above over
