@@ -398,8 +398,9 @@ _IS_MY_FAVOURITE = re.compile(
     re.IGNORECASE,
 )
 _MY_THING_IS = re.compile(
-    r"^(.{2,30}?)(?:'s|\s+is|\s+are)\s+(?:mostly\s+|really\s+|totally\s+|definitely\s+)?"
-    r"(?:my|his|her)\s+(?:thing|jam|passion)$",
+    r"^(.{2,50}?)(?:'s|\s+is|\s+are|\s+has|\s+have)\s+(?:always\s+)?(?:been\s+)?(?:mostly\s+"
+    r"|really\s+|totally\s+|definitely\s+)?(?:my|his|her)\s+(?:thing|jam|passion|haven"
+    r"|happy place|escape|go-to|stress-buster|outlet)(?:\s+since\s+[\w\s]{1,20})?$",
     re.IGNORECASE,
 )
 _HOME = re.compile(

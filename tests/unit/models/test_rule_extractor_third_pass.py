@@ -293,3 +293,20 @@ def test_looking_forward_to_an_event_is_still_kept() -> None:
     assert acts("I'm looking forward to the concert.") == [
         ("user", "looking_forward_to", "the concert")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Nature's always been my haven.", ("user", "likes", "Nature")),
+        (
+            "Epic adventures and magical worlds are my thing.",
+            ("user", "likes", "Epic adventures and magical worlds"),
+        ),
+        ("Dance has been my stress-buster since childhood!", ("user", "likes", "Dance")),
+    ],
+)
+def test_something_named_as_my_haven_or_my_thing_is_a_liking(
+    text: str, expected: tuple[str, str, str]
+) -> None:
+    assert attrs(text) == [expected]
