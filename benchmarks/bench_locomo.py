@@ -4,7 +4,8 @@ Every turn of every conversation is written with /facts' service function (offli
 default: rule extractor, local embedder), the session date prefixed ("[8 May, 2023]
 Caroline: ..."), one Context per conversation and one memwarden session per LoCoMo
 session, its turns in order (/query's window lists pair a turn with the one before it in
-its session). Each category 1-4 question is then asked
+its session), each turn with its LoCoMo speaker as the write's `speaker` (a speaker the
+question names is a preference: retrieval/speakers.py). Each category 1-4 question is then asked
 with /query's service function in three modes; a hit counts for the turn it came from
 (a chunk's turn, or the turn a memory record was extracted from). evidence recall@k is the
 share of a question's evidence turns among the first k distinct turns, averaged, for all
@@ -64,7 +65,8 @@ async def ingest(svc: Any, sample: dict[str, Any], progress: Progress, task: Any
         session: uuid.UUID | None = None  # one memwarden session per LoCoMo session
         for turn in turns:
             started = time.perf_counter()
-            item = FactsInput(turn_text(date, turn), session_id=session)
+            speaker = re.sub(r"[^A-Za-z0-9._:@-]", "_", turn["speaker"])  # an id's shape
+            item = FactsInput(turn_text(date, turn), session_id=session, speaker=speaker)
             out = await write_facts(svc, caller, caller.context_id, item)
             timings.append((time.perf_counter() - started) * 1000)
             session = uuid.UUID(out.sessionId)

@@ -32,6 +32,7 @@ from memwarden.retrieval.reader import reader_for, render_chunk, render_record
 from memwarden.retrieval.rerank_stage import rerank_fused
 from memwarden.retrieval.responses import QueryResponse
 from memwarden.retrieval.search import RRF_K, candidate_count
+from memwarden.retrieval.speakers import prefer_named_speakers
 from memwarden.retrieval.vector_plan import VectorPlan, vector_plan
 from memwarden.services import Services
 from memwarden.store import recall as store
@@ -254,11 +255,11 @@ async def run_query(
             ann = await vector_plan(services, conn, who.context_id) if at is None else EXACT
             dense = dense_candidates(who, p, vector, ann)
         lists += await _rank(conn, lexical + dense, chunk_ids, len(lexical))
-        # The fused list is final here: the reranker stage (retrieval/rerank_stage.py)
-        # may reorder its head, and cuts it to the limit.
-        top = await rerank_fused(
-            services, conn, who, req, fuse_lists(lists), chunk_ids, at=at, sink=sink
-        )
+        # A speaker the query names is a preference (retrieval/speakers.py); the fused
+        # list is final after it: the reranker stage (retrieval/rerank_stage.py) may
+        # reorder its head, and cuts it to the limit.
+        fused = await prefer_named_speakers(conn, who, req.query, fuse_lists(lists), chunk_ids)
+        top = await rerank_fused(services, conn, who, req, fused, chunk_ids, at=at, sink=sink)
         record_ids = [i for i, _ in top if i not in chunk_ids]
         records, chunks = await _read_hits(conn, who, req, top, record_ids, at)
         hits = [
