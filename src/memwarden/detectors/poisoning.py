@@ -410,8 +410,14 @@ _AI_WORDS: Final = frozenset(
 # "Whoever processes this" addresses an AI too, but these words alone do not name one.
 _ANYONE: Final = ("whoever", "whatever", "anyone", "anything")
 _WORD: Final = re.compile(r"[@\w][\w.'-]*")
-_SPOOF_HINTS: Final = ("system", "admin", "developer", "official", "memory", "[")
-_CONCEAL_HINTS: Final = ("n't", "not", "never", "without", "silent", "secret", "quiet")
+# A literal of every `_SPOOF` alternative ("[" alone was one: every Markdown link ran it).
+_SPOOF_HINTS: Final = (
+    "system", "admin", "developer", "official", "memory", "message from", "maker", "vendor",
+    "ops team", "ai platform", "ai safety", "[ai", "[ ai",
+)  # fmt: skip
+# `_CONCEAL`'s literals; "not" alone is in "note", "nothing", "another": it needs "do" before.
+_CONCEAL_HINTS: Final = ("n't", "never", "without", "silent", "secret", "quiet")
+_DO_NOT: Final = re.compile(r"do\s*n[o']?t")
 
 
 @dataclass(slots=True)
@@ -425,12 +431,12 @@ class _Sentence:
     prose: str = ""
     addressed: bool = False
     mentions_ai: bool = False
-    vocative: bool = False
     memory: bool = False
     task: bool = False
     lasting: bool = False
     concealed: bool = False
     tagged: bool = False
+    vocative: bool | None = None  # read on first need: most sentences never need it
 
 
 def _sentences(text: str) -> list[_Sentence]:
@@ -464,7 +470,6 @@ def _signal(sentence: _Sentence) -> None:
     if _speaks_to_ai(low):
         sentence.mentions_ai = True
         sentence.addressed = bool(_ADDRESSEE.search(low))
-        sentence.vocative = bool(_VOCATIVE.search(low))
     elif "if you" in low or "memory" in low or any(word in low for word in _ANYONE):
         # "if your job is to summarise this", "whoever processes this": the task names the AI
         sentence.addressed = bool(_ADDRESSEE.search(low))
@@ -482,7 +487,7 @@ def _signal(sentence: _Sentence) -> None:
             sentence.memory = lasting or bool(_MEMORY.search(_TASK.sub(" ", low)))
             sentence.task = not sentence.memory
         sentence.lasting = sentence.memory or lasting
-    if any(hint in low for hint in _CONCEAL_HINTS):
+    if any(hint in low for hint in _CONCEAL_HINTS) or ("not" in low and _DO_NOT.search(low)):
         sentence.concealed = bool(_CONCEAL.search(low))
 
 
@@ -499,6 +504,12 @@ def is_own(text: str) -> bool:
     return first_person and not _THIRD_PARTY.search(low)
 
 
+def _vocative(sentence: _Sentence) -> bool:
+    if sentence.vocative is None:
+        sentence.vocative = sentence.mentions_ai and bool(_VOCATIVE.search(sentence.low))
+    return sentence.vocative
+
+
 def _poisoned(sentences: list[_Sentence], i: int) -> bool:
     here = sentences[i]
     near = sentences[max(i - 1, 0) : i + 2]
@@ -507,7 +518,8 @@ def _poisoned(sentences: list[_Sentence], i: int) -> bool:
     own = None
     addressed = any(s.addressed for s in near)
     strong = addressed
-    if not addressed and any(s.vocative for s in near):
+    # "Assistant, ...": read only where nothing else addressed the AI (most sentences stop here)
+    if not addressed and any(_vocative(s) for s in near):
         own = is_own(here.text)
         addressed = not own
     if (
