@@ -17,6 +17,7 @@ rules and not an NLP package: docs/benchmarks.md, "Extraction without a model".
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -511,6 +512,26 @@ def _items(value: str) -> list[str]:
     return [_head(value)]
 
 
+def _capitalised(item: str) -> bool:
+    return item[:1].isupper()
+
+
+def _listed(
+    facts: _Facts,
+    subject: str,
+    key: str,
+    category: str,
+    raw: str,
+    keep: Callable[[str], bool] = lambda item: not _vague(item),
+) -> bool:
+    """One attribute per listed item ("allergic to peanuts, shellfish and eggs"), the items
+    `keep` passes; False when it passes none, so "allergic to it" says nothing."""
+    items = [item for item in _items(raw) if keep(item)]
+    for item in items:
+        facts.attr(subject, key, item, category)
+    return bool(items)
+
+
 def _third(verb: str) -> str:
     """A verb's third person ("teach" -> "teaches", "study" -> "studies"), for labels."""
     verb = verb.casefold()
@@ -881,8 +902,7 @@ def _predicate(facts: _Facts, subject: str, rest: str) -> bool:
     elif m := _FROM.match(rest):
         _place(facts, subject, "from", m.group(1) or m.group(2))
     elif m := _ALLERGIC.match(rest):
-        for item in _items(m.group(1) or m.group(2)):
-            facts.attr(subject, "allergies", item, "identity")
+        return _listed(facts, subject, "allergies", "identity", m.group(1) or m.group(2))
     elif m := _INTOLERANT.match(rest):
         facts.attr(subject, "allergies", f"{m.group(1).lower()} (intolerant)", "identity")
     elif m := _DIAGNOSED.match(rest):
@@ -890,10 +910,7 @@ def _predicate(facts: _Facts, subject: str, rest: str) -> bool:
     elif m := _DIET.match(rest):
         facts.attr(subject, "diet", m.group(1).lower(), "identity")
     elif m := _FAN.match(rest):
-        liked = [i for i in _items(m.group(1)) if not _vague(i)]
-        for item in liked:
-            facts.attr(subject, "likes", item, "knowledge")
-        return bool(liked)
+        return _listed(facts, subject, "likes", "knowledge", m.group(1))
     elif m := _LOOKING_FORWARD.match(rest):
         ahead = _head(m.group(1))
         if _vague(ahead):  # "looking forward to meeting you": about the listener
@@ -976,10 +993,7 @@ def _life(facts: _Facts, subject: str, rest: str) -> bool | None:
         facts.act(subject, "busy_with", value, "context")
     elif m := _LOVE_FOR.match(rest):
         key = "loves" if m.group(1).casefold() in ("love", "passion") else "likes"
-        liked = [i for i in _items(m.group(2)) if not _vague(i)]
-        for item in liked:
-            facts.attr(subject, key, item, "knowledge")
-        return bool(liked)
+        return _listed(facts, subject, key, "knowledge", m.group(2))
     elif m := _LOOKING.match(rest):
         return _event(facts, subject, "looking", m.group(1))
     elif m := _MOVED_FROM.match(rest):
@@ -1019,22 +1033,15 @@ def _life(facts: _Facts, subject: str, rest: str) -> bool | None:
         if at:
             _school(facts, subject, raw[at.end() :])
     elif m := _INTO.match(rest):
-        items = [i for i in _items(m.group(1)) if not _vague(i)]
-        for item in items:
-            facts.attr(subject, "interests", item, "knowledge")
-        return bool(items)
+        return _listed(facts, subject, "interests", "knowledge", m.group(1))
     elif m := _NOT_FAN.match(rest):
-        for item in _items(m.group(1) or m.group(2)):
-            facts.attr(subject, "dislikes", item, "knowledge")
+        return _listed(facts, subject, "dislikes", "knowledge", m.group(1) or m.group(2))
     elif m := _AVOID.match(rest):
         verb = m.group(1).casefold()
         for item in _items(m.group(2)):
             facts.act(subject, f"does_not_{verb}", item, "identity")
     elif m := _SPEAK.match(rest):
-        items = [i for i in _items(m.group(1)) if i[:1].isupper()]
-        for item in items:
-            facts.attr(subject, "languages", item, "identity")
-        return bool(items)
+        return _listed(facts, subject, "languages", "identity", m.group(1), _capitalised)
     elif m := _DRIVE.match(rest):
         facts.act(subject, "owns", "a " + _head(m.group(1)), "knowledge")
     elif m := _TRYING.match(rest):

@@ -310,3 +310,12 @@ def test_something_named_as_my_haven_or_my_thing_is_a_liking(
     text: str, expected: tuple[str, str, str]
 ) -> None:
     assert attrs(text) == [expected]
+
+
+@pytest.mark.parametrize("text", ["I'm allergic to it.", "I'm not a fan of that."])
+def test_a_listed_preference_or_allergy_of_a_pointing_word_says_nothing(text: str) -> None:
+    assert attrs(text) == []
+
+
+def test_languages_keep_only_their_capitalised_names() -> None:
+    assert attrs("I speak French and some Spanish.") == [("user", "languages", "French")]
