@@ -7,7 +7,10 @@ import random
 import string
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
+from memwarden.detectors.credential_prose import _PLAIN_KEY_LOWER, _plain_keys
 from memwarden.detectors.credentials import find_credentials
 
 
@@ -174,3 +177,51 @@ def test_blanks_asides_account_ids_and_nonces_are_not_credentials(text: str) -> 
 )
 def test_pass_as_a_verb_and_ticket_keys_are_not_credentials(text: str) -> None:
     assert not _spans(text), _spans(text)
+
+
+# Fragments that make keys, parts of keys and their near misses when joined at random.
+_KEY_PARTS = st.sampled_from(
+    [
+        "pass",
+        "word",
+        "pw",
+        "d",
+        "pin",
+        "api",
+        "key",
+        "secret",
+        "token",
+        "access",
+        "personal",
+        "alarm",
+        "code",
+        "safe",
+        "combination",
+        "2fa",
+        "seed",
+        "wi-fi",
+        "s",
+        "x",
+        "<",
+        ">",
+        ":",
+        " ",
+        "  ",
+        "\n",
+        "=",
+        "is",
+        "the",
+        "phrase",
+        "mot de passe",
+        "contraseña",
+    ]
+)
+
+
+@given(st.lists(_KEY_PARTS, max_size=30).map("".join))
+@example("pw" + "x" * 13 + " pwd")  # a later key just past the first word's window
+def test_keys_found_near_their_last_word_are_the_keys_a_full_scan_finds(text: str) -> None:
+    lowered = text.lower()
+    assert [m.span() for m in _plain_keys(lowered)] == [
+        m.span() for m in _PLAIN_KEY_LOWER.finditer(lowered)
+    ]
