@@ -309,6 +309,8 @@ def _laid_out(name: str, value: str) -> bool:
     phone), so they count only as the module writes them. A module without `format` is laid
     out as its own docstring writes its numbers ("10117410-2" for a Peruvian CUI).
     """
+    if _LAYOUT_ANY.search(value) is None:
+        return False  # a plain run has no layout (and module.format is the costly part)
     module = _modules()[name]
     formatted: str | None = None
     if hasattr(module, "format"):
