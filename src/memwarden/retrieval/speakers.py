@@ -18,6 +18,7 @@ import re
 import uuid
 from collections.abc import Collection
 
+from memwarden.store import speakers as store
 from memwarden.store.batch import run_all
 from memwarden.store.db import Conn
 from memwarden.store.recall import Reader, candidate_ids
@@ -52,6 +53,5 @@ async def prefer_named_speakers(
     words = query_words(query)
     if not head or not words:
         return fused
-    params = who.params(ids=head, words=words)
-    [rows] = await run_all(conn, [("recall_chunks_of_named_speakers", params)])
+    [rows] = await run_all(conn, [store.chunks_of_named_speakers(who, head, words)])
     return prefer(fused, set(candidate_ids(rows)), SPEAKER_PREFERENCE)
