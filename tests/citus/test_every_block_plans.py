@@ -27,8 +27,6 @@ REFUSED = {
     "recall_asof_record_rows": "as-of recall, as recall_asof_entities",
     "recall_asof_state": "as-of recall, as recall_asof_entities",
     "recall_asof_vector": "as-of recall, as recall_asof_entities",
-    "revoke_key": "revoking a key: now() inside COALESCE in an UPDATE",
-    "portability_import_start": "starting an import: now() inside COALESCE in an UPDATE",
 }
 
 

@@ -51,7 +51,10 @@ ORDER BY k.created_at, k.id
 LIMIT %(limit)s
 
 -- revoke_key --
-UPDATE api_key SET revoked_at = coalesce(revoked_at, now())
+-- The time is read in a CTE: Citus refuses now() inside COALESCE in an UPDATE.
+WITH t AS (SELECT now() AS at)
+UPDATE api_key SET revoked_at = coalesce(revoked_at, t.at)
+FROM t
 WHERE context_id = %(context_id)s AND id = %(id)s
 RETURNING id, revoked_at
 

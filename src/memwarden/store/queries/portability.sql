@@ -158,7 +158,10 @@ WHERE context_id = %(context_id)s AND id = %(id)s
 
 -- portability_import_start --
 -- Queued or running (a job retried after its worker died): running from now on.
-UPDATE import_run SET status = 'running', started_at = coalesce(started_at, now())
+-- The time is read in a CTE: Citus refuses now() inside COALESCE in an UPDATE.
+WITH t AS (SELECT now() AS at)
+UPDATE import_run SET status = 'running', started_at = coalesce(started_at, t.at)
+FROM t
 WHERE context_id = %(context_id)s AND id = %(id)s AND status IN ('queued', 'running')
 RETURNING id
 
