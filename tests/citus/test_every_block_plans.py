@@ -1,12 +1,13 @@
-"""Every named statement block is planned by Citus, or is a listed exception with its
-reason (docs/scale.md#what-does-not-distribute-yet-and-why). Each block runs on the
-coordinator, in a transaction rolled back, with made-up values twice: a Context id, ids and
-a limit with NULL for the rest, then values guessed from the parameters' names (a NULL can
-fold a condition away, and Citus then plans a statement it would refuse with a value).
-Only Citus's refusal (`feature not supported`) counts; an error from the made-up values
-(a missing row, a wrong type) says nothing about distribution and is let pass, so a block
-whose values were all guessed wrong is not checked. One run of each values, so custom
-plans: the /query statements' generic plans are test_distribution.py's."""
+"""Every named statement block is planned by Citus
+(docs/scale.md#what-had-to-change-to-distribute-and-why; none is an exception today, REFUSED
+would list one with its reason). Each block runs on the coordinator, in a transaction rolled
+back, with made-up values twice: a Context id, ids and a limit with NULL for the rest, then
+values guessed from the parameters' names (a NULL can fold a condition away, and Citus then
+plans a statement it would refuse with a value). Only Citus's refusal (`feature not
+supported`) counts; an error from the made-up values (a missing row, a wrong type) says
+nothing about distribution and is let pass, so a block whose values were all guessed wrong
+is not checked. One run of each values, so custom plans: the /query statements' generic
+plans are test_distribution.py's."""
 
 from __future__ import annotations
 
@@ -20,14 +21,7 @@ import psycopg
 from memwarden.store.queries import all_queries
 
 # Blocks Citus refuses today, and what breaks on Citus because of it.
-REFUSED = {
-    "recall_asof_entities": "as-of recall (`/query` with `asOf`): the SQL functions that "
-    "read a record's state at a time bind their parameters in a distributed statement",
-    "recall_asof_profile_facts": "as-of recall, as recall_asof_entities",
-    "recall_asof_record_rows": "as-of recall, as recall_asof_entities",
-    "recall_asof_state": "as-of recall, as recall_asof_entities",
-    "recall_asof_vector": "as-of recall, as recall_asof_entities",
-}
+REFUSED: dict[str, str] = {}
 
 
 ARRAYS_OF_IDS = {"turns", "documents", "entities"}

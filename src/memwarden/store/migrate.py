@@ -75,7 +75,7 @@ def apply_migrations(url: str) -> list[str]:
 
 
 # The migrations that adapt the schema to a Citus coordinator; they do nothing elsewhere.
-CITUS_BLOCKS = (30, 31, 32)
+CITUS_BLOCKS = (30, 31, 32, 33)
 
 
 def _on_citus(conn: psycopg.Connection) -> bool:
