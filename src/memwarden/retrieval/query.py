@@ -146,7 +146,8 @@ def lexical_candidates(who: Reader, p: QueryPlan, text: str) -> Candidates:
 
 def dense_candidates(who: Reader, p: QueryPlan, vector: list[float], ann: VectorPlan) -> Candidates:
     """The vector lists; each index walk is preceded by the depth its own index needs (a
-    small chunk index walked at a large record index's depth is read whole instead)."""
+    small chunk index walked at a large record index's depth is read whole instead), unless
+    the walk before it in the same round trip set that depth already."""
     if p.at is not None:
         return asof_dense_candidates(who, p, p.at, vector)
     out: Candidates = []
@@ -160,7 +161,8 @@ def dense_candidates(who: Reader, p: QueryPlan, vector: list[float], ann: Vector
         if p.history:
             out.append((False, store.history_vector(who, vector, p.pool, p.kinds, p.categories)))
     if p.chunks:
-        if ann.chunk_depth is not None:
+        set_before = p.memory is not None and ann.depth == ann.chunk_depth
+        if ann.chunk_depth is not None and not set_before:
             out.append((None, ann.chunk_depth))
         if ann.chunks_indexed:
             out.append((True, store.chunks_vector(who, vector, p.pool, indexed=True)))
