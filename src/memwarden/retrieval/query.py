@@ -130,7 +130,11 @@ def query_plan(who: Reader, req: QueryInput, at: datetime | None = None) -> Quer
 Candidates = list[tuple[bool | None, Statement]]
 
 
-def lexical_candidates(who: Reader, p: QueryPlan, text: str) -> Candidates:
+def lexical_candidates(who: Reader, p: QueryPlan, text: str, *, windows_too: bool) -> Candidates:
+    """`windows_too`: the Context's chunks are scanned exactly (no chunk index), so the
+    full-text window list, which reads every chunk of the threads holding a match, is
+    bounded by the index threshold; a Context large enough for its own chunk index keeps
+    the chunks' own list only, as its vector list does (dense_candidates)."""
     if p.at is not None:
         return asof_lexical_candidates(who, p, p.at, text)
     out: Candidates = []
@@ -140,7 +144,8 @@ def lexical_candidates(who: Reader, p: QueryPlan, text: str) -> Candidates:
             out.append((False, store.history_lexical(who, text, p.pool, p.kinds, p.categories)))
     if p.chunks:
         out.append((True, store.chunks_lexical(who, text, p.pool)))
-        out.append((True, windows.chunks_lexical_window(who, text, p.pool)))
+        if windows_too:
+            out.append((True, windows.chunks_lexical_window(who, text, p.pool)))
     return out
 
 
@@ -247,14 +252,15 @@ async def run_query(
     embedding = asyncio.ensure_future(_vector(services, req, sink))
     chunk_ids: set[uuid.UUID] = set()
     async with services.db.connection() as conn:
-        lexical = lexical_candidates(who, p, text) if text else []
+        ann = await vector_plan(services, conn, who.context_id) if at is None else EXACT
+        windows_too = not ann.chunks_indexed
+        lexical = lexical_candidates(who, p, text, windows_too=windows_too) if text else []
         lists: list[Listed] = []
         if req.vector is None:  # the query embeds in a thread meanwhile
             lists, lexical = await _rank(conn, lexical, chunk_ids, len(lexical)), []
         vector = await embedding
         dense: Candidates = []
         if vector is not None:
-            ann = await vector_plan(services, conn, who.context_id) if at is None else EXACT
             dense = dense_candidates(who, p, vector, ann)
         lists += await _rank(conn, lexical + dense, chunk_ids, len(lexical))
         # A speaker the query names is a preference (retrieval/speakers.py); the fused
