@@ -55,11 +55,32 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
         option.dist = "loadgroup"
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """Each xdist worker is told that the run is grouped: a worker parses the command line
+    again, where `-n` alone means no grouping, and names no test's group to the scheduler
+    unless its own `loadgroup` option is set (pytest_configure below)."""
+    if node.config.option.dist == "loadgroup":
+        node.workerinput["memwarden_loadgroup"] = True
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if getattr(config, "workerinput", {}).get("memwarden_loadgroup"):
+        config.option.loadgroup = True
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist, tests that share a fixture wider than one test (a module's
     browser or deployment, a session's npm install) run on one worker, so it is built
     once; every other test goes to whichever worker is free. The session-wide fixtures
-    of this file (the PostgreSQL cluster) are meant per worker and group nothing."""
+    of this file (the PostgreSQL cluster) are meant per worker and group nothing.
+
+    First of the hooks: each xdist worker names a test's group to the scheduler in its own
+    pytest_collection_modifyitems (the `@group` suffix of the node id), which would
+    otherwise run before this one and find no marker. Without that suffix (or without the
+    worker's `loadgroup` option) no test is grouped, and a module's fixture is built again
+    on each worker its tests reach."""
     if not config.pluginmanager.hasplugin("xdist"):
         return
     sizes: dict[str, int] = {}
@@ -75,6 +96,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             sizes[group] = seen + 1
             group = f"{group}#{seen // GROUP_SIZE}"
         item.add_marker(pytest.mark.xdist_group(group))
+        if getattr(config.option, "loadgroup", False):  # set on xdist's workers only
+            _name_group(item, group)
+
+
+def _name_group(item: pytest.Item, group: str) -> None:
+    """The `@group` suffix xdist's scheduler groups by, on pytest's structured node ids
+    (pytest 9.2): xdist still writes it to `_nodeid`, which pytest no longer reads, so
+    that nothing was grouped (pytest-xdist issue #1386, fix in review as #1388). With an
+    older pytest xdist's own suffix takes, and a second one from a fixed xdist would name
+    the same group (its scheduler reads the last `@`)."""
+    node_id = getattr(item, "_id", None)
+    if node_id is None:
+        return
+    item._id = type(node_id).parse(f"{item.nodeid}@{group}")
 
 
 def _shared_fixture_group(item: pytest.Item) -> tuple[str | None, bool]:
