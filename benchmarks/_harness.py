@@ -8,6 +8,7 @@ import contextlib
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -71,6 +72,15 @@ def start_serve(
             time.sleep(0.3)
     proc.kill()
     raise SystemExit("memwarden serve did not start")
+
+
+def stop_serve(proc: subprocess.Popen[bytes], wait_s: float = 20.0) -> None:
+    """Stop what start_serve started as a user would (Ctrl-C), killing it past `wait_s`."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=wait_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
 
 
 @contextlib.asynccontextmanager

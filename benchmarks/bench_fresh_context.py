@@ -23,7 +23,6 @@ import asyncio
 import json
 import os
 import random
-import signal
 import subprocess
 import sys
 import time
@@ -37,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import httpx
 import psycopg
-from _harness import STDERR, percentile, services, start_serve
+from _harness import STDERR, percentile, services, start_serve, stop_serve
 from _tables import table_console
 from bench_http_query import ADMIN, free_port
 from bench_query import DIM, unit, vocabulary
@@ -55,14 +54,6 @@ def start_server(url: str, data_dir: Path, port: int, threshold: int | None) -> 
     if threshold is not None:
         env["MEMWARDEN_VECTOR_INDEX_THRESHOLD"] = str(threshold)
     return start_serve(url, data_dir, port, env=env)
-
-
-def stop_server(proc: subprocess.Popen) -> None:
-    proc.send_signal(signal.SIGINT)
-    try:
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
 
 
 async def fill(port: int, key: str, bodies: list[str], vectors: Any, clients: int) -> float:
@@ -178,14 +169,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             fill_s = await fill(port, key, bodies, vectors, args.clients)
             state_after_fill = index_state(url, context_id)
         finally:
-            stop_server(proc)
+            stop_serve(proc, wait_s=30)
         proc = start_server(url, svc.settings.data_dir, port, args.threshold)
         try:
             windows = await asyncio.to_thread(
                 query_for, args.seconds, port, context_id, key, texts, url, args.window
             )
         finally:
-            stop_server(proc)
+            stop_serve(proc, wait_s=30)
     return {
         "memories": args.size,
         "clients": args.clients,

@@ -21,7 +21,6 @@ import contextlib
 import json
 import os
 import random
-import signal
 import socket
 import subprocess
 import sys
@@ -36,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import httpx
 import structlog
-from _harness import STDERR, percentile, services, start_serve
+from _harness import STDERR, percentile, services, start_serve, stop_serve
 from _tables import table_console
 from bench_query import DIM, KINDS, exact_10, unit, vector_hits, vocabulary
 from pydantic import TypeAdapter
@@ -232,11 +231,7 @@ async def run(
         try:
             took, floor = over_http(port, queries)
         finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop_serve(proc)
         svc.models.embedder.embed(["warm up"])
         local = await in_process(svc, queries)
         swept = await sweep(svc, queries, ef_values)

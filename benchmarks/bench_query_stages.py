@@ -35,8 +35,6 @@ import asyncio
 import functools
 import json
 import os
-import signal
-import subprocess
 import sys
 import time
 import uuid
@@ -49,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import httpx
 import numpy as np
-from _harness import STDERR, percentile, services, start_serve
+from _harness import STDERR, percentile, services, start_serve, stop_serve
 from _tables import table_console
 from bench_http_query import ADMIN, free_port, start_server
 from bench_vs_mem0 import corpus
@@ -280,13 +278,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 )
         finally:
             for server in (proc, other):
-                if server is None:
-                    continue
-                server.send_signal(signal.SIGINT)
-                try:
-                    server.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    server.kill()
+                if server is not None:
+                    stop_serve(server)
     if args.against:
         took.update(compared)
     out = {stage: summary(values) for stage, values in took.items()}

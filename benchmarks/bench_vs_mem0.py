@@ -203,13 +203,12 @@ class Mem0:
 
 async def run(args: argparse.Namespace, python: Path) -> dict[str, Any]:
     import shutil
-    import signal
     import tempfile
 
     import httpx
     import numpy as np
     import psycopg
-    from _harness import percentile, services
+    from _harness import percentile, services, stop_serve
     from bench_http_query import ADMIN, free_port, start_server
 
     from memwarden.admin.contexts import create_context
@@ -300,11 +299,7 @@ async def run(args: argparse.Namespace, python: Path) -> dict[str, Any]:
                                 took[name].append(ms)
                                 hits[name] += target in found[:10]
             finally:
-                proc.send_signal(signal.SIGINT)
-                try:
-                    proc.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+                stop_serve(proc)
                 mem0.close()
     finally:
         mem0_pg.cleanup()
